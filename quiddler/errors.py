@@ -1,0 +1,42 @@
+"""Exceptions raised by quiddler.
+
+Every error is a :class:`QuiddlerError`, and each subclass also derives from
+the builtin exception it resembles, so callers can catch either
+``QuiddlerError`` or, say, ``ValueError`` without importing anything from us.
+Messages are lower case and quote the offending value.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "HandTooLargeError",
+    "IllegalActionError",
+    "InvalidCardError",
+    "InvalidWordError",
+    "QuiddlerError",
+    "WordListError",
+]
+
+
+class QuiddlerError(Exception):
+    """Base class of every error raised by quiddler."""
+
+
+class InvalidCardError(QuiddlerError, ValueError):
+    """A card or hand could not be parsed (unknown face, empty token, empty hand)."""
+
+
+class HandTooLargeError(QuiddlerError, ValueError):
+    """A hand has more cards than the exact solver accepts."""
+
+
+class WordListError(QuiddlerError, OSError):
+    """A word list is missing, unreadable, empty or holds a line that is not a word."""
+
+
+class IllegalActionError(QuiddlerError, ValueError):
+    """A game action is not legal in the current state; the state is unchanged."""
+
+
+class InvalidWordError(IllegalActionError):
+    """A laid-down word is not in the word list or is not made of the player's cards."""

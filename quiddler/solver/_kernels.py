@@ -1,0 +1,473 @@
+"""The solver's hot loops, written once for two backends.
+
+This module is plain Python over integers and indexable sequences, with no
+imports.  :mod:`quiddler.solver._native` loads this same source a second time
+with ``kernel`` bound to ``numba.njit(cache=True)`` and feeds it numpy arrays;
+the pure-Python backend runs it as it stands on lists and memoryviews, so a
+one-off solve never pays for importing numba.  Keep it in the subset of
+Python that numba compiles: ints, flat arrays indexed with ints, no objects.
+
+Conventions (see :mod:`quiddler.solver._layout` for the Python side):
+
+* A hand has ``ndig`` *digits*, one per distinct face, in kernel face order.
+  ``hand[0]`` is ``ndig``, ``hand[1]`` the SWAR guard mask, then six numbers
+  per digit at ``HAND_HEAD + HAND_STRIDE * d``: face, count, points, radix
+  stride, SWAR shift, SWAR field mask.
+* A sub-multiset of the hand (a *state*) is a pair of ints: its mixed-radix
+  index (to index the memo) and its SWAR packing, one bit field per digit
+  with a guard bit above it, so ``W <= S`` is one subtraction and a mask.
+* A word found in the hand is seven numbers at ``WORD_STRIDE * w``: rank in
+  the card trie, radix delta, SWAR delta, points, letters, first digit,
+  number of cards.  Words come out grouped by first digit.
+* A value is one int64 key that orders plays lexicographically by
+  (score, goes out, number of words): ``(score + SCORE_OFFSET) << 8``,
+  plus ``GO_BIT`` if nothing is left over, plus the word count.
+"""
+
+HAND_HEAD = 2
+HAND_STRIDE = 6
+WORD_STRIDE = 7
+FRAME = 8
+SCORE_SHIFT = 8
+GO_BIT = 128
+COUNT_MASK = 127
+SCORE_OFFSET = 1 << 20
+BASE_KEY = (SCORE_OFFSET << 8) | 128
+UNKNOWN = -2
+INFEASIBLE = -1
+OUT_HEAD = 4
+
+# The native build injects ``kernel_decorator`` (numba.njit) before running
+# this source; as plain Python the decorator does nothing.
+kernel = globals().get("kernel_decorator", lambda fn: fn)
+
+
+@kernel
+def find_words(node_first, node_term, edge_face, edge_child, edge_rank,
+               hand, face_left, face_digit, face_points, face_letters,
+               words, capacity, stack):  # fmt: skip
+    """Walk the card trie with the hand's face counts; record every word.
+
+    ``face_left`` holds the hand's count of each kernel face and is restored
+    on return.  ``stack`` needs ``8 * (cards + 2)`` slots.  Returns the number
+    of words written, or ``-1`` if more than ``capacity`` were found.
+    """
+    n = 0
+    depth = 0
+    stack[0] = 0  # node
+    stack[1] = node_first[0]  # next edge
+    stack[2] = 0  # rank
+    stack[3] = 0  # radix
+    stack[4] = 0  # swar
+    stack[5] = 0  # points
+    stack[6] = 0  # letters
+    stack[7] = -1  # face taken to get here
+    while depth >= 0:
+        base = FRAME * depth
+        node = stack[base]
+        e = stack[base + 1]
+        end = node_first[node + 1]
+        while e < end and face_left[edge_face[e]] == 0:
+            e += 1
+        if e == end:
+            if depth > 0:
+                face_left[stack[base + 7]] += 1
+            depth -= 1
+            continue
+        stack[base + 1] = e + 1
+        face = edge_face[e]
+        face_left[face] -= 1
+        child = edge_child[e]
+        d = face_digit[face]
+        h = HAND_HEAD + HAND_STRIDE * d
+        nb = base + FRAME
+        stack[nb] = child
+        stack[nb + 1] = node_first[child]
+        stack[nb + 2] = stack[base + 2] + edge_rank[e]
+        stack[nb + 3] = stack[base + 3] + hand[h + 3]
+        stack[nb + 4] = stack[base + 4] + (1 << hand[h + 4])
+        stack[nb + 5] = stack[base + 5] + face_points[face]
+        stack[nb + 6] = stack[base + 6] + face_letters[face]
+        stack[nb + 7] = face
+        depth += 1
+        if node_term[child] != 0:
+            if n == capacity:
+                # Unwind so face_left is restored before reporting overflow.
+                while depth > 0:
+                    face_left[stack[FRAME * depth + 7]] += 1
+                    depth -= 1
+                return -1
+            w = WORD_STRIDE * n
+            words[w] = stack[nb + 2]
+            words[w + 1] = stack[nb + 3]
+            words[w + 2] = stack[nb + 4]
+            words[w + 3] = stack[nb + 5]
+            words[w + 4] = stack[nb + 6]
+            words[w + 5] = face_digit[stack[FRAME + 7]]
+            words[w + 6] = depth
+            n += 1
+    return n
+
+
+@kernel
+def group_words(words, nwords, ndig, group):
+    """``group[d]:group[d+1]`` are the words whose first digit is ``d``."""
+    w = 0
+    for d in range(ndig + 1):
+        while w < nwords and words[WORD_STRIDE * w + 5] < d:
+            w += 1
+        group[d] = w
+
+
+@kernel
+def first_digit(hand, swar, d):
+    """The lowest digit at or after ``d`` present in state ``swar``."""
+    ndig = hand[0]
+    while d < ndig:
+        h = HAND_HEAD + HAND_STRIDE * d
+        if (swar >> hand[h + 4]) & hand[h + 5] != 0:
+            return d
+        d += 1
+    return d
+
+
+@kernel
+def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
+                need_words, long_target, long_after, allow_left):  # fmt: skip
+    """The best key of the state ``(radix0, swar0)`` with constraints
+    ``j0`` (words still needed) and ``f0`` (1 if a word longer than
+    ``long_after`` letters is still needed); memoised in ``memo``.
+
+    The state's rarest card is either left over or in a word that starts
+    with it (every partition is reached exactly once that way).  Memo slot
+    ``2 * i`` holds the key, ``2 * i + 1`` the choice: ``-1`` left over,
+    otherwise a word index.  ``need_words`` and ``long_target`` are the
+    largest ``j`` and ``f`` the memo has room for.
+    """
+    nf = long_target + 1
+    naug = (need_words + 1) * nf
+    top = radix0 * naug + j0 * nf + f0
+    if memo[2 * top] != UNKNOWN:
+        return memo[2 * top]
+    guard = hand[1]
+    sp = 0
+    stack[0] = radix0
+    stack[1] = swar0
+    stack[2] = j0
+    stack[3] = f0
+    stack[4] = first_digit(hand, swar0, 0)
+    stack[5] = -1
+    stack[6] = INFEASIBLE
+    stack[7] = -3
+    sp = 1
+    while sp > 0:
+        base = FRAME * (sp - 1)
+        radix = stack[base]
+        swar = stack[base + 1]
+        j = stack[base + 2]
+        f = stack[base + 3]
+        slot = radix * naug + j * nf + f
+        if radix == 0:
+            memo[2 * slot] = BASE_KEY if (j == 0 and f == 0) else INFEASIBLE
+            memo[2 * slot + 1] = -3
+            sp -= 1
+            continue
+        d = stack[base + 4]
+        cur = stack[base + 5]
+        best = stack[base + 6]
+        choice = stack[base + 7]
+        h = HAND_HEAD + HAND_STRIDE * d
+        child_radix = 0
+        child_swar = 0
+        child_j = 0
+        child_f = 0
+        pushed = False
+        if cur == -1:
+            if allow_left != 0:
+                child_radix = radix - hand[h + 3]
+                child_swar = swar - (1 << hand[h + 4])
+                child_j = j
+                child_f = f
+                value = memo[2 * (child_radix * naug + j * nf + f)]
+                if value == UNKNOWN:
+                    pushed = True
+                elif value != INFEASIBLE:
+                    cand = (value & ~GO_BIT) - (hand[h + 2] << SCORE_SHIFT)
+                    if cand > best:
+                        best = cand
+                        choice = -1
+            if not pushed:
+                cur = group[d]
+        if not pushed:
+            end = group[d + 1]
+            while cur < end:
+                w = WORD_STRIDE * cur
+                wswar = words[w + 2]
+                if ((swar | guard) - wswar) & guard == guard:
+                    child_radix = radix - words[w + 1]
+                    child_swar = swar - wswar
+                    child_j = j - 1 if j > 0 else 0
+                    child_f = f if words[w + 4] <= long_after else 0
+                    value = memo[2 * (child_radix * naug + child_j * nf + child_f)]
+                    if value == UNKNOWN:
+                        pushed = True
+                        break
+                    if value != INFEASIBLE:
+                        cand = value + (words[w + 3] << SCORE_SHIFT) + 1
+                        if cand > best:
+                            best = cand
+                            choice = cur
+                cur += 1
+        if pushed:
+            stack[base + 5] = cur
+            stack[base + 6] = best
+            stack[base + 7] = choice
+            nb = base + FRAME
+            stack[nb] = child_radix
+            stack[nb + 1] = child_swar
+            stack[nb + 2] = child_j
+            stack[nb + 3] = child_f
+            stack[nb + 4] = first_digit(hand, child_swar, d)
+            stack[nb + 5] = -1
+            stack[nb + 6] = INFEASIBLE
+            stack[nb + 7] = -3
+            sp += 1
+            continue
+        memo[2 * slot] = best
+        memo[2 * slot + 1] = choice
+        sp -= 1
+    return memo[2 * top]
+
+
+@kernel
+def trace(words, hand, memo, radix, swar, j, f, need_words, long_target, long_after, out, ob, nwords, nleft):
+    """Follow the memo's choices from a solved state, appending the play's
+    words and leftover digits to ``out`` (see :func:`best_play`)."""
+    nf = long_target + 1
+    naug = (need_words + 1) * nf
+    maxc = (len(out) // 2 - OUT_HEAD) // 2
+    while radix != 0:
+        slot = radix * naug + j * nf + f
+        choice = memo[2 * slot + 1]
+        if choice == -1:
+            d = first_digit(hand, swar, 0)
+            h = HAND_HEAD + HAND_STRIDE * d
+            radix -= hand[h + 3]
+            swar -= 1 << hand[h + 4]
+            out[ob + OUT_HEAD + maxc + nleft] = d
+            nleft += 1
+        else:
+            w = WORD_STRIDE * choice
+            radix -= words[w + 1]
+            swar -= words[w + 2]
+            j = j - 1 if j > 0 else 0
+            f = f if words[w + 4] <= long_after else 0
+            out[ob + OUT_HEAD + nwords] = choice
+            nwords += 1
+    out[ob + 1] = nwords
+    out[ob + 2] = nleft
+
+
+@kernel
+def best_play(words, nwords, group, hand, memo, stack, full_radix, full_swar, discard,
+              need_words, long_target, long_after, word_bonus, long_bonus, allow_left, out, ob):  # fmt: skip
+    """Solve the hand and write the best play to the block of ``out`` at ``ob``.
+
+    Each of the two blocks of ``out`` holds: ``[0]`` the discarded digit or
+    -1, ``[1]`` the number of words,
+    ``[2]`` the number of leftovers, ``[3]`` the total key (bonuses
+    included); the word indices follow from ``[OUT_HEAD]``, the leftover
+    digits from ``[OUT_HEAD + maxc]`` where ``maxc = (len(out) // 2 - 4) // 2``.
+    Returns the total key, or ``INFEASIBLE`` if no play qualifies (only
+    possible with ``allow_left == 0``).
+
+    The plays tie-break on (total, goes out, longest word in letters, number
+    of words).  The memo orders by (score, goes out, words) only, because a
+    maximum of letters does not compose; the longest word is settled after:
+    a play with a longer word than the memo's choice must contain such a
+    word ``W``, and ``W`` plus the best play of the rest is then optimal too.
+    """
+    ndig = hand[0]
+    ncand = ndig if discard != 0 else 1
+    njs = 2 if need_words > 0 else 1
+    best_total = INFEASIBLE
+    best_cand = 0
+    best_j = 0
+    best_f = 0
+    for c in range(ncand):
+        radix = full_radix
+        swar = full_swar
+        if discard != 0:
+            h = HAND_HEAD + HAND_STRIDE * c
+            radix -= hand[h + 3]
+            swar -= 1 << hand[h + 4]
+        for jj in range(njs):
+            j0 = need_words if jj == 1 else 0
+            for f0 in range(long_target + 1):
+                value = state_value(words, group, hand, memo, stack, radix, swar, j0, f0,
+                                    need_words, long_target, long_after, allow_left)  # fmt: skip
+                if value == INFEASIBLE:
+                    continue
+                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                total = value + (bonus << SCORE_SHIFT)
+                if total > best_total:
+                    best_total = total
+                    best_cand = c
+                    best_j = j0
+                    best_f = f0
+    if best_total == INFEASIBLE:
+        return INFEASIBLE
+
+    radix = full_radix
+    swar = full_swar
+    if discard != 0:
+        h = HAND_HEAD + HAND_STRIDE * best_cand
+        radix -= hand[h + 3]
+        swar -= 1 << hand[h + 4]
+    out[ob] = best_cand if discard != 0 else -1
+    out[ob + 3] = best_total
+    trace(words, hand, memo, radix, swar, best_j, best_f, need_words, long_target, long_after, out, ob, 0, 0)
+    longest = 0
+    for i in range(out[ob + 1]):
+        letters = words[WORD_STRIDE * out[ob + OUT_HEAD + i] + 4]
+        if letters > longest:
+            longest = letters
+
+    # A longer word in an equally good play?
+    target = best_total >> 7
+    found_w = -1
+    found_count = 0
+    for c in range(ncand):
+        radix = full_radix
+        swar = full_swar
+        if discard != 0:
+            h = HAND_HEAD + HAND_STRIDE * c
+            radix -= hand[h + 3]
+            swar -= 1 << hand[h + 4]
+        guarded = swar | hand[1]
+        for w in range(nwords):
+            wb = WORD_STRIDE * w
+            letters = words[wb + 4]
+            if letters < longest or (letters == longest and found_w < 0):
+                continue
+            if (guarded - words[wb + 2]) & hand[1] != hand[1]:
+                continue
+            for jj in range(njs):
+                j0 = need_words if jj == 1 else 0
+                for f0 in range(long_target + 1):
+                    cj = j0 - 1 if j0 > 0 else 0
+                    cf = f0 if letters <= long_after else 0
+                    value = state_value(words, group, hand, memo, stack, radix - words[wb + 1],
+                                        swar - words[wb + 2], cj, cf, need_words, long_target,
+                                        long_after, allow_left)  # fmt: skip
+                    if value == INFEASIBLE:
+                        continue
+                    bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                    total = value + ((words[wb + 3] + bonus) << SCORE_SHIFT) + 1
+                    if total >> 7 != target:
+                        continue
+                    count = total & COUNT_MASK
+                    if found_w < 0 or letters > longest or count > found_count:
+                        longest = letters
+                        found_w = w
+                        found_count = count
+                        best_cand = c
+                        best_j = cj
+                        best_f = cf
+                        best_total = total
+    if found_w >= 0:
+        radix = full_radix
+        swar = full_swar
+        if discard != 0:
+            h = HAND_HEAD + HAND_STRIDE * best_cand
+            radix -= hand[h + 3]
+            swar -= 1 << hand[h + 4]
+        wb = WORD_STRIDE * found_w
+        out[ob] = best_cand if discard != 0 else -1
+        out[ob + 3] = best_total
+        out[ob + OUT_HEAD] = found_w
+        trace(words, hand, memo, radix - words[wb + 1], swar - words[wb + 2], best_j, best_f,
+              need_words, long_target, long_after, out, ob, 1, 0)  # fmt: skip
+    return out[ob + 3]
+
+
+@kernel
+def layout_hand(face_count, face_points, hand, face_digit):
+    """Fill ``hand`` (see the module docstring) and ``face_digit`` from the
+    hand's count of each kernel face.  Returns the number of states."""
+    ndig = 0
+    stride = 1
+    shift = 0
+    guard = 0
+    for face in range(len(face_count)):
+        face_digit[face] = -1
+        count = face_count[face]
+        if count == 0:
+            continue
+        bits = 0
+        while (1 << bits) <= count:
+            bits += 1
+        h = HAND_HEAD + HAND_STRIDE * ndig
+        hand[h] = face
+        hand[h + 1] = count
+        hand[h + 2] = face_points[face]
+        hand[h + 3] = stride
+        hand[h + 4] = shift
+        hand[h + 5] = (1 << bits) - 1
+        guard |= 1 << (shift + bits)
+        face_digit[face] = ndig
+        stride *= count + 1
+        shift += bits + 1
+        ndig += 1
+    hand[0] = ndig
+    hand[1] = guard
+    return stride
+
+
+@kernel
+def solve_counts(node_first, node_term, edge_face, edge_child, edge_rank,
+                 face_count, face_points, face_letters, params,
+                 hand, face_digit, words, group, memo, stack, out):  # fmt: skip
+    """Solve one hand given as counts per kernel face; the whole job in one call.
+
+    ``params``: discard (0/1), need_words, long_target (0/1), long_after,
+    word_bonus, long_bonus.  Writes the best play to ``out[:block]`` and the
+    best going-out play to ``out[block:]`` (``block = len(out) // 2``), each
+    laid out as :func:`best_play` describes, with ``out[block + 3]`` set to
+    ``INFEASIBLE`` when the hand cannot go out.  Returns the number of words
+    found, or ``-1`` if ``words`` was too small (nothing else is written) or
+    ``-2`` if ``memo`` was.
+    """
+    nstates = layout_hand(face_count, face_points, hand, face_digit)
+    need_words = params[1]
+    long_target = params[2]
+    size = 2 * nstates * (need_words + 1) * (long_target + 1)
+    if size > len(memo):
+        return -2
+    capacity = len(words) // WORD_STRIDE
+    nwords = find_words(node_first, node_term, edge_face, edge_child, edge_rank,
+                        hand, face_count, face_digit, face_points, face_letters,
+                        words, capacity, stack)  # fmt: skip
+    if nwords < 0:
+        return -1
+    ndig = hand[0]
+    group_words(words, nwords, ndig, group)
+    full_radix = nstates - 1
+    full_swar = 0
+    for d in range(ndig):
+        h = HAND_HEAD + HAND_STRIDE * d
+        full_swar += hand[h + 1] << hand[h + 4]
+    block = len(out) // 2
+    for allow_left in range(1, -1, -1):
+        for i in range(size):
+            memo[i] = UNKNOWN
+        start = 0 if allow_left == 1 else block
+        result = best_play(words, nwords, group, hand, memo, stack, full_radix, full_swar,
+                           params[0], need_words, long_target, params[3], params[4], params[5],
+                           allow_left, out, start)  # fmt: skip
+        out[start + 3] = result
+        if allow_left == 1 and out[2] == 0:
+            for i in range(block):  # the best play goes out: it is the best going-out play
+                out[block + i] = out[i]
+            break
+    return nwords

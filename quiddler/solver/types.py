@@ -1,0 +1,131 @@
+"""Value types the solver returns: words, plays and solutions.
+
+All are frozen, slotted dataclasses holding tuples; everything derivable
+(points, score, whether a play goes out) is a property, so a value can never
+disagree with itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card
+
+__all__ = ["Play", "Solution", "Word"]
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A word laid down with particular cards: ``Word("queen", (qu, e, e, n))``."""
+
+    text: str
+    cards: tuple[Card, ...]
+
+    @property
+    def points(self) -> int:
+        """Sum of the card points."""
+        return sum(card.points for card in self.cards)
+
+    @property
+    def letters(self) -> int:
+        """Length in letters (``th`` counts two), as the longest-word bonus counts."""
+        return len(self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"word": self.text, "cards": [c.face for c in self.cards], "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One way to play a hand: words laid down, cards left over, the discard.
+
+    ``bonus`` is what bonus targets given to the solver add (0 otherwise);
+    ``score`` includes it.
+    """
+
+    words: tuple[Word, ...]
+    unused: tuple[Card, ...] = ()
+    discard: Card | None = None
+    bonus: int = 0
+
+    @property
+    def score(self) -> int:
+        """Points of cards in words, minus points of cards left over, plus ``bonus``."""
+        return self.card_score + self.bonus
+
+    @property
+    def card_score(self) -> int:
+        """The score without bonuses."""
+        return sum(w.points for w in self.words) - sum(c.points for c in self.unused)
+
+    @property
+    def goes_out(self) -> bool:
+        """Every card (but the discard) is in a word."""
+        return not self.unused
+
+    @property
+    def longest_word(self) -> int:
+        """Letters in the longest word, 0 if there is none."""
+        return max((w.letters for w in self.words), default=0)
+
+    @property
+    def word_count(self) -> int:
+        return len(self.words)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card the play accounts for: words, leftovers, then the discard."""
+        used = tuple(card for word in self.words for card in word.cards)
+        return used + self.unused + ((self.discard,) if self.discard is not None else ())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of a play (see ``docs/json.md``)."""
+        return {
+            "score": self.score,
+            "goes_out": self.goes_out,
+            "discard": None if self.discard is None else self.discard.face,
+            "words": [w.to_dict() for w in self.words],
+            "unused": [c.face for c in self.unused],
+            "longest_word": self.longest_word,
+            "word_count": self.word_count,
+            "bonus": self.bonus,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The solver's answer for one hand.
+
+    ``plays`` holds the ``top`` best distinct plays, best first (ordered by
+    score, then going out, then the longest word, then the number of words).
+    """
+
+    cards: tuple[Card, ...]
+    discard_required: bool
+    plays: tuple[Play, ...]
+    best_go_out: Play | None
+
+    @property
+    def best(self) -> Play:
+        """The highest-scoring play."""
+        return self.plays[0]
+
+    @property
+    def can_go_out(self) -> bool:
+        """Whether some play leaves no card over."""
+        return self.best_go_out is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of a solved hand (see ``docs/json.md``)."""
+        return {
+            "cards": [c.face for c in self.cards],
+            "discard_required": self.discard_required,
+            "can_go_out": self.can_go_out,
+            "best": self.best.to_dict(),
+            "best_go_out": None if self.best_go_out is None else self.best_go_out.to_dict(),
+            "plays": [p.to_dict() for p in self.plays],
+        }

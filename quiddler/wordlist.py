@@ -1,0 +1,216 @@
+"""Word lists: loading, validation, the Python-side lookups and the cached card trie.
+
+A :class:`WordList` is cheap to create: the word set, the pygtrie trie and the
+solver's :class:`~quiddler.cardtrie.CardTrie` are each built on first use.
+The card trie is cached on disk, keyed by a hash of the list's content, so
+every later process loads it in milliseconds instead of rebuilding it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+from .cardtrie import MIN_WORD_CARDS, CardTrie, build_card_trie, card_spellings
+from .cards import Card
+from .errors import WordListError
+
+if TYPE_CHECKING:
+    import pygtrie
+
+__all__ = ["WordList", "cache_dir", "default_wordlist", "load_wordlist"]
+
+_WORD = re.compile(r"[a-z]+")
+_CACHE_FORMAT = b"quiddler-cardtrie-1"
+
+
+def cache_dir() -> Path:
+    """Where compiled word lists are cached: ``$QUIDDLER_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/quiddler``, else ``~/.cache/quiddler``."""
+    explicit = os.environ.get("QUIDDLER_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "quiddler"
+
+
+class WordList:
+    """An agreed list of playable words.
+
+    Build one from words (``WordList(["cat", "dog"])``) or load one with
+    :func:`load_wordlist`.  Words are plain lowercase a-z; a word is playable
+    only if it can be spelled with at least two cards.
+
+    >>> words = WordList(["queen", "in", "at"])
+    >>> "queen" in words, "quee" in words
+    (True, False)
+    >>> words.spellings("queen")
+    ((Card('q'), Card('u'), Card('e'), Card('e'), Card('n')), (Card('qu'), Card('e'), Card('e'), Card('n')))
+    """
+
+    def __init__(self, words: Iterable[str], *, name: str = "<words>") -> None:
+        cleaned = []
+        for word in words:
+            folded = word.strip().lower()
+            if not _WORD.fullmatch(folded):
+                raise WordListError(f"not a plain a-z word: {word!r}")
+            cleaned.append(folded)
+        if not cleaned:
+            raise WordListError(f"word list {name} is empty")
+        self.name = name
+        self._text = "\n".join(sorted(set(cleaned))).encode("ascii")
+
+    @classmethod
+    def _from_validated_text(cls, text: bytes, name: str) -> "WordList":
+        wordlist = cls.__new__(cls)
+        wordlist.name = name
+        wordlist._text = text
+        return wordlist
+
+    # -- the words themselves ------------------------------------------------
+
+    @cached_property
+    def _words(self) -> frozenset[str]:
+        return frozenset(self._text.decode("ascii").split())
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word in self._words
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._words))
+
+    def __repr__(self) -> str:
+        return f"<WordList {self.name}>"
+
+    @cached_property
+    def trie(self) -> "pygtrie.CharTrie":
+        """A pygtrie ``CharTrie`` of the words (built on first use: ~1 s for ENABLE)."""
+        import pygtrie
+
+        trie = pygtrie.CharTrie()
+        for word in self._words:
+            trie[word] = True
+        return trie
+
+    def has_prefix(self, prefix: str) -> bool:
+        """Whether some word starts with ``prefix`` (the word itself counts)."""
+        return bool(self.trie.has_node(prefix.lower()))
+
+    def words_with_prefix(self, prefix: str) -> list[str]:
+        """Every word starting with ``prefix``, sorted."""
+        prefix = prefix.lower()
+        if not self.trie.has_node(prefix):
+            return []
+        return sorted(self.trie.iterkeys(prefix))
+
+    def spellings(self, word: str) -> tuple[tuple[Card, ...], ...]:
+        """Every way to lay ``word`` down with cards (two or more cards);
+        empty if the word is not in the list."""
+        word = word.strip().lower()
+        if word not in self:
+            return ()
+        return tuple(
+            tuple(Card(face) for face in spelling)
+            for spelling in card_spellings(word)
+            if len(spelling) >= MIN_WORD_CARDS
+        )
+
+    # -- the solver's index --------------------------------------------------
+
+    @cached_property
+    def digest(self) -> str:
+        """SHA-256 of the normalised list: identifies it in the cache."""
+        return hashlib.sha256(_CACHE_FORMAT + b"\0" + self._text).hexdigest()
+
+    @cached_property
+    def card_trie(self) -> CardTrie:
+        """The solver's card-multiset DAWG, from the disk cache when possible."""
+        path = cache_dir() / f"cardtrie-{self.digest[:32]}.bin"
+        try:
+            return CardTrie.from_bytes(path.read_bytes())
+        except (OSError, ValueError):
+            pass  # missing, unreadable, damaged or stale: rebuild
+        trie = build_card_trie(self._text.decode("ascii").split())
+        _write_atomically(path, trie.to_bytes())
+        return trie
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write the cache file via a temporary file and a rename, so a reader
+    never sees half a file; any failure just means there is no cache."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass
+
+
+def load_wordlist(path: str | os.PathLike[str]) -> WordList:
+    """Load a word list file: one word per line, any case; blank lines are
+    skipped.  A line that is not plain a-z letters is an error naming the file
+    and the line number.
+
+    Raises :class:`~quiddler.errors.WordListError` if the file is missing,
+    unreadable, empty or holds a line that is not a word.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise WordListError(f"word list not found: '{path}'") from None
+    except IsADirectoryError:
+        raise WordListError(f"word list is a directory: '{path}'") from None
+    except OSError as exc:
+        raise WordListError(f"cannot read word list '{path}': {exc.strerror or exc}") from None
+    return _parse(raw, str(path))
+
+
+def _parse(raw: bytes, name: str) -> WordList:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise WordListError(f"{name}, line {line}: not valid UTF-8 text") from None
+    lines = text.lower().split("\n")
+    words = set()
+    for number, line in enumerate(lines, 1):
+        word = line.strip()
+        if not word:
+            continue
+        if not _WORD.fullmatch(word):
+            raise WordListError(f"{name}, line {number}: not a plain a-z word: {line.strip()!r}")
+        words.add(word)
+    if not words:
+        raise WordListError(f"word list is empty: '{name}'")
+    return WordList._from_validated_text("\n".join(sorted(words)).encode("ascii"), name)
+
+
+_default: WordList | None = None
+
+
+def default_wordlist() -> WordList:
+    """ENABLE, the public-domain list shipped with quiddler (172,823 words);
+    loaded once per process."""
+    global _default
+    if _default is None:
+        raw = resources.files("quiddler").joinpath("data", "enable.txt").read_bytes()
+        # The shipped file is already normalised (sorted, unique, lowercase;
+        # a test checks it), so skip the 100+ ms of parsing every process.
+        _default = WordList._from_validated_text(raw.rstrip(b"\n"), "ENABLE")
+    return _default
