@@ -31,6 +31,10 @@ class Backend(Protocol):
                      memo_size: int) -> tuple[Sequence[int], Sequence[int]]:  # fmt: skip
         """Run ``solve_counts``; return (out, words) as sequences of ints."""
 
+    def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
+                   memo_size: int, top: int) -> tuple[Sequence[int], Sequence[int], int]:  # fmt: skip
+        """Run ``top_plays``; return (out, words, number of plays)."""
+
     def word_ranks(self, trie: CardTrie, face_count: Sequence[int]) -> list[int]:
         """Ranks of every multiset in the trie that the hand contains."""
 
@@ -62,6 +66,23 @@ class PythonBackend:
             )  # fmt: skip
             if result >= 0:
                 return out, words[: K.WORD_STRIDE * result]
+            capacity *= 4
+
+    def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
+                   memo_size: int, top: int) -> tuple[Sequence[int], Sequence[int], int]:  # fmt: skip
+        ncards = sum(face_count)
+        capacity = _words_capacity(ncards)
+        while True:
+            words = [0] * (K.WORD_STRIDE * capacity)
+            out = [0] * (top * OUT_BLOCK)
+            result = K.top_plays(
+                *self._trie_arrays(trie), list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
+                [0] * (K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS), [0] * FACE_SLOTS, words,
+                [0] * (FACE_SLOTS + 1), [0] * memo_size, [0] * (K.FRAME * (ncards + 2)),
+                [0] * (K.DFS_FRAME * (ncards + 2)), [0] * (ncards + 2), [0] * top, out,
+            )  # fmt: skip
+            if result >= 0:
+                return out, words, result
             capacity *= 4
 
     def word_ranks(self, trie: CardTrie, face_count: Sequence[int]) -> list[int]:
@@ -133,6 +154,27 @@ class NumbaBackend:
             )  # fmt: skip
             if result >= 0:
                 return out.tolist(), words[: K.WORD_STRIDE * result].tolist()
+            capacity = len(words) // K.WORD_STRIDE * 4
+
+    def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
+                   memo_size: int, top: int) -> tuple[Sequence[int], Sequence[int], int]:  # fmt: skip
+        np = self._np
+        ncards = sum(face_count)
+        capacity = _words_capacity(ncards)
+        counts = np.array(face_count, dtype=np.int64)
+        while True:
+            words = self._scratch("words", K.WORD_STRIDE * capacity)
+            out = np.zeros(top * OUT_BLOCK, dtype=np.int64)
+            result = self._k.top_plays(
+                *self._trie_arrays(trie), counts, self._points, self._letters,
+                np.array(params, dtype=np.int64), self._scratch("hand", K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS),
+                self._scratch("digit", FACE_SLOTS), words, self._scratch("group", FACE_SLOTS + 1),
+                self._scratch("memo", memo_size), self._scratch("stack", K.FRAME * (MAX_CARDS + 2)),
+                self._scratch("dfs", K.DFS_FRAME * (MAX_CARDS + 2)), self._scratch("path", MAX_CARDS + 2),
+                np.zeros(top, dtype=np.int64), out,
+            )  # fmt: skip
+            if result >= 0:
+                return out.tolist(), words.tolist(), result
             capacity = len(words) // K.WORD_STRIDE * 4
 
     def word_ranks(self, trie: CardTrie, face_count: Sequence[int]) -> list[int]:

@@ -425,6 +425,38 @@ def layout_hand(face_count, face_points, hand, face_digit):
 
 
 @kernel
+def prepare(node_first, node_term, edge_face, edge_child, edge_rank, face_count, face_points,
+            face_letters, params, hand, face_digit, words, group, memo, stack):  # fmt: skip
+    """Lay the hand out, find its words and group them; shared set-up of the
+    entry kernels.  Returns the number of states, or ``-1`` if ``words`` or
+    ``-2`` if ``memo`` is too small."""
+    nstates = layout_hand(face_count, face_points, hand, face_digit)
+    size = 2 * nstates * (params[1] + 1) * (params[2] + 1)
+    if size > len(memo):
+        return -2
+    capacity = len(words) // WORD_STRIDE
+    nwords = find_words(node_first, node_term, edge_face, edge_child, edge_rank,
+                        hand, face_count, face_digit, face_points, face_letters,
+                        words, capacity, stack)  # fmt: skip
+    if nwords < 0:
+        return -1
+    group_words(words, nwords, hand[0], group)
+    return nstates
+
+
+@kernel
+def full_state(hand):
+    """(radix, swar) of the whole hand."""
+    radix = 0
+    swar = 0
+    for d in range(hand[0]):
+        h = HAND_HEAD + HAND_STRIDE * d
+        radix += hand[h + 1] * hand[h + 3]
+        swar += hand[h + 1] << hand[h + 4]
+    return radix, swar
+
+
+@kernel
 def solve_counts(node_first, node_term, edge_face, edge_child, edge_rank,
                  face_count, face_points, face_letters, params,
                  hand, face_digit, words, group, memo, stack, out):  # fmt: skip
@@ -438,32 +470,20 @@ def solve_counts(node_first, node_term, edge_face, edge_child, edge_rank,
     found, or ``-1`` if ``words`` was too small (nothing else is written) or
     ``-2`` if ``memo`` was.
     """
-    nstates = layout_hand(face_count, face_points, hand, face_digit)
-    need_words = params[1]
-    long_target = params[2]
-    size = 2 * nstates * (need_words + 1) * (long_target + 1)
-    if size > len(memo):
-        return -2
-    capacity = len(words) // WORD_STRIDE
-    nwords = find_words(node_first, node_term, edge_face, edge_child, edge_rank,
-                        hand, face_count, face_digit, face_points, face_letters,
-                        words, capacity, stack)  # fmt: skip
-    if nwords < 0:
-        return -1
-    ndig = hand[0]
-    group_words(words, nwords, ndig, group)
-    full_radix = nstates - 1
-    full_swar = 0
-    for d in range(ndig):
-        h = HAND_HEAD + HAND_STRIDE * d
-        full_swar += hand[h + 1] << hand[h + 4]
+    nstates = prepare(node_first, node_term, edge_face, edge_child, edge_rank, face_count, face_points,
+                      face_letters, params, hand, face_digit, words, group, memo, stack)  # fmt: skip
+    if nstates < 0:
+        return nstates
+    nwords = group[hand[0]]
+    size = 2 * nstates * (params[1] + 1) * (params[2] + 1)
+    full_radix, full_swar = full_state(hand)
     block = len(out) // 2
     for allow_left in range(1, -1, -1):
         for i in range(size):
             memo[i] = UNKNOWN
         start = 0 if allow_left == 1 else block
         result = best_play(words, nwords, group, hand, memo, stack, full_radix, full_swar,
-                           params[0], need_words, long_target, params[3], params[4], params[5],
+                           params[0], params[1], params[2], params[3], params[4], params[5],
                            allow_left, out, start)  # fmt: skip
         out[start + 3] = result
         if allow_left == 1 and out[2] == 0:
@@ -471,3 +491,173 @@ def solve_counts(node_first, node_term, edge_face, edge_child, edge_rank,
                 out[block + i] = out[i]
             break
     return nwords
+
+
+DFS_FRAME = 9
+
+
+@kernel
+def top_plays(node_first, node_term, edge_face, edge_child, edge_rank,
+              face_count, face_points, face_letters, params,
+              hand, face_digit, words, group, memo, stack, dfs, path, keys, out):  # fmt: skip
+    """The ``len(keys)`` best distinct plays, by branch and bound.
+
+    Every partition of the hand (per discard) is reached exactly once by
+    taking its rarest card as left over or in the word that holds it, so no
+    play is produced twice.  A branch is cut when its score so far plus the
+    exact best score of the rest (from the memo) plus every bonus still
+    possible cannot reach the worst play kept.  Plays are kept sorted by
+    (total, goes out, longest word, word count) in ``keys``; play ``i`` is
+    written to ``out`` at ``i * block`` in :func:`best_play`'s layout with
+    ``block = len(out) // len(keys)``.  ``dfs`` needs ``DFS_FRAME * (cards
+    + 2)`` slots and ``path`` ``cards + 2``.  Returns the number of plays
+    found, or a negative number as :func:`solve_counts` does.
+    """
+    nstates = prepare(node_first, node_term, edge_face, edge_child, edge_rank, face_count, face_points,
+                      face_letters, params, hand, face_digit, words, group, memo, stack)  # fmt: skip
+    if nstates < 0:
+        return nstates
+    discard = params[0]
+    need_words = params[1]
+    long_target = params[2]
+    long_after = params[3]
+    word_bonus = params[4] if need_words > 0 else 0
+    long_bonus = params[5] if long_target > 0 else 0
+    naug = (need_words + 1) * (long_target + 1)
+    for i in range(2 * nstates * naug):
+        memo[i] = UNKNOWN
+    limit = len(keys)
+    block = len(out) // limit
+    maxc = (block - OUT_HEAD) // 2
+    found = 0
+    full_radix, full_swar = full_state(hand)
+    ndig = hand[0]
+    guard = hand[1]
+    ncand = ndig if discard != 0 else 1
+    for c in range(ncand):
+        radix = full_radix
+        swar = full_swar
+        if discard != 0:
+            h = HAND_HEAD + HAND_STRIDE * c
+            radix -= hand[h + 3]
+            swar -= 1 << hand[h + 4]
+        # frame: radix, swar, first digit, cursor, score so far, words, longest, all in words, memo choice
+        dfs[0] = radix
+        dfs[1] = swar
+        dfs[2] = first_digit(hand, swar, 0)
+        dfs[3] = -2
+        dfs[4] = 0
+        dfs[5] = 0
+        dfs[6] = 0
+        dfs[7] = 1
+        dfs[8] = -3
+        sp = 0
+        while sp >= 0:
+            fb = DFS_FRAME * sp
+            radix = dfs[fb]
+            swar = dfs[fb + 1]
+            acc = dfs[fb + 4]
+            nw = dfs[fb + 5]
+            longest = dfs[fb + 6]
+            go = dfs[fb + 7]
+            if radix == 0:
+                total = acc
+                if nw >= need_words:
+                    total += word_bonus
+                if longest > long_after:
+                    total += long_bonus
+                key = ((total + SCORE_OFFSET) << 16) | (go << 15) | (longest << 7) | nw
+                if found < limit or key > keys[limit - 1]:
+                    slot = found if found < limit else limit - 1
+                    while slot > 0 and keys[slot - 1] < key:
+                        slot -= 1
+                    last = found if found < limit else limit - 1
+                    for i in range(last, slot, -1):  # shift worse plays down one place
+                        keys[i] = keys[i - 1]
+                        for t in range(block):
+                            out[i * block + t] = out[(i - 1) * block + t]
+                    keys[slot] = key
+                    ob = slot * block
+                    out[ob] = c if discard != 0 else -1
+                    out[ob + 3] = ((total + SCORE_OFFSET) << SCORE_SHIFT) | (go << 7) | nw
+                    nwd = 0
+                    nleft = 0
+                    for i in range(sp):
+                        choice = path[i]
+                        if choice >= 0:
+                            out[ob + OUT_HEAD + nwd] = choice
+                            nwd += 1
+                        else:
+                            out[ob + OUT_HEAD + maxc + nleft] = -1 - choice
+                            nleft += 1
+                    out[ob + 1] = nwd
+                    out[ob + 2] = nleft
+                    if found < limit:
+                        found += 1
+                sp -= 1
+                continue
+            d = dfs[fb + 2]
+            cursor = dfs[fb + 3]
+            h = HAND_HEAD + HAND_STRIDE * d
+            if cursor == -2:
+                # Try the memo's best choice first, so good plays come early and
+                # the bound starts cutting at once.
+                state_value(words, group, hand, memo, stack, radix, swar, 0, 0,
+                            need_words, long_target, long_after, 1)  # fmt: skip
+                dfs[fb + 8] = memo[2 * (radix * naug) + 1]
+            preferred = dfs[fb + 8]
+            # Next option: -2 the preferred one, -1 left over, then the words.
+            option = -4
+            while option == -4:
+                if cursor == -2:
+                    option = preferred
+                    cursor = -1
+                elif cursor == -1:
+                    cursor = group[d]
+                    if preferred != -1:
+                        option = -1
+                elif cursor < group[d + 1]:
+                    w = cursor
+                    cursor += 1
+                    if w != preferred and ((swar | guard) - words[WORD_STRIDE * w + 2]) & guard == guard:
+                        option = w
+                else:
+                    option = -5
+            dfs[fb + 3] = cursor
+            if option == -5:
+                sp -= 1
+                continue
+            if option == -1:
+                child_radix = radix - hand[h + 3]
+                child_swar = swar - (1 << hand[h + 4])
+                child_acc = acc - hand[h + 2]
+                child_nw = nw
+                child_longest = longest
+                child_go = 0
+            else:
+                wb = WORD_STRIDE * option
+                child_radix = radix - words[wb + 1]
+                child_swar = swar - words[wb + 2]
+                child_acc = acc + words[wb + 3]
+                child_nw = nw + 1
+                child_longest = longest if longest >= words[wb + 4] else words[wb + 4]
+                child_go = go
+            if found == limit:
+                rest = state_value(words, group, hand, memo, stack, child_radix, child_swar, 0, 0,
+                                   need_words, long_target, long_after, 1)  # fmt: skip
+                bound = child_acc + ((rest >> SCORE_SHIFT) - SCORE_OFFSET) + word_bonus + long_bonus
+                if bound < (keys[limit - 1] >> 16) - SCORE_OFFSET:
+                    continue
+            path[sp] = option if option >= 0 else -1 - d
+            nb = fb + DFS_FRAME
+            dfs[nb] = child_radix
+            dfs[nb + 1] = child_swar
+            dfs[nb + 2] = first_digit(hand, child_swar, d)
+            dfs[nb + 3] = -2
+            dfs[nb + 4] = child_acc
+            dfs[nb + 5] = child_nw
+            dfs[nb + 6] = child_longest
+            dfs[nb + 7] = child_go
+            dfs[nb + 8] = -3
+            sp += 1
+    return found

@@ -102,15 +102,18 @@ def solve(
     for count in counts:
         states *= count + 1
     memo_size = 2 * states * (need_words + 1) * (long_target + 1)
-    out, found = get_backend(backend).solve_counts(trie, counts, params, memo_size)
+    engine = get_backend(backend)
+    out, found = engine.solve_counts(trie, counts, params, memo_size)
 
     best = _play_from(out, 0, found, trie, counts)
     best_go_out = _play_from(out, OUT_BLOCK, found, trie, counts) if out[OUT_BLOCK + 3] >= 0 else None
-    plays = (best,)
+    plays: tuple[Play, ...] = (best,)
     if top > 1:
-        from ._topk import top_plays
-
-        plays = top_plays(hand, discard, words_list, top, params, best)
+        out, found, count = engine.top_counts(trie, counts, params, memo_size, top)
+        ranked = [_play_from(out, i * OUT_BLOCK, found, trie, counts) for i in range(count)]
+        # The best play leads; where equally good plays tie, the order among
+        # them is the enumeration's, so put the solver's choice first.
+        plays = (best,) + tuple(play for play in ranked if play != best)[: top - 1]
     return Solution(cards=hand, discard_required=discard, plays=plays, best_go_out=best_go_out)
 
 
