@@ -1,0 +1,360 @@
+"""The ``quiddler`` command line: parsing and printing over the library.
+
+Every command is a few lines over :func:`~quiddler.solve`,
+:func:`~quiddler.find_words` and :class:`~quiddler.WordList`.  A single
+command uses the pure-Python solver backend, so it never imports numba or
+numpy; ``solve --batch`` moves to the compiled backend once a batch is long
+enough to repay loading it.  Bad input of any kind prints one line,
+``Error: ...``, on stderr and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+import time
+from contextlib import contextmanager
+from typing import IO, Any, Iterator, Sequence
+
+import click
+
+from . import __version__
+from .cards import Card, format_hand, parse_hand
+from .errors import QuiddlerError
+from .solver import Play, Solution, Word, find_words, solve
+from .wordlist import WordList, default_wordlist, load_wordlist
+
+__all__ = ["main"]
+
+#: Commands that live elsewhere, imported only when run or listed in --help.
+LAZY_COMMANDS = {"simulate": "quiddler.game.cli:simulate"}
+
+#: Seconds of pure-Python solving after which a batch loads the numba backend.
+#: Loading numba costs about this much (more on the first compile), so a batch
+#: never spends much more than twice what the better choice in hindsight would.
+BATCH_PYTHON_SECONDS = 0.5
+
+_EPILOG_SOLVE = """\b
+Examples:
+  quiddler solve d,cl,o,g,a,b,er,in,n,y,s --discard
+  quiddler solve qu i th er a --top 3 --json
+  quiddler solve --batch hands.txt --discard > plays.jsonl"""
+_EPILOG_WORDS = """\b
+Examples:
+  quiddler words qu,e,e,n
+  quiddler words d,cl,o,g,a,b,er --sort length --min-letters 5"""
+_EPILOG_CHECK = """\b
+Examples:
+  quiddler check queen quee
+  quiddler check --wordlist my-words.txt thin"""
+
+
+class InputError(click.ClickException):
+    """Bad input: printed as the single line ``Error: ...``, exit code 2."""
+
+    exit_code = 2
+
+
+@contextmanager
+def _input_errors() -> Iterator[None]:
+    """Turn library errors and click's usage errors into one-line input errors.
+
+    (click would print its usage text and a help hint above a usage error.)
+    """
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # `quiddler` alone prints the help
+    except click.UsageError as exc:
+        raise InputError(exc.format_message()) from None
+    except (QuiddlerError, ValueError) as exc:
+        raise InputError(str(exc)) from None
+
+
+class QuiddlerGroup(click.Group):
+    """The ``quiddler`` group: one-line errors, and commands imported lazily.
+
+    ``lazy_commands`` maps a command name to ``"module:attribute"``; a command
+    whose module does not exist is simply not offered.
+    """
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in self.lazy_commands:
+            command = _import_command(self.lazy_commands[cmd_name])
+        return command
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:  # fmt: skip
+        with _input_errors():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _input_errors():
+            return super().invoke(ctx)
+
+
+def _import_command(target: str) -> click.Command | None:
+    """The command at ``"module:attribute"``, or None if the module is missing."""
+    module_name, _, attribute = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or ""
+        if module_name == missing or module_name.startswith(missing + "."):
+            return None
+        raise  # the module exists but one of its own imports fails: show it
+    command = getattr(module, attribute, None)
+    return command if isinstance(command, click.Command) else None
+
+
+class HandType(click.ParamType):
+    """Cards such as ``qu,i,th,er``: commas and/or blanks between cards."""
+
+    name = "cards"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[Card, ...]:
+        if isinstance(value, tuple):
+            return value
+        try:
+            return parse_hand(value)
+        except QuiddlerError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class WordListType(click.ParamType):
+    """A word list file (one word per line), loaded and checked."""
+
+    name = "path"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> WordList:
+        if isinstance(value, WordList):
+            return value
+        try:
+            return load_wordlist(value)
+        except QuiddlerError as exc:
+            self.fail(str(exc), param, ctx)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="file")]
+
+
+HAND = HandType()
+
+
+def _join_hand(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[Card, ...] | None:
+    """Several CARDS arguments make one hand: ``solve qu,i th er``."""
+    return HAND.convert(" ".join(values), param, ctx) if values else None
+
+
+def _cards_argument(required: bool) -> Any:
+    metavar = "CARDS..." if required else "[CARDS...]"
+    return click.argument("cards", nargs=-1, required=required, callback=_join_hand, metavar=metavar)
+
+
+_wordlist_option = click.option(
+    "--wordlist", type=WordListType(), metavar="PATH",
+    help="Word list file, one word per line (default: ENABLE, shipped with quiddler).",
+)  # fmt: skip
+_json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/json.md) instead of text.")
+
+
+@click.group(
+    cls=QuiddlerGroup,
+    lazy_commands=LAZY_COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="\b\nExample:\n  quiddler solve d,cl,o,g,a,b,er,in,n,y,s --discard",
+)
+@click.version_option(__version__, "--version", prog_name="quiddler", message="%(prog)s %(version)s")
+def main() -> None:
+    """Solve Quiddler hands: the best play, going out, every word a hand makes.
+
+    Cards are written as their faces, separated by commas and/or spaces:
+    single letters and the two-letter cards er, in, qu, th and cl.
+    """
+
+
+@main.command("solve", epilog=_EPILOG_SOLVE, short_help="The best play for a hand, or for each hand in a file.")
+@_cards_argument(required=False)
+@click.option("--discard", is_flag=True, help="One card must be discarded (a turn, after drawing).")
+@click.option("--top", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+              help="Show the K best distinct plays.")  # fmt: skip
+@_wordlist_option
+@click.option("--beat-longest", type=click.IntRange(min=0), metavar="N",
+              help="Bonus if the play's longest word has more than N letters.")  # fmt: skip
+@click.option("--beat-words", type=click.IntRange(min=0), metavar="N",
+              help="Bonus if the play has more than N words.")  # fmt: skip
+@click.option("--bonus", type=click.IntRange(min=0), default=10, show_default=True, metavar="POINTS",
+              help="Points each bonus target is worth.")  # fmt: skip
+@click.option("--batch", type=click.File("r", errors="replace"), metavar="FILE",
+              help="Solve one hand per line of FILE ('-' for stdin); print one JSON line per hand.")  # fmt: skip
+@_json_option
+@click.pass_context
+def solve_command(ctx: click.Context, cards: tuple[Card, ...] | None, batch: IO[str] | None, as_json: bool,
+                  **options: Any) -> None:  # fmt: skip
+    """Find the highest-scoring way to lay down the CARDS as words.
+
+    Shows each word with its cards and points, the cards left over (they
+    count against you), the discard, the score, whether the play goes out,
+    and the best play that goes out when the best play does not.
+    """
+    if batch is not None:
+        if cards:
+            raise click.UsageError("give either CARDS or --batch FILE, not both")
+        _solve_batch(ctx, batch, options)
+    elif not cards:
+        raise click.UsageError("missing CARDS (for example: quiddler solve qu,i,th,er)")
+    else:
+        solution = solve(cards, backend="python", **options)
+        click.echo(json.dumps(solution.to_dict()) if as_json else _solution_text(solution))
+
+
+def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) -> None:
+    """One JSON line out per hand in; a bad hand gives ``{"line": N, "error": ...}``."""
+    if options["wordlist"] is None:
+        options["wordlist"] = default_wordlist()  # load it once, outside the per-line timing
+    failed = False
+    backend, python_seconds = "python", 0.0
+    try:
+        for number, raw in enumerate(lines, 1):
+            text = raw.partition("#")[0].strip()
+            if not text:
+                continue
+            started = time.perf_counter()
+            try:
+                record = {"line": number, **solve(text, backend=backend, **options).to_dict()}
+            except (QuiddlerError, ValueError) as exc:
+                record, failed = {"line": number, "error": str(exc)}, True
+            if backend == "python":
+                python_seconds += time.perf_counter() - started
+                if python_seconds > BATCH_PYTHON_SECONDS:
+                    backend = "auto"  # numba when installed
+            sys.stdout.write(json.dumps(record) + "\n")
+            sys.stdout.flush()  # a process feeding hands on stdin sees each answer at once
+    except KeyboardInterrupt:
+        ctx.exit(130)
+    except BrokenPipeError:  # the reader went away (`... | head`): stop quietly
+        _silence_stdout()
+        ctx.exit(1)
+    ctx.exit(1 if failed else 0)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (tests): nothing to silence
+
+
+@main.command("words", epilog=_EPILOG_WORDS, short_help="Every word a hand can make.")
+@_cards_argument(required=True)
+@click.option("--sort", "order", type=click.Choice(["points", "length"]), default="points", show_default=True,
+              help="Most points first, or most letters first.")  # fmt: skip
+@click.option("--min-letters", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Only words of at least N letters.")  # fmt: skip
+@_wordlist_option
+@_json_option
+def words_command(cards: tuple[Card, ...], order: str, min_letters: int, wordlist: WordList | None,
+                  as_json: bool) -> None:  # fmt: skip
+    """List every word the CARDS can make, once per way to spell it with them."""
+    found = [w for w in find_words(cards, wordlist=wordlist, backend="python") if w.letters >= min_letters]
+    if order == "length":
+        found.sort(key=lambda w: -w.letters)  # stable: ties stay by points
+    if as_json:
+        words = [{**w.to_dict(), "letters": w.letters} for w in found]
+        click.echo(json.dumps({"cards": [c.face for c in cards], "words": words}))
+        return
+    distinct = len({w.text for w in found})
+    lines = [f"{distinct} words, {len(found)} spellings, from {format_hand(cards)}"]
+    click.echo("\n".join(lines + _word_rows(found)))
+
+
+@main.command("check", epilog=_EPILOG_CHECK, short_help="Whether words are in the list, and how to spell them.")
+@click.argument("words", nargs=-1, required=True, metavar="WORD...")
+@_wordlist_option
+@_json_option
+@click.pass_context
+def check_command(ctx: click.Context, words: tuple[str, ...], wordlist: WordList | None, as_json: bool) -> None:
+    """Say whether each WORD is in the word list, and every way to spell it
+    with cards, with its points.  Exits with code 1 if any WORD is not in the list."""
+    wordlist = wordlist if wordlist is not None else default_wordlist()
+    results = []
+    for word in (w.strip().lower() for w in words):
+        spellings = [Word(word, cards) for cards in wordlist.spellings(word)]
+        results.append({"word": word, "in_list": word in wordlist, "spellings": spellings})
+    if as_json:
+        for result in results:
+            result["spellings"] = [w.to_dict() for w in result["spellings"]]
+        click.echo(json.dumps({"words": results}))
+    else:
+        lines = []
+        for result in results:
+            if not result["in_list"]:
+                lines.append(f"{result['word']}: not in the list")
+            elif not result["spellings"]:
+                lines.append(f"{result['word']}: in the list, but no spelling uses two or more cards")
+            else:
+                count = len(result["spellings"])
+                lines.append(f"{result['word']}: in the list, {count} spelling{'s' if count > 1 else ''}")
+                lines += _word_rows(result["spellings"])
+        click.echo("\n".join(lines))
+    ctx.exit(0 if all(result["in_list"] for result in results) else 1)
+
+
+# -- text output ---------------------------------------------------------------
+
+
+def _word_rows(words: Sequence[Word], indent: str = "  ") -> list[str]:
+    """Aligned rows: word, its cards, its points."""
+    text_width = max((len(w.text) for w in words), default=0)
+    cards_width = max((len(format_hand(w.cards)) for w in words), default=0)
+    points_width = max((len(str(w.points)) for w in words), default=0)
+    return [
+        f"{indent}{w.text:<{text_width}}  {format_hand(w.cards):<{cards_width}}  {w.points:>{points_width}}"
+        for w in words
+    ]
+
+
+def _play_lines(title: str, play: Play, discard_required: bool) -> list[str]:
+    lines = [f"{title}:"] + (_word_rows(play.words) or ["  no words"])
+    if play.unused:
+        lines.append(f"  unused: {format_hand(play.unused)} (-{sum(c.points for c in play.unused)})")
+    else:
+        lines.append("  unused: none")
+    if discard_required:
+        lines.append(f"  discard: {play.discard}")
+    bonus = f" including {play.bonus} bonus" if play.bonus else ""
+    lines.append(f"  score: {play.score}{bonus}, {'goes out' if play.goes_out else 'does not go out'}")
+    return lines
+
+
+def _solution_text(solution: Solution) -> str:
+    hand = format_hand(solution.cards)
+    lines = [f"hand: {hand} ({len(solution.cards)} cards{', discard one' if solution.discard_required else ''})"]
+    if len(solution.plays) == 1:
+        lines += ["", *_play_lines("best play", solution.best, solution.discard_required)]
+    else:
+        for rank, play in enumerate(solution.plays, 1):
+            lines += ["", *_play_lines(f"play {rank}", play, solution.discard_required)]
+    if solution.best_go_out is None:
+        lines += ["", "cannot go out"]
+    elif solution.best_go_out not in solution.plays:
+        lines += ["", *_play_lines("best play that goes out", solution.best_go_out, solution.discard_required)]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main(prog_name="quiddler")
