@@ -1,0 +1,349 @@
+"""The one mutable object of a game: :class:`Game`, like ``chess.Board``.
+
+The engine knows the whole table (every hand, the deck order) and enforces
+the rules: :meth:`Game.legal` checks an action and :meth:`Game.apply` checks
+then applies it, so an illegal action raises and changes nothing.  Rounds are
+dealt, scored and chained automatically; all randomness comes from one
+``random.Random(seed)``, so a seed plus the actions fixes the whole game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Sequence
+
+from ..cards import Card, full_deck
+from ..solver.types import Word
+from .errors import CardNotInHandError, GoingOutError, InvalidWordError, WrongPhaseError, WrongPlayerError
+from .rules import Rules, add_to_totals, score_round
+from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, RoundResult
+
+__all__ = ["Game"]
+
+
+class Game:
+    """A game of Quiddler for ``players`` seats (0..players-1, play going
+    to higher seats, "left").  Seat 0 deals round 1; the deal passes left.
+
+    >>> game = Game(2, seed=7)
+    >>> game.round, game.round_size, game.dealer, game.turn, game.phase
+    (0, 3, 0, 1, <Phase.DRAW: 'draw'>)
+    >>> outcome = game.apply(Draw(1))
+    >>> len(game.hand(1))
+    4
+    """
+
+    def __init__(self, players: int, *, seed: int | None = None, rules: Rules | None = None) -> None:
+        self.rules = rules if rules is not None else Rules()
+        self.rules.check_players(players)
+        self.players = players
+        #: The seed every shuffle derives from; chosen at random if not given, so any game can be replayed.
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self._rng = random.Random(self.seed)
+        self.totals: tuple[int, ...] = (0,) * players
+        self.history: list[RoundResult] = []
+        #: Per round: the deal (hands, up card, draw pile) and every action applied.
+        self.log: list[dict[str, Any]] = []
+        self.round = -1
+        self._draw: list[Card] = []  # top of pile = end of list
+        self._discard: list[Card] = []
+        self._start_round(list(full_deck()))
+
+    # -- reading the state -------------------------------------------------
+
+    @property
+    def round_size(self) -> int:
+        return self.rules.round_sizes[self.round]
+
+    @property
+    def dealer(self) -> int:
+        return self.round % self.players
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def went_out(self) -> int | None:
+        """The seat that went out this round, if any."""
+        return self._went_out
+
+    @property
+    def final_turn(self) -> bool:
+        """The player to move is taking their last turn after someone went out."""
+        return self._went_out is not None
+
+    @property
+    def draw_pile(self) -> tuple[Card, ...]:
+        """The draw pile, top card first (secret to players)."""
+        return tuple(reversed(self._draw))
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, top card first."""
+        return tuple(reversed(self._discard))
+
+    @property
+    def discard_top(self) -> Card | None:
+        return self._discard[-1] if self._discard else None
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        return tuple(self._hands[seat])
+
+    def laid_down(self, seat: int) -> tuple[Word, ...]:
+        return self._laid[seat]
+
+    def turns_taken(self, seat: int) -> int:
+        return self._turns[seat]
+
+    @property
+    def finished(self) -> frozenset[int]:
+        """Seats done for this round: the one who went out and those who had their final turn."""
+        return frozenset(self._done)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the highest total (all of them on a tie); final once :attr:`over`."""
+        best = max(self.totals)
+        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat} in a game of {self.players}")
+        return PlayerView(
+            seat=seat,
+            players=self.players,
+            rules=self.rules,
+            round=self.round,
+            round_size=self.round_size,
+            dealer=self.dealer,
+            turn=self.turn,
+            phase=self.phase,
+            hand=tuple(self._hands[seat]),
+            discard_top=self.discard_top,
+            draw_pile_size=len(self._draw),
+            discard_pile_size=len(self._discard),
+            seen=tuple(self._seen),
+            laid_down=tuple(self._laid),
+            totals=self.totals,
+            went_out=self._went_out,
+            turns_taken=self._turns[seat],
+            history=tuple(self.history),
+        )
+
+    def card_count(self) -> int:
+        """Cards on the table: draw pile + discard pile + hands + laid-down words (always 118)."""
+        in_words = sum(len(w.cards) for laid in self._laid for w in laid)
+        return len(self._draw) + len(self._discard) + sum(map(len, self._hands)) + in_words
+
+    # -- checking and applying actions ------------------------------------
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.legal(action)
+        except (WrongPlayerError, WrongPhaseError, CardNotInHandError, GoingOutError, InvalidWordError):
+            return False
+        return True
+
+    def legal(self, action: Action) -> None:
+        """Raise the precise :class:`~quiddler.errors.IllegalActionError`
+        subclass if ``action`` is illegal now; return None if it is legal."""
+        if self.phase is Phase.GAME_OVER:
+            raise WrongPhaseError("the game is over")
+        if action.player != self.turn:
+            raise WrongPlayerError(f"it is player {self.turn}'s turn, not player {action.player}'s")
+        hand = self._hands[self.turn]
+        match action:
+            case Draw(source=source):
+                if self.phase is not Phase.DRAW:
+                    raise WrongPhaseError("already drew this turn: discard, go out or lay down")
+                if source == "discard":
+                    if not self._discard:
+                        raise WrongPhaseError("the discard pile is empty")
+                elif source == "pile":
+                    if not self._draw and not (self.rules.reshuffle_discards and len(self._discard) > 1):
+                        raise WrongPhaseError("the draw pile is empty: take the discard")
+                else:
+                    raise WrongPhaseError(f"unknown draw source: {source!r}")
+            case Discard(card=card):
+                self._check_after_draw()
+                if self._went_out is not None:
+                    raise WrongPhaseError("final turn: lay down words (or none) and discard")
+                _check_cards(hand, (card,))
+            case GoOut(words=words, discard=card):
+                self._check_after_draw()
+                if self._went_out is not None:
+                    raise WrongPhaseError(f"player {self._went_out} already went out: lay down and discard")
+                if self._turns[self.turn] <= 1 and self.rules.first_turn_out_forbidden(self.round):
+                    raise GoingOutError("no going out on a player's first turn")
+                self._check_words(words)
+                used = [c for w in words for c in w.cards]
+                _check_cards(hand, used + [card])
+                left = len(hand) - len(used) - 1
+                if left:
+                    raise GoingOutError(f"going out must lay down every card but the discard: {left} left over")
+            case LayDown(words=words, discard=card):
+                self._check_after_draw()
+                if self._went_out is None:
+                    raise WrongPhaseError("nobody has gone out: discard or go out")
+                self._check_words(words)
+                _check_cards(hand, [c for w in words for c in w.cards] + [card])
+            case _:
+                raise WrongPhaseError(f"not an action: {action!r}")
+
+    def _check_after_draw(self) -> None:
+        if self.phase is not Phase.DISCARD:
+            raise WrongPhaseError("draw a card first")
+
+    def _check_words(self, words: Sequence[Word]) -> None:
+        wordlist = self.rules.words
+        for word in words:
+            if not isinstance(word, Word):
+                raise InvalidWordError(f"not a word: {word!r}")
+            if len(word.cards) < 2:
+                raise InvalidWordError(f"a word needs at least two cards: {word.text!r}")
+            spelled = "".join(c.face for c in word.cards)
+            if spelled != word.text:
+                raise InvalidWordError(f"cards {spelled!r} do not spell {word.text!r}")
+            if word.text not in wordlist:
+                raise InvalidWordError(f"not in the word list: {word.text!r}")
+
+    def apply(self, action: Action) -> Outcome:
+        """Check ``action`` (raising and changing nothing if illegal), then play it."""
+        self.legal(action)
+        self.log[-1]["actions"].append(action.to_dict())
+        seat = self.turn
+        hand = self._hands[seat]
+        match action:
+            case Draw(source="discard"):
+                card = self._discard.pop()
+                hand.append(card)
+                self._turns[seat] += 1
+                self.phase = Phase.DISCARD
+                return Outcome(action, drawn=card)
+            case Draw():
+                reshuffled = False
+                if not self._draw:
+                    self._draw = self._discard[:-1]
+                    self._discard = self._discard[-1:]
+                    self._rng.shuffle(self._draw)
+                    reshuffled = True
+                card = self._draw.pop()
+                hand.append(card)
+                self._turns[seat] += 1
+                self.phase = Phase.DISCARD
+                return Outcome(action, drawn=card, reshuffled=reshuffled)
+            case Discard(card=card):
+                hand.remove(card)
+                self._put_down(card)
+                self._pass_turn()
+                return Outcome(action)
+            case GoOut(words=words, discard=card) | LayDown(words=words, discard=card):
+                for word in words:
+                    for c in word.cards:
+                        hand.remove(c)
+                hand.remove(card)
+                self._laid[seat] = tuple(words)
+                self._put_down(card)
+                if isinstance(action, GoOut):
+                    self._went_out = seat
+                self._done.add(seat)
+                result = self._end_round() if len(self._done) == self.players else None
+                if result is None:
+                    self._pass_turn()
+                return Outcome(action, round_result=result)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # -- internals ---------------------------------------------------------
+
+    def _put_down(self, card: Card) -> None:
+        self._discard.append(card)
+        self._seen.append(card)
+
+    def _pass_turn(self) -> None:
+        self.turn = (self.turn + 1) % self.players
+        self.phase = Phase.DRAW
+
+    def _start_round(self, deck: list[Card]) -> None:
+        self.round += 1
+        n = self.round_size
+        if self.rules.fresh_deck_each_round or self.round == 0:
+            deck = list(full_deck())
+            self._rng.shuffle(deck)
+        # deck: top card = end of list
+        first = (self.dealer + 1) % self.players
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
+        for i in range(n * self.players):
+            hands[(first + i) % self.players].append(deck.pop())
+        self._hands = hands
+        self._discard = [deck.pop()]
+        self._draw = deck
+        self._seen = list(self._discard)
+        self._laid: list[tuple[Word, ...]] = [()] * self.players
+        self._turns = [0] * self.players
+        self._done: set[int] = set()
+        self._went_out: int | None = None
+        self.turn = first
+        self.phase = Phase.DRAW
+        self.log.append(
+            {
+                "round": self.round + 1,
+                "cards": n,
+                "dealer": self.dealer,
+                "hands": [[c.face for c in h] for h in hands],
+                "discard": self._discard[0].face,
+                "draw_pile": [c.face for c in reversed(self._draw)],
+                "actions": [],
+            }
+        )
+
+    def _end_round(self) -> RoundResult:
+        scores = score_round(self._laid, self._hands, self._went_out, self.rules)
+        self.totals = add_to_totals(self.totals, scores, self.rules)
+        result = RoundResult(
+            round=self.round + 1,
+            cards=self.round_size,
+            dealer=self.dealer,
+            went_out=self._went_out,
+            scores=scores,
+            totals=self.totals,
+        )
+        self.history.append(result)
+        self.log[-1]["result"] = result.to_dict()
+        if self.round + 1 < self.rules.rounds:
+            # Without a fresh deck, the old draw pile stays on top and the rest is shuffled below it.
+            rest = list(self._discard) + [c for h in self._hands for c in h]
+            rest += [c for laid in self._laid for w in laid for c in w.cards]
+            self._rng.shuffle(rest)
+            self._start_round(rest + self._draw)
+        else:
+            self.phase = Phase.GAME_OVER
+        return result
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        """Everything that defines the state, for tests that an illegal action changed nothing."""
+        return (
+            self.round, self.turn, self.phase, self._went_out, tuple(self._done), self.totals,
+            tuple(map(tuple, self._hands)), tuple(self._draw), tuple(self._discard), tuple(self._laid),
+            tuple(self._turns), tuple(self._seen), len(self.history), self._rng.getstate(),
+            sum(len(r["actions"]) for r in self.log),
+        )  # fmt: skip
+
+    def __repr__(self) -> str:
+        return (f"<Game players={self.players} seed={self.seed} round={self.round + 1}/{self.rules.rounds} "
+                f"turn={self.turn} phase={self.phase.value} totals={list(self.totals)}>")  # fmt: skip
+
+
+def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
+    """Every card in ``cards`` is in ``hand``, each copy used at most once."""
+    have = Counter(hand)
+    for card, need in Counter(cards).items():
+        if not isinstance(card, Card):
+            raise CardNotInHandError(f"not a card: {card!r}")
+        if have[card] < need:
+            if have[card]:
+                raise CardNotInHandError(f"card {card.face!r} used {need} times but held {have[card]} times")
+            raise CardNotInHandError(f"card not in hand: {card.face!r}")
+

@@ -1,0 +1,42 @@
+"""Errors the game engine raises.
+
+Every illegal action raises a subclass of
+:class:`~quiddler.errors.IllegalActionError` (itself a ``ValueError``) and
+leaves the game unchanged, so a caller can catch the precise case or any
+illegal action at once.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalActionError, InvalidWordError, QuiddlerError
+
+__all__ = [
+    "CardNotInHandError",
+    "GameRecordError",
+    "GoingOutError",
+    "IllegalActionError",
+    "InvalidWordError",
+    "WrongPhaseError",
+    "WrongPlayerError",
+]
+
+
+class WrongPlayerError(IllegalActionError):
+    """The action names a player whose turn it is not."""
+
+
+class WrongPhaseError(IllegalActionError):
+    """The action does not fit the turn's phase (drawing twice, discarding
+    before drawing, a plain discard on a final turn, acting after the game)."""
+
+
+class CardNotInHandError(IllegalActionError):
+    """A card discarded or laid down is not in the player's hand (or is used twice)."""
+
+
+class GoingOutError(IllegalActionError):
+    """Going out is not allowed: cards left over, or the first-turn rule."""
+
+
+class GameRecordError(QuiddlerError, ValueError):
+    """A game record is malformed or does not replay to what it records."""

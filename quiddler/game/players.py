@@ -1,0 +1,205 @@
+"""Players: the :class:`Player` protocol and the two built-in strategies.
+
+A player only ever sees a :class:`~quiddler.game.state.PlayerView` and
+answers with an action for its own seat, so any strategy (a stronger AI, a
+human at a prompt, a network client) plugs into the same loop.  Built-in
+players are looked up by name with :func:`make_player`;
+:func:`register_player` adds more.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Callable, Protocol, runtime_checkable
+
+from ..cards import Card
+from ..solver import Play, Solution, solve
+from ..wordlist import WordList
+from .state import Discard, Draw, GoOut, LayDown, PlayerView
+
+__all__ = [
+    "GreedyPlayer",
+    "Player",
+    "RandomPlayer",
+    "best_final_play",
+    "make_player",
+    "player_names",
+    "register_player",
+]
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A seat's decision maker.  Each method gets the player's own view
+    when it is that player's move and returns an action for ``view.seat``."""
+
+    name: str
+
+    def choose_draw(self, view: PlayerView) -> Draw:
+        """Start of a turn: draw from the pile or take the discard top."""
+        ...
+
+    def choose_end(self, view: PlayerView) -> Discard | GoOut:
+        """An ordinary turn after drawing: discard a card, or go out."""
+        ...
+
+    def choose_lay_down(self, view: PlayerView) -> LayDown:
+        """A final turn after drawing (someone went out): lay down words and discard."""
+        ...
+
+
+@lru_cache(maxsize=8192)
+def _solve(hand: tuple[Card, ...], discard: bool, wordlist: WordList, beat_longest: int | None = None,
+           beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
+    return solve(hand, discard=discard, wordlist=wordlist, beat_longest=beat_longest,
+                 beat_words=beat_words, bonus=bonus, backend="auto")  # fmt: skip
+
+
+def solve_hand(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discard: bool = True,
+               beat_longest: int | None = None, beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
+    """The solver on a hand (order-free, cached), with the view's word list."""
+    return _solve(tuple(sorted(cards)), discard, view.rules.words, beat_longest, beat_words, bonus)
+
+
+def _final_value(play: Play, view: PlayerView) -> int:
+    longest_bonus, most_bonus = view.rules.bonuses(view.players)
+    longest, count = view.others_best()
+    value = play.card_score
+    if play.words:
+        value += longest_bonus if play.longest_word > longest else 0
+        value += most_bonus if play.word_count > count else 0
+    return value
+
+
+def best_final_play(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discard: bool = True) -> Play:
+    """The play worth most on a final turn, counting the bonuses it would
+    take from what the others have laid down so far.  Exact for differing
+    bonus values too: each set of bonuses to aim for is solved with a bonus
+    too big to pass up, and the plays are compared at their true values."""
+    longest_bonus, most_bonus = view.rules.bonuses(view.players)
+    longest, count = view.others_best()
+    big = 10_000
+    plays = [solve_hand(cards, view, discard=discard).best]
+    if longest_bonus:
+        plays.append(solve_hand(cards, view, discard=discard, beat_longest=longest, bonus=big).best)
+    if most_bonus:
+        plays.append(solve_hand(cards, view, discard=discard, beat_words=count, bonus=big).best)
+    if longest_bonus and most_bonus:
+        plays.append(solve_hand(cards, view, discard=discard, beat_longest=longest, beat_words=count,
+                                bonus=big).best)  # fmt: skip
+    return max(plays, key=lambda p: _final_value(p, view))
+
+
+class RandomPlayer:
+    """Random legal moves: a random draw source and a random discard; it
+    goes out whenever the cards left after that discard can all be laid
+    down, and on a final turn lays down the best words those cards make,
+    so rounds end and score sensibly."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose_draw(self, view: PlayerView) -> Draw:
+        sources = []
+        if view.may_draw_from_pile:
+            sources.append("pile")
+        if view.discard_top is not None:
+            sources.append("discard")
+        return Draw(view.seat, self.rng.choice(sources))  # type: ignore[arg-type]
+
+    def _split(self, view: PlayerView) -> tuple[Card, list[Card]]:
+        hand = list(view.hand)
+        card = hand.pop(self.rng.randrange(len(hand)))
+        return card, hand
+
+    def choose_end(self, view: PlayerView) -> Discard | GoOut:
+        card, rest = self._split(view)
+        if view.may_go_out:
+            out = solve_hand(rest, view, discard=False).best_go_out
+            if out is not None:
+                return GoOut(view.seat, out.words, card)
+        return Discard(view.seat, card)
+
+    def choose_lay_down(self, view: PlayerView) -> LayDown:
+        card, rest = self._split(view)
+        return LayDown(view.seat, solve_hand(rest, view, discard=False).best.words, card)
+
+
+class GreedyPlayer:
+    """The baseline other Quiddler programs use, every decision by the
+    solver: take the discard top only if it lets the player go out or raises
+    the best score; go out as soon as possible with the best going-out play;
+    otherwise discard the card whose loss hurts the best score least; on a
+    final turn lay down the best play (bonuses counted)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)  # unused: greedy is deterministic
+
+    def choose_draw(self, view: PlayerView) -> Draw:
+        top = view.discard_top
+        if top is None:
+            return Draw(view.seat, "pile")
+        if not view.may_draw_from_pile:
+            return Draw(view.seat, "discard")
+        hand = list(view.hand)
+        if view.final_turn:
+            better = _final_value(best_final_play(hand + [top], view), view) > _final_value(
+                best_final_play(hand, view, discard=False), view
+            )
+            return Draw(view.seat, "discard" if better else "pile")
+        now = solve_hand(hand, view, discard=False)
+        taken = solve_hand(hand + [top], view)
+        take = (taken.can_go_out and view.may_go_out) or taken.best.score > now.best.score
+        return Draw(view.seat, "discard" if take else "pile")
+
+    def choose_end(self, view: PlayerView) -> Discard | GoOut:
+        sol = solve_hand(view.hand, view)
+        if view.may_go_out and sol.best_go_out is not None:
+            out = sol.best_go_out
+            assert out.discard is not None
+            return GoOut(view.seat, out.words, out.discard)
+        assert sol.best.discard is not None
+        return Discard(view.seat, sol.best.discard)
+
+    def choose_lay_down(self, view: PlayerView) -> LayDown:
+        play = best_final_play(view.hand, view)
+        assert play.discard is not None
+        return LayDown(view.seat, play.words, play.discard)
+
+
+_REGISTRY: dict[str, Callable[[int | None], Player]] = {
+    "greedy": GreedyPlayer,
+    "random": RandomPlayer,
+}
+
+
+def register_player(name: str, factory: Callable[[int | None], Player]) -> None:
+    """Make a strategy available by name (``factory(seed)`` builds one player)."""
+    _REGISTRY[name] = factory
+
+
+def player_names() -> tuple[str, ...]:
+    """Names :func:`make_player` accepts, sorted."""
+    return tuple(sorted(_REGISTRY))
+
+
+def make_player(name: str, seed: int | None = None) -> Player:
+    """A player by strategy name, seeded for reproducible play.
+
+    >>> make_player("greedy").name
+    'greedy'
+    >>> make_player("clever")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown strategy: 'clever' (expected one of: greedy, random)
+    """
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown strategy: {name!r} (expected one of: {', '.join(player_names())})") from None
+    return factory(seed)

@@ -1,0 +1,236 @@
+"""The rules configuration and pure round scoring.
+
+:class:`Rules` holds every choice RULES.md marks as a *decision* and every
+listed variant as a field; ``Rules()`` is the official game plus the
+project's decisions.  Scoring is a pure function of what each player laid
+down and kept, so it can be tested with hand-made rounds and no engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Literal, Sequence
+
+from ..cards import DECK_SIZE, Card
+from ..solver.types import Word
+from ..wordlist import WordList, default_wordlist
+
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "RoundScore", "Rules", "add_to_totals", "bonus_winner", "score_round"]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+TwoPlayerBonuses = Literal["both", "longest", "most"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One game's rules.  The defaults are the official rules and the
+    project's decisions (RULES.md); every field is a house-rule switch.
+
+    >>> Rules().round_sizes
+    (3, 4, 5, 6, 7, 8, 9, 10)
+    >>> Rules(round_sizes=(3, 4, 3)).rounds
+    3
+    """
+
+    #: Cards dealt in each round; the number of rounds is its length.
+    round_sizes: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10)
+    #: Longest-word bonus (letters, ``th`` counts 2); 0 turns it off.
+    longest_word_bonus: int = 10
+    #: Most-words bonus; 0 turns it off.
+    most_words_bonus: int = 10
+    #: With exactly two players, which bonuses are played ("one bonus only" variant).
+    two_player_bonuses: TwoPlayerBonuses = "both"
+    #: House rule: only players who went out (laid down every card) may win a bonus.
+    #: Decision (default False): anyone who laid down at least one word may.
+    bonus_requires_going_out: bool = False
+    #: Decision: a total is floored at zero after each round, bonuses included.
+    floor_at_zero: bool = True
+    #: Variant: a player may not go out on their first turn of a round ...
+    no_going_out_first_turn: bool = False
+    #: ... in the first this-many rounds only (None: every round; 4: rounds 1-4).
+    first_turn_rule_rounds: int | None = None
+    #: Decision: every round starts from the full deck, shuffled.  False: the
+    #: next round deals from the old draw pile first, the other cards shuffled below it.
+    fresh_deck_each_round: bool = True
+    #: Decision: an empty draw pile is refilled by shuffling the discard pile
+    #: except its top card.  False: the player must take the discard top instead.
+    reshuffle_discards: bool = True
+    #: The agreed word list; None means ENABLE (:func:`~quiddler.default_wordlist`).
+    wordlist: WordList | None = None
+
+    def __post_init__(self) -> None:
+        if not self.round_sizes:
+            raise ValueError("round_sizes must name at least one round")
+        object.__setattr__(self, "round_sizes", tuple(int(n) for n in self.round_sizes))
+        for n in self.round_sizes:
+            if n < 2:
+                raise ValueError(f"a round must deal at least 2 cards, not {n}")
+            if n * MIN_PLAYERS >= DECK_SIZE:
+                raise ValueError(f"a round of {n} cards does not fit the {DECK_SIZE}-card deck")
+        for name in ("longest_word_bonus", "most_words_bonus"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must not be negative, not {getattr(self, name)}")
+        if self.two_player_bonuses not in ("both", "longest", "most"):
+            raise ValueError(f"unknown two_player_bonuses: {self.two_player_bonuses!r}")
+        if self.first_turn_rule_rounds is not None and self.first_turn_rule_rounds < 0:
+            raise ValueError(f"first_turn_rule_rounds must not be negative, not {self.first_turn_rule_rounds}")
+
+    @property
+    def rounds(self) -> int:
+        return len(self.round_sizes)
+
+    @property
+    def words(self) -> WordList:
+        """The word list in force."""
+        return self.wordlist if self.wordlist is not None else default_wordlist()
+
+    def bonuses(self, players: int) -> tuple[int, int]:
+        """(longest-word bonus, most-words bonus) in a game of ``players``."""
+        longest, most = self.longest_word_bonus, self.most_words_bonus
+        if players == 2 and self.two_player_bonuses == "longest":
+            most = 0
+        elif players == 2 and self.two_player_bonuses == "most":
+            longest = 0
+        return longest, most
+
+    def first_turn_out_forbidden(self, round_index: int) -> bool:
+        """Whether the no-going-out-on-the-first-turn rule applies in round ``round_index`` (0-based)."""
+        if not self.no_going_out_first_turn:
+            return False
+        return self.first_turn_rule_rounds is None or round_index < self.first_turn_rule_rounds
+
+    def check_players(self, players: int) -> None:
+        """Raise ValueError unless ``players`` can play a game under these rules."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"quiddler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        biggest = max(self.round_sizes)
+        if biggest * players >= DECK_SIZE:
+            raise ValueError(f"{players} hands of {biggest} cards do not fit the {DECK_SIZE}-card deck")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON shape: every field but the word list, which is named by
+        ``wordlist`` (its name) and ``wordlist_sha256`` (its content)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name != "wordlist":
+                value = getattr(self, f.name)
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        words = self.words
+        out["wordlist"] = words.name
+        out["wordlist_sha256"] = words.digest
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], wordlist: WordList | None = None) -> "Rules":
+        """Inverse of :meth:`to_dict`; the word list itself is passed in
+        (None: ENABLE).  Unknown keys are ignored so newer records still load."""
+        names = {f.name for f in fields(cls)} - {"wordlist"}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        if "round_sizes" in kwargs:
+            kwargs["round_sizes"] = tuple(kwargs["round_sizes"])
+        return cls(**kwargs, wordlist=wordlist)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """One player's round: words laid down, cards left in hand, bonuses won."""
+
+    words: tuple[Word, ...]
+    unused: tuple[Card, ...]
+    longest_bonus: int = 0
+    most_words_bonus: int = 0
+    went_out: bool = False
+
+    @property
+    def word_points(self) -> int:
+        return sum(w.points for w in self.words)
+
+    @property
+    def unused_points(self) -> int:
+        return sum(c.points for c in self.unused)
+
+    @property
+    def bonus(self) -> int:
+        return self.longest_bonus + self.most_words_bonus
+
+    @property
+    def score(self) -> int:
+        """Points in words, minus points left in hand, plus bonuses."""
+        return self.word_points - self.unused_points + self.bonus
+
+    @property
+    def longest_word(self) -> int:
+        """Letters of the longest word laid down, 0 if none."""
+        return max((w.letters for w in self.words), default=0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "score": self.score,
+            "words": [[c.face for c in w.cards] for w in self.words],
+            "unused": [c.face for c in self.unused],
+            "longest_bonus": self.longest_bonus,
+            "most_words_bonus": self.most_words_bonus,
+            "went_out": self.went_out,
+        }
+
+
+def bonus_winner(values: Sequence[int], eligible: Sequence[bool]) -> int | None:
+    """The seat with the strictly highest value among eligible seats, or
+    None on a tie or when nobody is eligible.
+
+    >>> bonus_winner([5, 7, 7], [True, True, True]) is None
+    True
+    >>> bonus_winner([5, 7, 7], [True, True, False])
+    1
+    """
+    candidates = [(v, seat) for seat, (v, ok) in enumerate(zip(values, eligible)) if ok]
+    if not candidates:
+        return None
+    best = max(v for v, _ in candidates)
+    winners = [seat for v, seat in candidates if v == best]
+    return winners[0] if len(winners) == 1 else None
+
+
+def score_round(
+    words: Sequence[Sequence[Word]],
+    unused: Sequence[Sequence[Card]],
+    went_out: int | None,
+    rules: Rules = Rules(),
+) -> tuple[RoundScore, ...]:
+    """Score a finished round: ``words[seat]`` laid down, ``unused[seat]``
+    left in hand, ``went_out`` the seat that went out.  Discards count for
+    nothing and are not passed in."""
+    players = len(words)
+    if len(unused) != players:
+        raise ValueError("words and unused must have one entry per player")
+    longest_value, most_value = rules.bonuses(players)
+    eligible = [
+        bool(w) and (not rules.bonus_requires_going_out or not u)
+        for w, u in zip(words, unused)
+    ]
+    longest = bonus_winner([max((x.letters for x in w), default=0) for w in words], eligible)
+    most = bonus_winner([len(w) for w in words], eligible)
+    return tuple(
+        RoundScore(
+            words=tuple(words[seat]),
+            unused=tuple(unused[seat]),
+            longest_bonus=longest_value if seat == longest else 0,
+            most_words_bonus=most_value if seat == most else 0,
+            went_out=seat == went_out,
+        )
+        for seat in range(players)
+    )
+
+
+def add_to_totals(totals: Sequence[int], scores: Sequence[RoundScore], rules: Rules = Rules()) -> tuple[int, ...]:
+    """New totals after a round, floored at zero if the rules say so.
+
+    >>> add_to_totals([5, 0], [RoundScore((), (Card("q"),)), RoundScore((), (Card("a"),))])
+    (0, 0)
+    """
+    new = [total + s.score for total, s in zip(totals, scores, strict=True)]
+    if rules.floor_at_zero:
+        new = [max(0, t) for t in new]
+    return tuple(new)
