@@ -11,7 +11,6 @@ enough to repay loading it.  Bad input of any kind prints one line,
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import sys
 import time
@@ -49,6 +48,13 @@ _EPILOG_CHECK = """\b
 Examples:
   quiddler check queen quee
   quiddler check --wordlist my-words.txt thin"""
+
+
+def _json(data: Any) -> str:
+    """One line of JSON (json is imported only when asked for: start-up time)."""
+    import json
+
+    return json.dumps(data)
 
 
 class InputError(click.ClickException):
@@ -217,7 +223,7 @@ def solve_command(ctx: click.Context, cards: tuple[Card, ...] | None, batch: IO[
         raise click.UsageError("missing CARDS (for example: quiddler solve qu,i,th,er)")
     else:
         solution = solve(cards, backend="python", **options)
-        click.echo(json.dumps(solution.to_dict()) if as_json else _solution_text(solution))
+        click.echo(_json(solution.to_dict()) if as_json else _solution_text(solution))
 
 
 def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) -> None:
@@ -240,7 +246,7 @@ def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) ->
                 python_seconds += time.perf_counter() - started
                 if python_seconds > BATCH_PYTHON_SECONDS:
                     backend = "auto"  # numba when installed
-            sys.stdout.write(json.dumps(record) + "\n")
+            sys.stdout.write(_json(record) + "\n")
             sys.stdout.flush()  # a process feeding hands on stdin sees each answer at once
     except KeyboardInterrupt:
         ctx.exit(130)
@@ -275,7 +281,7 @@ def words_command(cards: tuple[Card, ...], order: str, min_letters: int, wordlis
         found.sort(key=lambda w: -w.letters)  # stable: ties stay by points
     if as_json:
         words = [{**w.to_dict(), "letters": w.letters} for w in found]
-        click.echo(json.dumps({"cards": [c.face for c in cards], "words": words}))
+        click.echo(_json({"cards": [c.face for c in cards], "words": words}))
         return
     distinct = len({w.text for w in found})
     lines = [f"{distinct} words, {len(found)} spellings, from {format_hand(cards)}"]
@@ -298,7 +304,7 @@ def check_command(ctx: click.Context, words: tuple[str, ...], wordlist: WordList
     if as_json:
         for result in results:
             result["spellings"] = [w.to_dict() for w in result["spellings"]]
-        click.echo(json.dumps({"words": results}))
+        click.echo(_json({"words": results}))
     else:
         lines = []
         for result in results:

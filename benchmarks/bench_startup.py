@@ -1,0 +1,194 @@
+"""Start-up time of one ``quiddler solve``, against ``python -c "import click"``,
+and the throughput of ``quiddler solve --batch``.
+
+Machines here are noisy, so the figure that matters is a ratio measured in
+the same run: the commands are timed round-robin (warm disk cache, word list
+already cached) and the median of ``quiddler solve`` is divided by the median
+of ``import click``.  The target is a ratio of at most 2.5.
+
+    python benchmarks/bench_startup.py                 # table, and JSON to results/startup.json
+    python benchmarks/bench_startup.py --runs 41 --batch-hands 5000 --json -
+
+The ``quiddler`` console script is used when it is on PATH and imports this
+checkout; otherwise ``python -m quiddler.cli`` (the same import path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+HAND = "d,cl,o,g,a,b,er,in,n,y,s"
+PY = sys.executable
+
+
+def _env(bytecode_dir: str | None) -> dict[str, str]:
+    """The subprocesses' environment: this checkout importable; and, unless
+    ``bytecode_dir`` is None, bytecode cached as an installed package has it
+    (under ``bytecode_dir``, so nothing is written into the source tree)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    if bytecode_dir is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = bytecode_dir
+    return env
+
+
+def _quiddler_command(env: dict[str, str]) -> list[str]:
+    script = shutil.which("quiddler")
+    if script:
+        probe = subprocess.run([PY, "-c", "import quiddler; print(quiddler.__file__)"], env=env,
+                               capture_output=True, text=True, cwd=tempfile.gettempdir())  # fmt: skip
+        if probe.stdout.strip().startswith(str(REPO)):
+            return [script]
+    return [PY, "-m", "quiddler.cli"]
+
+
+def _time_once(argv: list[str], env: dict[str, str], stdin: Path | None = None) -> float:
+    started = time.perf_counter()
+    with open(stdin or os.devnull, "rb") as feed:
+        done = subprocess.run(argv, env=env, stdin=feed, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              cwd=tempfile.gettempdir())  # fmt: skip
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def _summary(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {
+        "median_s": statistics.median(ordered),
+        "p90_s": ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))],
+        "min_s": ordered[0],
+    }
+
+
+def bench_startup(runs: int, warmup: int, env: dict[str, str]) -> dict[str, object]:
+    quiddler = _quiddler_command(env)
+    commands = {
+        "python -c pass": [PY, "-c", "pass"],
+        "python -c 'import click'": [PY, "-c", "import click"],
+        f"quiddler solve {HAND} --discard": [*quiddler, "solve", HAND, "--discard"],
+    }
+    for argv in commands.values():  # warm the disk cache and the word-list cache
+        for _ in range(warmup):
+            _time_once(argv, env)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):  # round-robin, so drift hits every command alike
+        for name, argv in commands.items():
+            times[name].append(_time_once(argv, env))
+    stats = {name: _summary(t) for name, t in times.items()}
+    click_name, solve_name = list(commands)[1:]
+    ratio = stats[solve_name]["median_s"] / stats[click_name]["median_s"]
+    return {"quiddler_command": " ".join(quiddler), "commands": stats, "ratio_solve_to_import_click": ratio,
+            "target_ratio": 2.5}  # fmt: skip
+
+
+def bench_batch(hands: int, repeats: int, env: dict[str, str]) -> dict[str, object]:
+    """Wall time of ``solve --batch`` over random deals of 3..10 cards plus the draw."""
+    sys.path.insert(0, str(REPO))
+    from quiddler import Deck
+
+    rng = random.Random(2026)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+        for _ in range(hands):
+            handle.write(",".join(c.face for c in Deck(rng).deal(rng.randint(4, 11))) + "\n")
+        path = Path(handle.name)
+    try:
+        argv = [*_quiddler_command(env), "solve", "--batch", str(path), "--discard"]
+        _time_once(argv, env)  # warm-up (and numba's compile cache)
+        times = [_time_once(argv, env) for _ in range(repeats)]
+    finally:
+        path.unlink()
+    median = statistics.median(times)
+    return {"hands": hands, "repeats": repeats, "median_s": median, "hands_per_s": hands / median}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=21, help="timed runs per command (default 21)")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed runs per command first (default 3)")
+    parser.add_argument("--batch-hands", type=int, default=5000, help="hands for the batch run (0: skip)")
+    parser.add_argument("--batch-repeats", type=int, default=3)
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="keep PYTHONDONTWRITEBYTECODE as set: every module compiled from source each run")  # fmt: skip
+    parser.add_argument("--json", default=str(REPO / "benchmarks" / "results" / "startup.json"),
+                        help="where to write the results ('-' for stdout, '' for nowhere)")  # fmt: skip
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="quiddler-bench-pyc-") as bytecode_dir:
+        results = _run(args, _env(None if args.no_bytecode else bytecode_dir))
+    _report(args, results)
+
+
+def _run(args: argparse.Namespace, env: dict[str, str]) -> dict[str, object]:
+    results: dict[str, object] = {
+        "machine": {
+            "nproc": os.cpu_count(),
+            "python": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "platform": platform.platform(),
+            "click": _version("click"),
+            "numba": _version("numba"),
+            "load_average_before": os.getloadavg(),
+        },
+        "method": f"wall time of each command as a subprocess, {args.warmup} warm-up runs each, then "
+        f"{args.runs} round-robin runs; word list cache already built; "
+        + ("PYTHONDONTWRITEBYTECODE as set in the environment" if args.no_bytecode
+           else "bytecode cached (in a temporary PYTHONPYCACHEPREFIX), as for an installed package"),
+        "startup": bench_startup(args.runs, args.warmup, env),
+    }
+    if args.batch_hands:
+        results["batch"] = bench_batch(args.batch_hands, args.batch_repeats, env)
+    results["machine"]["load_average_after"] = os.getloadavg()  # type: ignore[index]
+    return results
+
+
+def _report(args: argparse.Namespace, results: dict[str, object]) -> None:
+    startup = results["startup"]
+    assert isinstance(startup, dict)
+    print(f"{'command':<55} {'median':>9} {'p90':>9} {'min':>9}   ({args.runs} runs)")
+    for name, stats in startup["commands"].items():
+        print(f"{name:<55} {stats['median_s'] * 1000:>7.1f}ms {stats['p90_s'] * 1000:>7.1f}ms "
+              f"{stats['min_s'] * 1000:>7.1f}ms")  # fmt: skip
+    machine = results["machine"]
+    assert isinstance(machine, dict)
+    print(f"{machine['nproc']} CPUs, Python {machine['python']}, load average "
+          f"{machine['load_average_before'][0]:.1f} before, {machine['load_average_after'][0]:.1f} after")  # fmt: skip
+    print(f"ratio of medians, solve / import click: {startup['ratio_solve_to_import_click']:.2f} (target <= 2.5)")
+    if "batch" in results:
+        batch = results["batch"]
+        assert isinstance(batch, dict)
+        print(f"solve --batch --discard, {batch['hands']} hands: {batch['median_s']:.2f} s median of "
+              f"{batch['repeats']}, {batch['hands_per_s']:.0f} hands/s (process start included)")  # fmt: skip
+    text = json.dumps(results, indent=2) + "\n"
+    if args.json == "-":
+        print(text, end="")
+    elif args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(text)
+
+
+def _version(name: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
+if __name__ == "__main__":
+    main()
