@@ -123,20 +123,6 @@ def _import_command(target: str) -> click.Command | None:
     return command if isinstance(command, click.Command) else None
 
 
-class HandType(click.ParamType):
-    """Cards such as ``qu,i,th,er``: commas and/or blanks between cards."""
-
-    name = "cards"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[Card, ...]:
-        if isinstance(value, tuple):
-            return value
-        try:
-            return parse_hand(value)
-        except QuiddlerError as exc:
-            self.fail(str(exc), param, ctx)
-
-
 class WordListType(click.ParamType):
     """A word list file (one word per line), loaded and checked."""
 
@@ -156,17 +142,19 @@ class WordListType(click.ParamType):
         return [CompletionItem(incomplete, type="file")]
 
 
-HAND = HandType()
-
-
-def _join_hand(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[Card, ...] | None:
-    """Several CARDS arguments make one hand: ``solve qu,i th er``."""
-    return HAND.convert(" ".join(values), param, ctx) if values else None
+def _parse_cards(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[Card, ...] | None:
+    """CARDS such as ``qu,i,th,er``; several arguments make one hand: ``qu,i th er``."""
+    if not values:
+        return None
+    try:
+        return parse_hand(" ".join(values))
+    except QuiddlerError as exc:
+        raise click.BadParameter(str(exc), ctx, param, param_hint="CARDS") from None
 
 
 def _cards_argument(required: bool) -> Any:
     metavar = "CARDS..." if required else "[CARDS...]"
-    return click.argument("cards", nargs=-1, required=required, callback=_join_hand, metavar=metavar)
+    return click.argument("cards", nargs=-1, required=required, callback=_parse_cards, metavar=metavar)
 
 
 _wordlist_option = click.option(

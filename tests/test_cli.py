@@ -145,7 +145,7 @@ def test_wordlist_option(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args, fragments",
     [
-        (["solve", "qu,zz"], ["unknown card: 'zz'"]),
+        (["solve", "qu,zz"], ["Invalid value for CARDS: unknown card: 'zz'"]),
         (["solve", "qu,,i"], ["empty card"]),
         (["solve", " "], ["empty hand"]),
         (["solve"], ["missing CARDS"]),
