@@ -1,0 +1,301 @@
+"""The exact solver against the reference in ``naive.py``, and its properties."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quiddler import (
+    MAX_CARDS,
+    HandTooLargeError,
+    InvalidCardError,
+    QuiddlerError,
+    WordList,
+    default_wordlist,
+    find_words,
+    parse_hand,
+    solve,
+)
+
+from . import strategies as qst
+from .naive import Reference, RefPlay, Targets, enable_reference, points
+
+BACKENDS = ["python", "numba"]
+NO_TARGETS = Targets()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def private_cache(tmp_path_factory: pytest.TempPathFactory):
+    """Tries of the small random word lists go to a scratch folder, not the user's cache."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("QUIDDLER_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
+def solve_with(hand, targets: Targets, **kwargs):
+    return solve(hand, beat_longest=targets.beat_longest, beat_words=targets.beat_words,
+                 bonus=targets.bonus, **kwargs)  # fmt: skip
+
+
+def key(play) -> tuple[int, bool, int, int]:
+    return (play.score, play.goes_out, play.longest_word, play.word_count)
+
+
+def assert_legal(play, hand, discard: bool, words, targets: Targets) -> None:
+    """``play`` is a play of ``hand`` under the rules, and its numbers follow from its parts."""
+    for word in play.words:
+        assert word.text in words
+        assert len(word.cards) >= 2
+        assert "".join(card.face for card in word.cards) == word.text
+    assert Counter(play.cards) == Counter(hand)
+    assert (play.discard is not None) == discard
+    in_words = [card.face for word in play.words for card in word.cards]
+    assert play.card_score == points(in_words) - points(c.face for c in play.unused)
+    assert play.longest_word == max((len(w.text) for w in play.words), default=0)
+    assert play.bonus == targets.bonus_of(play.longest_word, play.word_count)
+    assert play.score == play.card_score + play.bonus
+    assert play.goes_out == (not play.unused)
+
+
+def assert_matches_reference(solution, reference: Reference, hand, discard: bool, words,
+                             targets: Targets) -> None:  # fmt: skip
+    ranked = reference.ranked(hand, discard, targets)
+    best = solution.best
+    assert_legal(best, hand, discard, words, targets)
+    assert RefPlay.of(best) in ranked
+    assert key(best) == RefPlay.of(best).key(targets) == ranked[0].key(targets)
+    going_out = [play for play in ranked if play.goes_out]
+    assert solution.can_go_out == bool(going_out)
+    if going_out:
+        out = solution.best_go_out
+        assert out.goes_out
+        assert_legal(out, hand, discard, words, targets)
+        assert RefPlay.of(out) in going_out
+        assert key(out) == going_out[0].key(targets)
+    else:
+        assert solution.best_go_out is None
+
+
+# -- against the reference -------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(hand=qst.mixed_hands(1, 8), discard=st.booleans())
+def test_best_play_matches_reference(backend, hand, discard):
+    solution = solve(hand, discard=discard, backend=backend)
+    assert solution.cards == hand
+    assert solution.discard_required == discard
+    assert_matches_reference(solution, enable_reference(), hand, discard, default_wordlist(), NO_TARGETS)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(hand=qst.mixed_hands(1, 8), discard=st.booleans(), targets=qst.targets())
+def test_bonus_targets_match_reference(backend, hand, discard, targets):
+    solution = solve_with(hand, targets, discard=discard, backend=backend)
+    assert_matches_reference(solution, enable_reference(), hand, discard, default_wordlist(), targets)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(words=qst.small_word_lists(), hand=qst.small_hands(1, 9), discard=st.booleans(),
+       targets=st.just(NO_TARGETS) | qst.targets())  # fmt: skip
+def test_custom_word_list_matches_reference(backend, words, hand, discard, targets):
+    solution = solve_with(hand, targets, discard=discard, wordlist=words, backend=backend)
+    assert_matches_reference(solution, Reference(words), hand, discard, words, targets)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(hand=qst.mixed_hands(1, 8))
+def test_find_words_matches_reference(backend, hand):
+    found = find_words(hand, backend=backend)
+    spelled = Counter((w.text, tuple(c.face for c in w.cards)) for w in found)
+    assert spelled == Counter(enable_reference().find_words(hand))
+    order = [(-w.points, -w.letters, w.text) for w in found]
+    assert order == sorted(order)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(words=qst.small_word_lists(), hand=qst.small_hands(1, 9))
+def test_find_words_custom_list_matches_reference(backend, words, hand):
+    found = find_words(hand, wordlist=words, backend=backend)
+    spelled = Counter((w.text, tuple(c.face for c in w.cards)) for w in found)
+    assert spelled == Counter(Reference(words).find_words(hand))
+
+
+# -- top K -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(hand=qst.mixed_hands(1, 7), discard=st.booleans(), top=st.integers(1, 8),
+       targets=st.just(NO_TARGETS) | qst.targets())  # fmt: skip
+def test_top_plays_match_reference(backend, hand, discard, top, targets):
+    solution = solve_with(hand, targets, discard=discard, top=top, backend=backend)
+    ranked = enable_reference().ranked(hand, discard, targets)
+    plays = solution.plays
+    assert len(plays) == min(top, len(ranked))
+    assert plays[0] == solve_with(hand, targets, discard=discard, backend=backend).best
+    assert len({RefPlay.of(play) for play in plays}) == len(plays), "plays are not distinct"
+    for play in plays:
+        assert_legal(play, hand, discard, default_wordlist(), targets)
+        assert key(play) == RefPlay.of(play).key(targets)
+    keys = [key(play) for play in plays]
+    assert keys == sorted(keys, reverse=True)
+    assert sorted(play.score for play in plays) == sorted(p.score(targets) for p in ranked[:top])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_top_plays_example(backend):
+    # 'aaaa' and 'aa'+'aa' score alike; the longer word ranks first.  Then
+    # every play leaving cards over, best first.
+    words = WordList(["aa", "aaaa"])
+    plays = solve("a,a,a,a", wordlist=words, top=10, backend=backend).plays
+    shapes = [([w.text for w in p.words], len(p.unused)) for p in plays]
+    assert shapes == [(["aaaa"], 0), (["aa", "aa"], 0), (["aa"], 2), ([], 4)]
+    assert [p.score for p in plays] == [8, 8, 0, -8]
+
+
+# -- properties that need no reference -------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(hand=qst.mixed_hands(1, 12), discard=st.booleans(), targets=st.just(NO_TARGETS) | qst.targets(),
+       data=st.data())  # fmt: skip
+def test_order_of_cards_does_not_matter(backend, hand, discard, targets, data):
+    shuffled = data.draw(st.permutations(hand))
+    first = solve_with(hand, targets, discard=discard, backend=backend)
+    again = solve_with(shuffled, targets, discard=discard, backend=backend)
+    assert again.plays == first.plays
+    assert again.best_go_out == first.best_go_out
+
+
+@settings(max_examples=40)
+@given(hand=qst.mixed_hands(9, 14), discard=st.booleans(), targets=st.just(NO_TARGETS) | qst.targets())
+def test_large_hands_legal_and_backends_agree(hand, discard, targets):
+    compiled = solve_with(hand, targets, discard=discard, backend="numba")
+    python = solve_with(hand, targets, discard=discard, backend="python")
+    assert python == compiled
+    for play in filter(None, (compiled.best, compiled.best_go_out)):
+        assert_legal(play, hand, discard, default_wordlist(), targets)
+    if compiled.best.goes_out:
+        assert compiled.best_go_out == compiled.best
+    elif compiled.can_go_out:
+        assert key(compiled.best_go_out) < key(compiled.best)
+
+
+@given(hand=qst.mixed_hands(1, 8), discard=st.booleans(), targets=st.just(NO_TARGETS) | qst.targets())
+def test_backends_agree(hand, discard, targets):
+    assert solve_with(hand, targets, discard=discard, backend="python") == solve_with(
+        hand, targets, discard=discard, backend="numba"
+    )
+
+
+@settings(max_examples=10)
+@given(hand=qst.mixed_hands(MAX_CARDS - 2, MAX_CARDS), discard=st.booleans())
+def test_largest_hands(hand, discard):
+    solution = solve(hand, discard=discard, backend="numba")
+    for play in filter(None, (solution.best, solution.best_go_out)):
+        assert_legal(play, hand, discard, default_wordlist(), NO_TARGETS)
+
+
+# -- examples --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_issue_example(backend):
+    hand = parse_hand("d,cl,o,g,a,b,er,in,n,y,s")
+    best = solve(hand, backend=backend).best
+    assert best.score == 59
+    assert best.goes_out and sum(len(w.cards) for w in best.words) == 11
+    assert_legal(best, hand, False, default_wordlist(), NO_TARGETS)
+    with_discard = solve(hand, discard=True, backend=backend)
+    assert with_discard.best.score == 57
+    assert_legal(with_discard.best, hand, True, default_wordlist(), NO_TARGETS)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bonus_targets_change_the_best_play(backend):
+    words = WordList(["aa", "aaaa"])
+
+    def best(**targets):
+        play = solve("a,a,a,a", wordlist=words, backend=backend, **targets).best
+        return sorted(w.text for w in play.words), play.card_score, play.bonus
+
+    assert best() == (["aaaa"], 8, 0)  # a tie on score: the longer word wins
+    assert best(beat_words=1) == (["aa", "aa"], 8, 10)
+    assert best(beat_words=1, bonus=3) == (["aa", "aa"], 8, 3)
+    assert best(beat_longest=3) == (["aaaa"], 8, 10)
+    assert best(beat_longest=3, beat_words=1) == (["aaaa"], 8, 10)
+    assert best(beat_longest=4, beat_words=2) == (["aaaa"], 8, 0)
+    assert best(beat_longest=1, beat_words=0) == (["aaaa"], 8, 20)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_letter_card_alone_is_not_a_word(backend):
+    words = WordList(["in", "er"])
+    alone = solve("in,er", wordlist=words, backend=backend)
+    assert alone.best.words == () and alone.best.score == -14 and not alone.can_go_out
+    spelled = solve("i,n,e,r", wordlist=words, backend=backend).best
+    assert sorted(w.text for w in spelled.words) == ["er", "in"] and spelled.score == 14
+    assert find_words("in,er", wordlist=words, backend=backend) == ()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_one_card(backend):
+    kept = solve("q", backend=backend)
+    assert kept.best.unused == parse_hand("q") and kept.best.score == -15
+    assert not kept.can_go_out and kept.best_go_out is None
+    discarded = solve("q", discard=True, backend=backend)
+    assert discarded.best.discard == parse_hand("q")[0]
+    assert discarded.best.score == 0 and discarded.best.goes_out and discarded.can_go_out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_no_playable_word_in_the_list(backend):
+    words = WordList(["a", "i"])
+    solution = solve("a,i,t", wordlist=words, backend=backend)
+    assert solution.best.words == () and solution.best.score == -7
+    assert find_words("a,i,t", wordlist=words, backend=backend) == ()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_hand_size_limit(backend):
+    hand = qst.DECK[:MAX_CARDS]
+    assert MAX_CARDS == 20
+    assert_legal(solve(hand, backend=backend).best, hand, False, default_wordlist(), NO_TARGETS)
+    with pytest.raises(HandTooLargeError) as info:
+        solve(qst.DECK[: MAX_CARDS + 1], backend=backend)
+    assert isinstance(info.value, QuiddlerError) and isinstance(info.value, ValueError)
+    with pytest.raises(HandTooLargeError):
+        find_words(qst.DECK[: MAX_CARDS + 1], backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("empty", [(), [], "", "  "])
+def test_empty_hand(backend, empty):
+    with pytest.raises(InvalidCardError):
+        solve(empty, backend=backend)
+    with pytest.raises(InvalidCardError):
+        find_words(empty, backend=backend)
+
+
+def test_hand_given_as_text_or_strings():
+    cards = parse_hand("q,u,i,t")
+    assert solve("Q, u i,T") == solve(cards) == solve(["q", "u", "i", "t"])
+    assert find_words("q,u,i,t") == find_words(cards)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"top": 0}, {"top": -1}, {"beat_longest": -1}, {"beat_words": -2}, {"backend": "fortran"}],
+)
+def test_bad_arguments(kwargs):
+    with pytest.raises(ValueError):
+        solve("c,a,t", **kwargs)
+
+
+@pytest.mark.parametrize("bad", [["c", "zz"], ["c", 3], [None]])
+def test_bad_cards(bad):
+    with pytest.raises(InvalidCardError):
+        solve(bad)
