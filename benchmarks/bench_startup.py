@@ -48,7 +48,7 @@ def _env(bytecode_dir: str | None) -> dict[str, str]:
 def _quiddler_command(env: dict[str, str]) -> list[str]:
     script = shutil.which("quiddler")
     if script:
-        probe = subprocess.run([PY, "-c", "import quiddler; print(quiddler.__file__)"], env=env,
+        probe = subprocess.run([PY, "-c", "import quiddler; print(quiddler.__file__)"], check=False, env=env,
                                capture_output=True, text=True, cwd=tempfile.gettempdir())  # fmt: skip
         if probe.stdout.strip().startswith(str(REPO)):
             return [script]
@@ -58,7 +58,7 @@ def _quiddler_command(env: dict[str, str]) -> list[str]:
 def _time_once(argv: list[str], env: dict[str, str], stdin: Path | None = None) -> float:
     started = time.perf_counter()
     with open(stdin or os.devnull, "rb") as feed:
-        done = subprocess.run(argv, env=env, stdin=feed, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        done = subprocess.run(argv, check=False, env=env, stdin=feed, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               cwd=tempfile.gettempdir())  # fmt: skip
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
@@ -146,8 +146,11 @@ def _run(args: argparse.Namespace, env: dict[str, str]) -> dict[str, object]:
         },
         "method": f"wall time of each command as a subprocess, {args.warmup} warm-up runs each, then "
         f"{args.runs} round-robin runs; word list cache already built; "
-        + ("PYTHONDONTWRITEBYTECODE as set in the environment" if args.no_bytecode
-           else "bytecode cached (in a temporary PYTHONPYCACHEPREFIX), as for an installed package"),
+        + (
+            "PYTHONDONTWRITEBYTECODE as set in the environment"
+            if args.no_bytecode
+            else "bytecode cached (in a temporary PYTHONPYCACHEPREFIX), as for an installed package"
+        ),
         "startup": bench_startup(args.runs, args.warmup, env),
     }
     if args.batch_hands:
@@ -167,7 +170,9 @@ def _report(args: argparse.Namespace, results: dict[str, object]) -> None:
     assert isinstance(machine, dict)
     print(f"{machine['nproc']} CPUs, Python {machine['python']}, load average "
           f"{machine['load_average_before'][0]:.1f} before, {machine['load_average_after'][0]:.1f} after")  # fmt: skip
-    print(f"ratio of medians, solve / import click: {startup['ratio_solve_to_import_click']:.2f} (target <= 2.5)")
+    print(
+        f"ratio of medians, solve / import click: {startup['ratio_solve_to_import_click']:.2f} (target <= 2.5)"
+    )
     if "batch" in results:
         batch = results["batch"]
         assert isinstance(batch, dict)

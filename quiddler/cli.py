@@ -14,8 +14,9 @@ import importlib
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import IO, Any, Iterator, Sequence
+from typing import IO, Any, TypeVar
 
 import click
 
@@ -26,6 +27,8 @@ from .solver import Play, Solution, Word, find_words, solve
 from .wordlist import WordList, default_wordlist, load_wordlist
 
 __all__ = ["main"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: Commands that live elsewhere, imported only when run or listed in --help.
 LAZY_COMMANDS = {"simulate": "quiddler.game.cli:simulate"}
@@ -123,26 +126,9 @@ def _import_command(target: str) -> click.Command | None:
     return command if isinstance(command, click.Command) else None
 
 
-class WordListType(click.ParamType):
-    """A word list file (one word per line), loaded and checked."""
-
-    name = "path"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> WordList:
-        if isinstance(value, WordList):
-            return value
-        try:
-            return load_wordlist(value)
-        except QuiddlerError as exc:
-            self.fail(str(exc), param, ctx)
-
-    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
-        from click.shell_completion import CompletionItem
-
-        return [CompletionItem(incomplete, type="file")]
-
-
-def _parse_cards(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[Card, ...] | None:
+def _parse_cards(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[Card, ...] | None:
     """CARDS such as ``qu,i,th,er``; several arguments make one hand: ``qu,i th er``."""
     if not values:
         return None
@@ -152,16 +138,28 @@ def _parse_cards(ctx: click.Context, param: click.Parameter, values: tuple[str, 
         raise click.BadParameter(str(exc), ctx, param, param_hint="CARDS") from None
 
 
-def _cards_argument(required: bool) -> Any:
+def _load_wordlist(ctx: click.Context, param: click.Parameter, path: str | None) -> WordList | None:
+    """The --wordlist file, loaded and checked."""
+    if path is None:
+        return None
+    try:
+        return load_wordlist(path)
+    except QuiddlerError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+
+
+def _cards_argument(required: bool) -> Callable[[F], F]:
     metavar = "CARDS..." if required else "[CARDS...]"
     return click.argument("cards", nargs=-1, required=required, callback=_parse_cards, metavar=metavar)
 
 
 _wordlist_option = click.option(
-    "--wordlist", type=WordListType(), metavar="PATH",
+    "--wordlist", type=click.Path(), callback=_load_wordlist,
     help="Word list file, one word per line (default: ENABLE, shipped with quiddler).",
 )  # fmt: skip
-_json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/json.md) instead of text.")
+_json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON (see docs/json.md) instead of text."
+)
 
 
 @click.group(
@@ -179,7 +177,9 @@ def main() -> None:
     """
 
 
-@main.command("solve", epilog=_EPILOG_SOLVE, short_help="The best play for a hand, or for each hand in a file.")
+@main.command(
+    "solve", epilog=_EPILOG_SOLVE, short_help="The best play for a hand, or for each hand in a file."
+)
 @_cards_argument(required=False)
 @click.option("--discard", is_flag=True, help="One card must be discarded (a turn, after drawing).")
 @click.option("--top", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
@@ -195,7 +195,7 @@ def main() -> None:
               help="Solve one hand per line of FILE ('-' for stdin); print one JSON line per hand.")  # fmt: skip
 @_json_option
 @click.pass_context
-def solve_command(ctx: click.Context, cards: tuple[Card, ...] | None, batch: IO[str] | None, as_json: bool,
+def solve_command(ctx: click.Context, /, cards: tuple[Card, ...] | None, batch: IO[str] | None, as_json: bool,
                   **options: Any) -> None:  # fmt: skip
     """Find the highest-scoring way to lay down the CARDS as words.
 
@@ -276,36 +276,32 @@ def words_command(cards: tuple[Card, ...], order: str, min_letters: int, wordlis
     click.echo("\n".join(lines + _word_rows(found)))
 
 
-@main.command("check", epilog=_EPILOG_CHECK, short_help="Whether words are in the list, and how to spell them.")
+@main.command(
+    "check", epilog=_EPILOG_CHECK, short_help="Whether words are in the list, and how to spell them."
+)
 @click.argument("words", nargs=-1, required=True, metavar="WORD...")
 @_wordlist_option
 @_json_option
 @click.pass_context
-def check_command(ctx: click.Context, words: tuple[str, ...], wordlist: WordList | None, as_json: bool) -> None:
+def check_command(
+    ctx: click.Context, /, words: tuple[str, ...], wordlist: WordList | None, as_json: bool
+) -> None:
     """Say whether each WORD is in the word list, and every way to spell it
     with cards, with its points.  Exits with code 1 if any WORD is not in the list."""
     wordlist = wordlist if wordlist is not None else default_wordlist()
-    results = []
-    for word in (w.strip().lower() for w in words):
-        spellings = [Word(word, cards) for cards in wordlist.spellings(word)]
-        results.append({"word": word, "in_list": word in wordlist, "spellings": spellings})
+    checked = [
+        (word, word in wordlist, [Word(word, cards) for cards in wordlist.spellings(word)])
+        for word in (w.strip().lower() for w in words)
+    ]
     if as_json:
-        for result in results:
-            result["spellings"] = [w.to_dict() for w in result["spellings"]]
-        click.echo(_json({"words": results}))
+        entries = [
+            {"word": word, "in_list": listed, "spellings": [w.to_dict() for w in spellings]}
+            for word, listed, spellings in checked
+        ]
+        click.echo(_json({"words": entries}))
     else:
-        lines = []
-        for result in results:
-            if not result["in_list"]:
-                lines.append(f"{result['word']}: not in the list")
-            elif not result["spellings"]:
-                lines.append(f"{result['word']}: in the list, but no spelling uses two or more cards")
-            else:
-                count = len(result["spellings"])
-                lines.append(f"{result['word']}: in the list, {count} spelling{'s' if count > 1 else ''}")
-                lines += _word_rows(result["spellings"])
-        click.echo("\n".join(lines))
-    ctx.exit(0 if all(result["in_list"] for result in results) else 1)
+        click.echo("\n".join(line for entry in checked for line in _check_lines(*entry)))
+    ctx.exit(0 if all(listed for _, listed, _ in checked) else 1)
 
 
 # -- text output ---------------------------------------------------------------
@@ -320,6 +316,15 @@ def _word_rows(words: Sequence[Word], indent: str = "  ") -> list[str]:
         f"{indent}{w.text:<{text_width}}  {format_hand(w.cards):<{cards_width}}  {w.points:>{points_width}}"
         for w in words
     ]
+
+
+def _check_lines(word: str, listed: bool, spellings: Sequence[Word]) -> list[str]:
+    if not listed:
+        return [f"{word}: not in the list"]
+    if not spellings:
+        return [f"{word}: in the list, but no spelling uses two or more cards"]
+    plural = "s" if len(spellings) > 1 else ""
+    return [f"{word}: in the list, {len(spellings)} spelling{plural}", *_word_rows(spellings)]
 
 
 def _play_lines(title: str, play: Play, discard_required: bool) -> list[str]:
@@ -337,7 +342,9 @@ def _play_lines(title: str, play: Play, discard_required: bool) -> list[str]:
 
 def _solution_text(solution: Solution) -> str:
     hand = format_hand(solution.cards)
-    lines = [f"hand: {hand} ({len(solution.cards)} cards{', discard one' if solution.discard_required else ''})"]
+    lines = [
+        f"hand: {hand} ({len(solution.cards)} cards{', discard one' if solution.discard_required else ''})"
+    ]
     if len(solution.plays) == 1:
         lines += ["", *_play_lines("best play", solution.best, solution.discard_required)]
     else:
@@ -346,7 +353,10 @@ def _solution_text(solution: Solution) -> str:
     if solution.best_go_out is None:
         lines += ["", "cannot go out"]
     elif solution.best_go_out not in solution.plays:
-        lines += ["", *_play_lines("best play that goes out", solution.best_go_out, solution.discard_required)]
+        lines += [
+            "",
+            *_play_lines("best play that goes out", solution.best_go_out, solution.discard_required),
+        ]
     return "\n".join(lines)
 
 

@@ -15,8 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import quiddler
-from quiddler import cli
-from quiddler import find_words, load_wordlist, parse_hand, solve
+from quiddler import cli, find_words, load_wordlist, solve
 
 HAND = "d,cl,o,g,a,b,er,in,n,y,s"
 REPO = Path(quiddler.__file__).resolve().parent.parent
@@ -76,7 +75,15 @@ def test_solve_json_is_the_library_solution() -> None:
     data = run_json("solve", HAND)
     assert data == solve(HAND).to_dict()
     assert set(data) >= {"cards", "discard_required", "can_go_out", "best", "best_go_out", "plays"}
-    assert set(data["best"]) >= {"score", "goes_out", "discard", "words", "unused", "longest_word", "word_count"}
+    assert set(data["best"]) >= {
+        "score",
+        "goes_out",
+        "discard",
+        "words",
+        "unused",
+        "longest_word",
+        "word_count",
+    }
 
 
 def test_several_card_arguments_make_one_hand() -> None:
@@ -111,7 +118,11 @@ def test_top_lists_the_k_best_plays() -> None:
     assert data == solve("qu,i,th,er,a", top=3).to_dict()
     assert len(data["plays"]) == 3
     out = run("solve", "qu,i,th,er,a", "--top", "3").stdout
-    assert [line for line in out.splitlines() if line.startswith("play ")] == ["play 1:", "play 2:", "play 3:"]
+    assert [line for line in out.splitlines() if line.startswith("play ")] == [
+        "play 1:",
+        "play 2:",
+        "play 3:",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -119,7 +130,10 @@ def test_top_lists_the_k_best_plays() -> None:
     [
         (["--beat-longest", "5"], {"beat_longest": 5}),
         (["--beat-words", "1"], {"beat_words": 1}),
-        (["--beat-longest", "3", "--beat-words", "2", "--bonus", "15"], {"beat_longest": 3, "beat_words": 2, "bonus": 15}),
+        (
+            ["--beat-longest", "3", "--beat-words", "2", "--bonus", "15"],
+            {"beat_longest": 3, "beat_words": 2, "bonus": 15},
+        ),
     ],
 )
 def test_bonus_targets_reach_the_solver(options: list[str], kwargs: dict) -> None:
@@ -176,7 +190,9 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], fragments: list[str])
     [(b"", "empty"), (b"cat\nd-og\n", "line 2"), (b"\xff\xfe\n", "UTF-8")],
 )
 @pytest.mark.parametrize("command", [["solve", "c,a,t"], ["words", "c,a,t"], ["check", "cat"]])
-def test_bad_word_lists_are_input_errors(tmp_path: Path, content: bytes, fragment: str, command: list[str]) -> None:
+def test_bad_word_lists_are_input_errors(
+    tmp_path: Path, content: bytes, fragment: str, command: list[str]
+) -> None:
     path = tmp_path / "words.txt"
     path.write_bytes(content)
     assert_input_error(run(*command, "--wordlist", str(path)), "--wordlist", fragment)
@@ -189,13 +205,17 @@ def test_a_directory_is_not_a_word_list(tmp_path: Path) -> None:
 # -- batch -----------------------------------------------------------------------
 
 
-BATCH = textwrap.dedent("""\
+BATCH = (
+    textwrap.dedent("""\
     # hands for the batch test
     d,cl,o,g,a,b,er,in,n,y,s
 
     qu, i, th, er   # a comment after a hand
     q,zz,a
-    """) + ",".join(["e"] * 21) + "\nx,z,q\n"
+    """)
+    + ",".join(["e"] * 21)
+    + "\nx,z,q\n"
+)
 
 
 def batch_records(stdout: str) -> list[dict]:
@@ -216,7 +236,11 @@ def test_batch_solves_good_lines_and_reports_bad_ones(tmp_path: Path) -> None:
         expected = solve(hand, discard=True, beat_longest=6).to_dict()
         assert {k: v for k, v in record.items() if k != "line"} == expected
     assert records[2] == {"line": 5, "error": "unknown card: 'zz'"}
-    assert records[3]["line"] == 6 and "too large" in records[3]["error"] and set(records[3]) == {"line", "error"}
+    assert (
+        records[3]["line"] == 6
+        and "too large" in records[3]["error"]
+        and set(records[3]) == {"line", "error"}
+    )
 
 
 def test_batch_from_stdin_with_only_good_lines_exits_0() -> None:
@@ -369,13 +393,17 @@ def _group(lazy: dict[str, str]) -> click.Group:
     return group
 
 
-def test_lazy_command_is_offered_only_when_its_module_exists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lazy_command_is_offered_only_when_its_module_exists(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "lazy_cmd_ok.py").write_text(
         "import click\n@click.command()\ndef hello():\n    'Say hello.'\n    click.echo('hello')\n"
     )
     (tmp_path / "lazy_cmd_broken.py").write_text("import no_such_module_anywhere\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    group = _group({"hello": "lazy_cmd_ok:hello", "gone": "lazy_cmd_missing:hello", "noattr": "lazy_cmd_ok:nope"})
+    group = _group(
+        {"hello": "lazy_cmd_ok:hello", "gone": "lazy_cmd_missing:hello", "noattr": "lazy_cmd_ok:nope"}
+    )
     runner = CliRunner()
     listing = runner.invoke(group, ["--help"]).stdout
     assert re.search(r"^  hello\s+Say hello\.$", listing, re.MULTILINE)
@@ -410,7 +438,9 @@ def test_single_commands_import_neither_numba_nor_the_game(tmp_path: Path) -> No
                        or m.startswith("quiddler.game"))
         print("HEAVY", heavy)
     """)
-    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script], check=False, cwd=REPO, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert "score: 57, goes out" in done.stdout  # the commands really ran
     assert done.stdout.splitlines()[-1] == "HEAVY []"
