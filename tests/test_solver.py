@@ -29,7 +29,9 @@ NO_TARGETS = Targets()
 
 @pytest.fixture(scope="module", autouse=True)
 def private_cache(tmp_path_factory: pytest.TempPathFactory):
-    """Tries of the small random word lists go to a scratch folder, not the user's cache."""
+    """Tries of the small random word lists go to a scratch folder, not the user's
+    cache; ENABLE's is loaded first, from the user's cache."""
+    default_wordlist().card_trie
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("QUIDDLER_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         yield
