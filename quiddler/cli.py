@@ -26,7 +26,7 @@ from .errors import QuiddlerError
 from .solver import Play, Solution, Word, find_words, solve
 from .wordlist import WordList, default_wordlist, load_wordlist
 
-__all__ = ["main"]
+__all__ = ["InputError", "QuiddlerGroup", "input_errors", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -67,7 +67,7 @@ class InputError(click.ClickException):
 
 
 @contextmanager
-def _input_errors() -> Iterator[None]:
+def input_errors() -> Iterator[None]:
     """Turn library errors and click's usage errors into one-line input errors.
 
     (click would print its usage text and a help hint above a usage error.)
@@ -104,11 +104,11 @@ class QuiddlerGroup(click.Group):
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:  # fmt: skip
-        with _input_errors():
+        with input_errors():
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with _input_errors():
+        with input_errors():
             return super().invoke(ctx)
 
 
