@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["WordList", "cache_dir", "default_wordlist", "load_wordlist"]
 
 _WORD = re.compile(r"[a-z]+")
-_CACHE_FORMAT = b"quiddler-cardtrie-1"
+_CACHE_FORMAT = b"quiddler-cardtrie-2"
 
 
 def cache_dir() -> Path:

@@ -21,7 +21,7 @@ FACE_POINTS = [Card(face).points for face in KERNEL_ORDER] + [0]
 FACE_LETTERS = [len(face) for face in KERNEL_ORDER] + [0]
 FACE_SLOTS = len(FACE_POINTS)  # 32: one spare slot keeps arrays a round size
 MAX_CARDS = 20
-OUT_BLOCK = K.OUT_HEAD + 2 * (MAX_CARDS + 4)
+OUT_BLOCK = K.OUT_BLOCK
 
 
 class Backend(Protocol):
@@ -39,6 +39,11 @@ class Backend(Protocol):
         """Ranks of every multiset in the trie that the hand contains."""
 
 
+def _check(result: int) -> None:
+    if result == -2:  # the caller sized the memo; this is a bug, not bad input
+        raise RuntimeError("solver memo buffer too small")
+
+
 def _words_capacity(ncards: int) -> int:
     # Each found word is a distinct sub-multiset of the hand with >= 2 cards.
     return min(2**ncards, 4096)
@@ -50,7 +55,7 @@ class PythonBackend:
     name = "python"
 
     def _trie_arrays(self, trie: CardTrie) -> tuple[Any, ...]:
-        return (trie.node_first, trie.node_term, trie.edge_face, trie.edge_child, trie.edge_rank)
+        return (trie.edges, trie.ranks)
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> tuple[Sequence[int], Sequence[int]]:  # fmt: skip
@@ -62,8 +67,10 @@ class PythonBackend:
             result = K.solve_counts(
                 *self._trie_arrays(trie), list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
                 [0] * (K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS), [0] * FACE_SLOTS, words,
-                [0] * (FACE_SLOTS + 1), [0] * memo_size, [0] * (K.FRAME * (ncards + 2)), out,
+                [0] * (FACE_SLOTS + 1), [0] * memo_size, [0] * (K.FRAME * (ncards + 2)),
+                [0] * (K.FRAME * (ncards + 2)), out,
             )  # fmt: skip
+            _check(result)
             if result >= 0:
                 return out, words[: K.WORD_STRIDE * result]
             capacity *= 4
@@ -81,6 +88,7 @@ class PythonBackend:
                 [0] * (FACE_SLOTS + 1), [0] * memo_size, [0] * (K.FRAME * (ncards + 2)),
                 [0] * (K.DFS_FRAME * (ncards + 2)), [0] * (ncards + 2), [0] * top, out,
             )  # fmt: skip
+            _check(result)
             if result >= 0:
                 return out, words, result
             capacity *= 4
@@ -93,7 +101,7 @@ class PythonBackend:
         K.layout_hand(face_count, FACE_POINTS, hand, digit)
         while True:
             words = [0] * (K.WORD_STRIDE * capacity)
-            n = K.find_words(*self._trie_arrays(trie), hand, list(face_count), digit, FACE_POINTS,
+            n = K.find_words(*self._trie_arrays(trie), 1, hand, list(face_count), digit, FACE_POINTS,
                              FACE_LETTERS, words, capacity, [0] * (K.FRAME * (ncards + 2)))  # fmt: skip
             if n >= 0:
                 return words[: K.WORD_STRIDE * n : K.WORD_STRIDE]
@@ -121,10 +129,7 @@ class NumbaBackend:
         entry = self._tries.get(id(trie))
         if entry is None or entry[0] is not trie:
             np = self._np
-            arrays = tuple(
-                np.frombuffer(view, dtype=np.int32)
-                for view in (trie.node_first, trie.node_term, trie.edge_face, trie.edge_child, trie.edge_rank)
-            )
+            arrays = (np.frombuffer(trie.edges, dtype=np.int32), np.frombuffer(trie.ranks, dtype=np.int32))
             entry = self._tries[id(trie)] = (trie, arrays)
         return entry[1]
 
@@ -150,8 +155,10 @@ class NumbaBackend:
                 *self._trie_arrays(trie), counts, self._points, self._letters,
                 np.array(params, dtype=np.int64), self._scratch("hand", K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS),
                 self._scratch("digit", FACE_SLOTS), words, self._scratch("group", FACE_SLOTS + 1), memo,
-                self._scratch("stack", K.FRAME * (MAX_CARDS + 2)), out,
+                self._scratch("stack", K.FRAME * (MAX_CARDS + 2)),
+                self._scratch("kstack", K.FRAME * (MAX_CARDS + 2)), out,
             )  # fmt: skip
+            _check(result)
             if result >= 0:
                 return out.tolist(), words[: K.WORD_STRIDE * result].tolist()
             capacity = len(words) // K.WORD_STRIDE * 4
@@ -173,6 +180,7 @@ class NumbaBackend:
                 self._scratch("dfs", K.DFS_FRAME * (MAX_CARDS + 2)), self._scratch("path", MAX_CARDS + 2),
                 np.zeros(top, dtype=np.int64), out,
             )  # fmt: skip
+            _check(result)
             if result >= 0:
                 return out.tolist(), words.tolist(), result
             capacity = len(words) // K.WORD_STRIDE * 4
@@ -187,7 +195,7 @@ class NumbaBackend:
         self._k.layout_hand(counts, self._points, hand, digit)
         while True:
             words = self._scratch("words", K.WORD_STRIDE * capacity)
-            n = self._k.find_words(*self._trie_arrays(trie), hand, counts, digit, self._points, self._letters,
+            n = self._k.find_words(*self._trie_arrays(trie), 1, hand, counts, digit, self._points, self._letters,
                                    words, len(words) // K.WORD_STRIDE, self._scratch("stack", K.FRAME * (MAX_CARDS + 2)))  # fmt: skip
             if n >= 0:
                 return words[: K.WORD_STRIDE * n : K.WORD_STRIDE].tolist()

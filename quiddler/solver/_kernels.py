@@ -27,7 +27,8 @@ Conventions (see :mod:`quiddler.solver._layout` for the Python side):
 HAND_HEAD = 2
 HAND_STRIDE = 6
 WORD_STRIDE = 7
-FRAME = 8
+FRAME = 10
+MEMO_SLOT = 4
 SCORE_SHIFT = 8
 GO_BIT = 128
 COUNT_MASK = 127
@@ -36,6 +37,8 @@ BASE_KEY = (SCORE_OFFSET << 8) | 128
 UNKNOWN = -2
 INFEASIBLE = -1
 OUT_HEAD = 4
+OUT_MAXC = 24
+OUT_BLOCK = OUT_HEAD + 2 * OUT_MAXC
 
 # The native build injects ``kernel_decorator`` (numba.njit) before running
 # this source; as plain Python the decorator does nothing.
@@ -43,19 +46,22 @@ kernel = globals().get("kernel_decorator", lambda fn: fn)
 
 
 @kernel
-def find_words(node_first, node_term, edge_face, edge_child, edge_rank,
-               hand, face_left, face_digit, face_points, face_letters,
+def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_points, face_letters,
                words, capacity, stack):  # fmt: skip
     """Walk the card trie with the hand's face counts; record every word.
 
-    ``face_left`` holds the hand's count of each kernel face and is restored
-    on return.  ``stack`` needs ``8 * (cards + 2)`` slots.  Returns the number
-    of words written, or ``-1`` if more than ``capacity`` were found.
+    ``edges`` and ``ranks`` are :class:`quiddler.cardtrie.CardTrie`'s; ranks
+    are only read (and recorded) if ``want_ranks`` is non-zero, since the
+    solver does not need them.  ``face_left`` holds the hand's count of
+    each kernel face and is restored on return.  ``stack`` needs ``FRAME *
+    (cards + 2)`` slots.  Returns the number of words written, or ``-1`` if
+    more than ``capacity`` were found.
     """
     n = 0
     depth = 0
-    stack[0] = 0  # node
-    stack[1] = node_first[0]  # next edge
+    root = edges[0]
+    stack[0] = root >> 11  # next edge to try
+    stack[1] = (root >> 11) + ((root >> 5) & 31)  # end of this node's edges
     stack[2] = 0  # rank
     stack[3] = 0  # radix
     stack[4] = 0  # swar
@@ -64,33 +70,32 @@ def find_words(node_first, node_term, edge_face, edge_child, edge_rank,
     stack[7] = -1  # face taken to get here
     while depth >= 0:
         base = FRAME * depth
-        node = stack[base]
-        e = stack[base + 1]
-        end = node_first[node + 1]
-        while e < end and face_left[edge_face[e]] == 0:
+        e = stack[base]
+        end = stack[base + 1]
+        while e < end and face_left[edges[e] & 31] == 0:
             e += 1
         if e == end:
             if depth > 0:
                 face_left[stack[base + 7]] += 1
             depth -= 1
             continue
-        stack[base + 1] = e + 1
-        face = edge_face[e]
+        stack[base] = e + 1
+        packed = edges[e]
+        face = packed & 31
         face_left[face] -= 1
-        child = edge_child[e]
-        d = face_digit[face]
-        h = HAND_HEAD + HAND_STRIDE * d
+        h = HAND_HEAD + HAND_STRIDE * face_digit[face]
         nb = base + FRAME
-        stack[nb] = child
-        stack[nb + 1] = node_first[child]
-        stack[nb + 2] = stack[base + 2] + edge_rank[e]
+        first = packed >> 11
+        stack[nb] = first
+        stack[nb + 1] = first + ((packed >> 5) & 31)
+        stack[nb + 2] = stack[base + 2] + ranks[e] if want_ranks != 0 else 0
         stack[nb + 3] = stack[base + 3] + hand[h + 3]
         stack[nb + 4] = stack[base + 4] + (1 << hand[h + 4])
         stack[nb + 5] = stack[base + 5] + face_points[face]
         stack[nb + 6] = stack[base + 6] + face_letters[face]
         stack[nb + 7] = face
         depth += 1
-        if node_term[child] != 0:
+        if (packed >> 10) & 1 != 0:
             if n == capacity:
                 # Unwind so face_left is restored before reporting overflow.
                 while depth > 0:
@@ -111,12 +116,38 @@ def find_words(node_first, node_term, edge_face, edge_child, edge_rank,
 
 @kernel
 def group_words(words, nwords, ndig, group):
-    """``group[d]:group[d+1]`` are the words whose first digit is ``d``."""
+    """Sort each first-digit group biggest word first and record the groups:
+    ``group[d]:group[d+1]`` are the words whose first digit is ``d``.
+
+    Big words first make a full cover (every card in a word, which ends
+    the search of a state) likely to be found first.
+    """
     w = 0
     for d in range(ndig + 1):
         while w < nwords and words[WORD_STRIDE * w + 5] < d:
             w += 1
         group[d] = w
+    for d in range(ndig):
+        for i in range(group[d] + 1, group[d + 1]):
+            j = i
+            while j > group[d] and _bigger(words, j, j - 1):
+                for t in range(WORD_STRIDE):
+                    a = WORD_STRIDE * j + t
+                    b = a - WORD_STRIDE
+                    words[a], words[b] = words[b], words[a]
+                j -= 1
+
+
+@kernel
+def _bigger(words, a, b):
+    """Word ``a`` sorts before word ``b``: more cards, then more points, then lower rank."""
+    wa = WORD_STRIDE * a
+    wb = WORD_STRIDE * b
+    if words[wa + 6] != words[wb + 6]:
+        return words[wa + 6] > words[wb + 6]
+    if words[wa + 3] != words[wb + 3]:
+        return words[wa + 3] > words[wb + 3]
+    return words[wa] < words[wb]
 
 
 @kernel
@@ -132,33 +163,47 @@ def first_digit(hand, swar, d):
 
 
 @kernel
+def state_points(hand, swar):
+    """Points of every card in state ``swar``."""
+    total = 0
+    for d in range(hand[0]):
+        h = HAND_HEAD + HAND_STRIDE * d
+        total += ((swar >> hand[h + 4]) & hand[h + 5]) * hand[h + 2]
+    return total
+
+
+@kernel
 def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
                 need_words, long_target, long_after, allow_left):  # fmt: skip
-    """The best key of the state ``(radix0, swar0)`` with constraints
-    ``j0`` (words still needed) and ``f0`` (1 if a word longer than
-    ``long_after`` letters is still needed); memoised in ``memo``.
+    """The best (score, goes out) key of the state ``(radix0, swar0)`` with
+    constraints ``j0`` (words still needed) and ``f0`` (1 while a word longer
+    than ``long_after`` letters is still needed); memoised in ``memo``.
 
     The state's rarest card is either left over or in a word that starts
-    with it (every partition is reached exactly once that way).  Memo slot
-    ``2 * i`` holds the key, ``2 * i + 1`` the choice: ``-1`` left over,
-    otherwise a word index.  ``need_words`` and ``long_target`` are the
-    largest ``j`` and ``f`` the memo has room for.
+    with it, which reaches every partition exactly once.  Words are tried
+    before the leftover, biggest first, and a state stops as soon as every
+    one of its cards is in a word: nothing can beat that.  Memo slot ``i``
+    holds at ``MEMO_SLOT * i`` the key and the choice (``-1`` left over,
+    else a word index); :func:`state_count` fills the next two.
+    ``need_words`` and ``long_target`` are the largest ``j`` and ``f`` the
+    memo has room for.
     """
     nf = long_target + 1
     naug = (need_words + 1) * nf
     top = radix0 * naug + j0 * nf + f0
-    if memo[2 * top] != UNKNOWN:
-        return memo[2 * top]
+    if memo[MEMO_SLOT * top] != UNKNOWN:
+        return memo[MEMO_SLOT * top]
     guard = hand[1]
-    sp = 0
+    d0 = first_digit(hand, swar0, 0)
     stack[0] = radix0
     stack[1] = swar0
     stack[2] = j0
     stack[3] = f0
-    stack[4] = first_digit(hand, swar0, 0)
-    stack[5] = -1
+    stack[4] = d0
+    stack[5] = group[d0] if d0 < hand[0] else 0
     stack[6] = INFEASIBLE
     stack[7] = -3
+    stack[8] = state_points(hand, swar0)
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
@@ -166,89 +211,215 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
         swar = stack[base + 1]
         j = stack[base + 2]
         f = stack[base + 3]
-        slot = radix * naug + j * nf + f
+        slot = MEMO_SLOT * (radix * naug + j * nf + f)
         if radix == 0:
-            memo[2 * slot] = BASE_KEY if (j == 0 and f == 0) else INFEASIBLE
-            memo[2 * slot + 1] = -3
+            memo[slot] = BASE_KEY if (j == 0 and f == 0) else INFEASIBLE
+            memo[slot + 1] = -3
             sp -= 1
             continue
         d = stack[base + 4]
         cur = stack[base + 5]
         best = stack[base + 6]
         choice = stack[base + 7]
+        points = stack[base + 8]
+        full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
         h = HAND_HEAD + HAND_STRIDE * d
+        end = group[d + 1]
         child_radix = 0
         child_swar = 0
         child_j = 0
         child_f = 0
+        child_points = 0
         pushed = False
-        if cur == -1:
-            if allow_left != 0:
+        while cur < end and best < full:
+            w = WORD_STRIDE * cur
+            wswar = words[w + 2]
+            if ((swar | guard) - wswar) & guard == guard:
+                child_radix = radix - words[w + 1]
+                child_swar = swar - wswar
+                child_j = j - 1 if j > 0 else 0
+                child_f = f if words[w + 4] <= long_after else 0
+                child_points = points - words[w + 3]
+                value = memo[MEMO_SLOT * (child_radix * naug + child_j * nf + child_f)]
+                if value == UNKNOWN:
+                    pushed = True
+                    break
+                if value != INFEASIBLE:
+                    cand = value + (words[w + 3] << SCORE_SHIFT)
+                    if cand > best:
+                        best = cand
+                        choice = cur
+            cur += 1
+        if not pushed and cur == end and best < full:
+            cur = end + 1
+            # Leaving the card over scores at most every other card in words,
+            # minus this card: skip it if the words already do as well.
+            bound = ((points - 2 * hand[h + 2] + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
+            if allow_left != 0 and best < bound:
                 child_radix = radix - hand[h + 3]
                 child_swar = swar - (1 << hand[h + 4])
                 child_j = j
                 child_f = f
-                value = memo[2 * (child_radix * naug + j * nf + f)]
+                child_points = points - hand[h + 2]
+                value = memo[MEMO_SLOT * (child_radix * naug + j * nf + f)]
                 if value == UNKNOWN:
+                    cur = end
                     pushed = True
                 elif value != INFEASIBLE:
                     cand = (value & ~GO_BIT) - (hand[h + 2] << SCORE_SHIFT)
                     if cand > best:
                         best = cand
                         choice = -1
-            if not pushed:
-                cur = group[d]
-        if not pushed:
-            end = group[d + 1]
-            while cur < end:
-                w = WORD_STRIDE * cur
-                wswar = words[w + 2]
-                if ((swar | guard) - wswar) & guard == guard:
-                    child_radix = radix - words[w + 1]
-                    child_swar = swar - wswar
-                    child_j = j - 1 if j > 0 else 0
-                    child_f = f if words[w + 4] <= long_after else 0
-                    value = memo[2 * (child_radix * naug + child_j * nf + child_f)]
-                    if value == UNKNOWN:
-                        pushed = True
-                        break
-                    if value != INFEASIBLE:
-                        cand = value + (words[w + 3] << SCORE_SHIFT) + 1
-                        if cand > best:
-                            best = cand
-                            choice = cur
-                cur += 1
         if pushed:
             stack[base + 5] = cur
             stack[base + 6] = best
             stack[base + 7] = choice
             nb = base + FRAME
+            cd = first_digit(hand, child_swar, d)
             stack[nb] = child_radix
             stack[nb + 1] = child_swar
             stack[nb + 2] = child_j
             stack[nb + 3] = child_f
-            stack[nb + 4] = first_digit(hand, child_swar, d)
-            stack[nb + 5] = -1
+            stack[nb + 4] = cd
+            stack[nb + 5] = group[cd] if cd < hand[0] else 0
             stack[nb + 6] = INFEASIBLE
             stack[nb + 7] = -3
+            stack[nb + 8] = child_points
             sp += 1
             continue
-        memo[2 * slot] = best
-        memo[2 * slot + 1] = choice
+        memo[slot] = best
+        memo[slot + 1] = choice
         sp -= 1
-    return memo[2 * top]
+    return memo[MEMO_SLOT * top]
+
+
+@kernel
+def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
+                need_words, long_target, long_after, allow_left):  # fmt: skip
+    """The most words in any best play of a (feasible) state, memoised in
+    the third and fourth numbers of its memo slot (count, choice).
+
+    Only choices that reach the state's best key are followed, so this
+    visits the few states on optimal paths, not the whole state space.
+    """
+    nf = long_target + 1
+    naug = (need_words + 1) * nf
+    top = MEMO_SLOT * (radix0 * naug + j0 * nf + f0)
+    if memo[top + 2] != UNKNOWN:
+        return memo[top + 2]
+    guard = hand[1]
+    d0 = first_digit(hand, swar0, 0)
+    kstack[0] = radix0
+    kstack[1] = swar0
+    kstack[2] = j0
+    kstack[3] = f0
+    kstack[4] = d0
+    kstack[5] = group[d0] if d0 < hand[0] else 0
+    kstack[6] = -1
+    kstack[7] = -3
+    kstack[8] = state_points(hand, swar0)
+    sp = 1
+    while sp > 0:
+        base = FRAME * (sp - 1)
+        radix = kstack[base]
+        swar = kstack[base + 1]
+        j = kstack[base + 2]
+        f = kstack[base + 3]
+        slot = MEMO_SLOT * (radix * naug + j * nf + f)
+        if radix == 0:
+            memo[slot + 2] = 0
+            memo[slot + 3] = -3
+            sp -= 1
+            continue
+        target = state_value(words, group, hand, memo, stack, radix, swar, j, f,
+                             need_words, long_target, long_after, allow_left)  # fmt: skip
+        d = kstack[base + 4]
+        cur = kstack[base + 5]
+        best = kstack[base + 6]
+        choice = kstack[base + 7]
+        points = kstack[base + 8]
+        h = HAND_HEAD + HAND_STRIDE * d
+        end = group[d + 1]
+        child_radix = 0
+        child_swar = 0
+        child_j = 0
+        child_f = 0
+        child_points = 0
+        pushed = False
+        while cur <= end:
+            if cur < end:
+                w = WORD_STRIDE * cur
+                if ((swar | guard) - words[w + 2]) & guard != guard:
+                    cur += 1
+                    continue
+                child_radix = radix - words[w + 1]
+                child_swar = swar - words[w + 2]
+                child_j = j - 1 if j > 0 else 0
+                child_f = f if words[w + 4] <= long_after else 0
+                child_points = points - words[w + 3]
+            else:
+                bound = ((points - 2 * hand[h + 2] + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
+                if allow_left == 0 or bound < target:
+                    cur += 1
+                    continue
+                child_points = points - hand[h + 2]
+                child_radix = radix - hand[h + 3]
+                child_swar = swar - (1 << hand[h + 4])
+                child_j = j
+                child_f = f
+            value = state_value(words, group, hand, memo, stack, child_radix, child_swar, child_j, child_f,
+                                need_words, long_target, long_after, allow_left)  # fmt: skip
+            if value != INFEASIBLE:
+                if cur < end:
+                    cand = value + (words[WORD_STRIDE * cur + 3] << SCORE_SHIFT)
+                else:
+                    cand = (value & ~GO_BIT) - (hand[h + 2] << SCORE_SHIFT)
+                if cand == target:
+                    child = MEMO_SLOT * (child_radix * naug + child_j * nf + child_f)
+                    count = memo[child + 2]
+                    if count == UNKNOWN:
+                        pushed = True
+                        break
+                    if cur < end:
+                        count += 1
+                    if count > best:
+                        best = count
+                        choice = cur if cur < end else -1
+            cur += 1
+        if pushed:
+            kstack[base + 5] = cur
+            kstack[base + 6] = best
+            kstack[base + 7] = choice
+            nb = base + FRAME
+            cd = first_digit(hand, child_swar, d)
+            kstack[nb] = child_radix
+            kstack[nb + 1] = child_swar
+            kstack[nb + 2] = child_j
+            kstack[nb + 3] = child_f
+            kstack[nb + 4] = cd
+            kstack[nb + 5] = group[cd] if cd < hand[0] else 0
+            kstack[nb + 6] = -1
+            kstack[nb + 7] = -3
+            kstack[nb + 8] = child_points
+            sp += 1
+            continue
+        memo[slot + 2] = best
+        memo[slot + 3] = choice
+        sp -= 1
+    return memo[top + 2]
 
 
 @kernel
 def trace(words, hand, memo, radix, swar, j, f, need_words, long_target, long_after, out, ob, nwords, nleft):
-    """Follow the memo's choices from a solved state, appending the play's
-    words and leftover digits to ``out`` (see :func:`best_play`)."""
+    """Follow the most-words choices (:func:`state_count` must have run on
+    the state) and append the play's words and leftover digits to the block
+    of ``out`` at ``ob`` (see :func:`best_play`)."""
     nf = long_target + 1
     naug = (need_words + 1) * nf
-    maxc = (len(out) // 2 - OUT_HEAD) // 2
+    maxc = OUT_MAXC
     while radix != 0:
-        slot = radix * naug + j * nf + f
-        choice = memo[2 * slot + 1]
+        slot = MEMO_SLOT * (radix * naug + j * nf + f)
+        choice = memo[slot + 3]
         if choice == -1:
             d = first_digit(hand, swar, 0)
             h = HAND_HEAD + HAND_STRIDE * d
@@ -269,38 +440,42 @@ def trace(words, hand, memo, radix, swar, j, f, need_words, long_target, long_af
 
 
 @kernel
-def best_play(words, nwords, group, hand, memo, stack, full_radix, full_swar, discard,
+def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_swar, discard,
               need_words, long_target, long_after, word_bonus, long_bonus, allow_left, out, ob):  # fmt: skip
     """Solve the hand and write the best play to the block of ``out`` at ``ob``.
 
-    Each of the two blocks of ``out`` holds: ``[0]`` the discarded digit or
-    -1, ``[1]`` the number of words,
-    ``[2]`` the number of leftovers, ``[3]`` the total key (bonuses
+    A block holds: ``[0]`` the discarded digit or -1, ``[1]`` the number of
+    words, ``[2]`` the number of leftovers, ``[3]`` the total key (bonuses
     included); the word indices follow from ``[OUT_HEAD]``, the leftover
-    digits from ``[OUT_HEAD + maxc]`` where ``maxc = (len(out) // 2 - 4) // 2``.
-    Returns the total key, or ``INFEASIBLE`` if no play qualifies (only
-    possible with ``allow_left == 0``).
+    digits from ``[OUT_HEAD + OUT_MAXC]``.  Returns the total key, or
+    ``INFEASIBLE`` if no play qualifies (only possible with ``allow_left == 0``).
 
-    The plays tie-break on (total, goes out, longest word in letters, number
-    of words).  The memo orders by (score, goes out, words) only, because a
-    maximum of letters does not compose; the longest word is settled after:
-    a play with a longer word than the memo's choice must contain such a
-    word ``W``, and ``W`` plus the best play of the rest is then optimal too.
+    Plays rank by (total, goes out, longest word in letters, number of
+    words).  The memo holds the first two, which compose and allow the
+    early stops that make the search fast; the longest word (a maximum,
+    which does not compose) and the number of words are settled after, on
+    optimal plays only.
     """
     ndig = hand[0]
     ncand = ndig if discard != 0 else 1
     njs = 2 if need_words > 0 else 1
+    bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
+    hand_points = state_points(hand, full_swar)
     best_total = INFEASIBLE
-    best_cand = 0
-    best_j = 0
-    best_f = 0
-    for c in range(ncand):
-        radix = full_radix
-        swar = full_swar
+    # Pass 1: the best (total, goes out), cheapest discard first: a discard
+    # whose remaining points cannot reach the best so far is skipped.
+    used = 0
+    for _ in range(ncand):
+        c = 0
         if discard != 0:
-            h = HAND_HEAD + HAND_STRIDE * c
-            radix -= hand[h + 3]
-            swar -= 1 << hand[h + 4]
+            c = -1
+            for e in range(ndig):
+                if (used >> e) & 1 == 0 and (c < 0 or hand[HAND_HEAD + HAND_STRIDE * e + 2] < hand[HAND_HEAD + HAND_STRIDE * c + 2]):
+                    c = e
+            used |= 1 << c
+        radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
+        if best_total != INFEASIBLE and points + bonus_room < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
+            continue
         for jj in range(njs):
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
@@ -312,83 +487,87 @@ def best_play(words, nwords, group, hand, memo, stack, full_radix, full_swar, di
                 total = value + (bonus << SCORE_SHIFT)
                 if total > best_total:
                     best_total = total
-                    best_cand = c
-                    best_j = j0
-                    best_f = f0
     if best_total == INFEASIBLE:
         return INFEASIBLE
+    target_points = (best_total >> SCORE_SHIFT) - SCORE_OFFSET
 
-    radix = full_radix
-    swar = full_swar
-    if discard != 0:
-        h = HAND_HEAD + HAND_STRIDE * best_cand
-        radix -= hand[h + 3]
-        swar -= 1 << hand[h + 4]
+    # Pass 2: the longest word of any optimal play.  Such a play holds a
+    # word W, and then W plus the best play of the rest is optimal too, so
+    # try words from the most letters down: the first W that reaches the
+    # optimum fixes the length; words of that length then compete on the
+    # number of words (W plus the most words among best plays of the rest).
+    max_letters = 0
+    for w in range(nwords):
+        if words[WORD_STRIDE * w + 4] > max_letters:
+            max_letters = words[WORD_STRIDE * w + 4]
+    best_count = -1
+    best_cand = 0
+    best_j = 0
+    best_f = 0
+    found_w = -1
+    for length in range(max_letters, 1, -1):
+        for c in range(ncand):
+            radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
+            if points + bonus_room < target_points:
+                continue
+            guarded = swar | hand[1]
+            for w in range(nwords):
+                wb = WORD_STRIDE * w
+                if words[wb + 4] != length or (guarded - words[wb + 2]) & hand[1] != hand[1]:
+                    continue
+                rest_radix = radix - words[wb + 1]
+                rest_swar = swar - words[wb + 2]
+                for jj in range(njs):
+                    j0 = need_words if jj == 1 else 0
+                    cj = j0 - 1 if j0 > 0 else 0
+                    for f0 in range(long_target + 1):
+                        cf = f0 if length <= long_after else 0
+                        value = state_value(words, group, hand, memo, stack, rest_radix, rest_swar, cj, cf,
+                                            need_words, long_target, long_after, allow_left)  # fmt: skip
+                        bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                        if value == INFEASIBLE or value + ((words[wb + 3] + bonus) << SCORE_SHIFT) != best_total:
+                            continue
+                        count = 1 + state_count(words, group, hand, memo, stack, kstack, rest_radix, rest_swar,
+                                                cj, cf, need_words, long_target, long_after, allow_left)  # fmt: skip
+                        if count > best_count:
+                            found_w = w
+                            best_count = count
+                            best_cand = c
+                            best_j = cj
+                            best_f = cf
+        if found_w >= 0:
+            break
+    if found_w < 0:
+        # No word is in any optimal play: every card is left over.
+        for c in range(ncand):
+            radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
+            if state_value(words, group, hand, memo, stack, radix, swar, 0, 0, need_words, long_target,
+                           long_after, allow_left) == best_total:  # fmt: skip
+                best_cand = c
+                break
+    radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, best_cand)
     out[ob] = best_cand if discard != 0 else -1
     out[ob + 3] = best_total
-    trace(words, hand, memo, radix, swar, best_j, best_f, need_words, long_target, long_after, out, ob, 0, 0)
-    longest = 0
-    for i in range(out[ob + 1]):
-        letters = words[WORD_STRIDE * out[ob + OUT_HEAD + i] + 4]
-        if letters > longest:
-            longest = letters
-
-    # A longer word in an equally good play?
-    target = best_total >> 7
-    found_w = -1
-    found_count = 0
-    for c in range(ncand):
-        radix = full_radix
-        swar = full_swar
-        if discard != 0:
-            h = HAND_HEAD + HAND_STRIDE * c
-            radix -= hand[h + 3]
-            swar -= 1 << hand[h + 4]
-        guarded = swar | hand[1]
-        for w in range(nwords):
-            wb = WORD_STRIDE * w
-            letters = words[wb + 4]
-            if letters < longest or (letters == longest and found_w < 0):
-                continue
-            if (guarded - words[wb + 2]) & hand[1] != hand[1]:
-                continue
-            for jj in range(njs):
-                j0 = need_words if jj == 1 else 0
-                for f0 in range(long_target + 1):
-                    cj = j0 - 1 if j0 > 0 else 0
-                    cf = f0 if letters <= long_after else 0
-                    value = state_value(words, group, hand, memo, stack, radix - words[wb + 1],
-                                        swar - words[wb + 2], cj, cf, need_words, long_target,
-                                        long_after, allow_left)  # fmt: skip
-                    if value == INFEASIBLE:
-                        continue
-                    bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
-                    total = value + ((words[wb + 3] + bonus) << SCORE_SHIFT) + 1
-                    if total >> 7 != target:
-                        continue
-                    count = total & COUNT_MASK
-                    if found_w < 0 or letters > longest or count > found_count:
-                        longest = letters
-                        found_w = w
-                        found_count = count
-                        best_cand = c
-                        best_j = cj
-                        best_f = cf
-                        best_total = total
     if found_w >= 0:
-        radix = full_radix
-        swar = full_swar
-        if discard != 0:
-            h = HAND_HEAD + HAND_STRIDE * best_cand
-            radix -= hand[h + 3]
-            swar -= 1 << hand[h + 4]
         wb = WORD_STRIDE * found_w
-        out[ob] = best_cand if discard != 0 else -1
-        out[ob + 3] = best_total
         out[ob + OUT_HEAD] = found_w
         trace(words, hand, memo, radix - words[wb + 1], swar - words[wb + 2], best_j, best_f,
               need_words, long_target, long_after, out, ob, 1, 0)  # fmt: skip
-    return out[ob + 3]
+    else:
+        state_count(words, group, hand, memo, stack, kstack, radix, swar, 0, 0, need_words, long_target,
+                    long_after, allow_left)  # fmt: skip
+        trace(words, hand, memo, radix, swar, 0, 0, need_words, long_target, long_after, out, ob, 0, 0)
+    return best_total
+
+
+@kernel
+def _candidate(hand, full_radix, full_swar, hand_points, discard, c):
+    """(radix, swar, points) of the hand after discarding digit ``c`` (or of
+    the whole hand when not discarding)."""
+    if discard == 0:
+        return full_radix, full_swar, hand_points
+    h = HAND_HEAD + HAND_STRIDE * c
+    return full_radix - hand[h + 3], full_swar - (1 << hand[h + 4]), hand_points - hand[h + 2]
 
 
 @kernel
@@ -425,19 +604,17 @@ def layout_hand(face_count, face_points, hand, face_digit):
 
 
 @kernel
-def prepare(node_first, node_term, edge_face, edge_child, edge_rank, face_count, face_points,
-            face_letters, params, hand, face_digit, words, group, memo, stack):  # fmt: skip
+def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, face_digit, words, group, memo, stack):
     """Lay the hand out, find its words and group them; shared set-up of the
     entry kernels.  Returns the number of states, or ``-1`` if ``words`` or
     ``-2`` if ``memo`` is too small."""
     nstates = layout_hand(face_count, face_points, hand, face_digit)
-    size = 2 * nstates * (params[1] + 1) * (params[2] + 1)
+    size = MEMO_SLOT * nstates * (params[1] + 1) * (params[2] + 1)
     if size > len(memo):
         return -2
     capacity = len(words) // WORD_STRIDE
-    nwords = find_words(node_first, node_term, edge_face, edge_child, edge_rank,
-                        hand, face_count, face_digit, face_points, face_letters,
-                        words, capacity, stack)  # fmt: skip
+    nwords = find_words(edges, ranks, 0, hand, face_count, face_digit, face_points, face_letters, words,
+                        capacity, stack)  # fmt: skip
     if nwords < 0:
         return -1
     group_words(words, nwords, hand[0], group)
@@ -457,32 +634,31 @@ def full_state(hand):
 
 
 @kernel
-def solve_counts(node_first, node_term, edge_face, edge_child, edge_rank,
-                 face_count, face_points, face_letters, params,
-                 hand, face_digit, words, group, memo, stack, out):  # fmt: skip
+def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
+                 hand, face_digit, words, group, memo, stack, kstack, out):  # fmt: skip
     """Solve one hand given as counts per kernel face; the whole job in one call.
 
     ``params``: discard (0/1), need_words, long_target (0/1), long_after,
-    word_bonus, long_bonus.  Writes the best play to ``out[:block]`` and the
-    best going-out play to ``out[block:]`` (``block = len(out) // 2``), each
-    laid out as :func:`best_play` describes, with ``out[block + 3]`` set to
+    word_bonus, long_bonus.  Writes the best play to ``out[:OUT_BLOCK]`` and
+    the best going-out play to the next block, each laid out as
+    :func:`best_play` describes, with the second block's ``[3]`` set to
     ``INFEASIBLE`` when the hand cannot go out.  Returns the number of words
     found, or ``-1`` if ``words`` was too small (nothing else is written) or
     ``-2`` if ``memo`` was.
     """
-    nstates = prepare(node_first, node_term, edge_face, edge_child, edge_rank, face_count, face_points,
-                      face_letters, params, hand, face_digit, words, group, memo, stack)  # fmt: skip
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, face_digit, words, group,
+                      memo, stack)  # fmt: skip
     if nstates < 0:
         return nstates
     nwords = group[hand[0]]
-    size = 2 * nstates * (params[1] + 1) * (params[2] + 1)
+    size = MEMO_SLOT * nstates * (params[1] + 1) * (params[2] + 1)
     full_radix, full_swar = full_state(hand)
-    block = len(out) // 2
+    block = OUT_BLOCK
     for allow_left in range(1, -1, -1):
         for i in range(size):
             memo[i] = UNKNOWN
         start = 0 if allow_left == 1 else block
-        result = best_play(words, nwords, group, hand, memo, stack, full_radix, full_swar,
+        result = best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_swar,
                            params[0], params[1], params[2], params[3], params[4], params[5],
                            allow_left, out, start)  # fmt: skip
         out[start + 3] = result
@@ -497,8 +673,7 @@ DFS_FRAME = 9
 
 
 @kernel
-def top_plays(node_first, node_term, edge_face, edge_child, edge_rank,
-              face_count, face_points, face_letters, params,
+def top_plays(edges, ranks, face_count, face_points, face_letters, params,
               hand, face_digit, words, group, memo, stack, dfs, path, keys, out):  # fmt: skip
     """The ``len(keys)`` best distinct plays, by branch and bound.
 
@@ -508,13 +683,12 @@ def top_plays(node_first, node_term, edge_face, edge_child, edge_rank,
     exact best score of the rest (from the memo) plus every bonus still
     possible cannot reach the worst play kept.  Plays are kept sorted by
     (total, goes out, longest word, word count) in ``keys``; play ``i`` is
-    written to ``out`` at ``i * block`` in :func:`best_play`'s layout with
-    ``block = len(out) // len(keys)``.  ``dfs`` needs ``DFS_FRAME * (cards
+    written to ``out`` at ``i * OUT_BLOCK`` in :func:`best_play`'s layout.  ``dfs`` needs ``DFS_FRAME * (cards
     + 2)`` slots and ``path`` ``cards + 2``.  Returns the number of plays
     found, or a negative number as :func:`solve_counts` does.
     """
-    nstates = prepare(node_first, node_term, edge_face, edge_child, edge_rank, face_count, face_points,
-                      face_letters, params, hand, face_digit, words, group, memo, stack)  # fmt: skip
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, face_digit, words, group,
+                      memo, stack)  # fmt: skip
     if nstates < 0:
         return nstates
     discard = params[0]
@@ -524,11 +698,11 @@ def top_plays(node_first, node_term, edge_face, edge_child, edge_rank,
     word_bonus = params[4] if need_words > 0 else 0
     long_bonus = params[5] if long_target > 0 else 0
     naug = (need_words + 1) * (long_target + 1)
-    for i in range(2 * nstates * naug):
+    for i in range(MEMO_SLOT * nstates * naug):
         memo[i] = UNKNOWN
     limit = len(keys)
-    block = len(out) // limit
-    maxc = (block - OUT_HEAD) // 2
+    block = OUT_BLOCK
+    maxc = OUT_MAXC
     found = 0
     full_radix, full_swar = full_state(hand)
     ndig = hand[0]
@@ -604,7 +778,7 @@ def top_plays(node_first, node_term, edge_face, edge_child, edge_rank,
                 # the bound starts cutting at once.
                 state_value(words, group, hand, memo, stack, radix, swar, 0, 0,
                             need_words, long_target, long_after, 1)  # fmt: skip
-                dfs[fb + 8] = memo[2 * (radix * naug) + 1]
+                dfs[fb + 8] = memo[MEMO_SLOT * (radix * naug) + 1]
             preferred = dfs[fb + 8]
             # Next option: -2 the preferred one, -1 left over, then the words.
             option = -4

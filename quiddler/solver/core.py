@@ -101,7 +101,7 @@ def solve(
     states = 1
     for count in counts:
         states *= count + 1
-    memo_size = 2 * states * (need_words + 1) * (long_target + 1)
+    memo_size = K.MEMO_SLOT * states * (need_words + 1) * (long_target + 1)
     engine = get_backend(backend)
     out, found = engine.solve_counts(trie, counts, params, memo_size)
 
@@ -121,13 +121,27 @@ def _digit_cards(counts: Sequence[int]) -> list[Card]:
     return [_KERNEL_CARDS[face] for face, count in enumerate(counts) if count]
 
 
+def _word_faces(radix: int, counts: Sequence[int]) -> list[int]:
+    """The kernel faces (ascending) of a sub-multiset from its mixed-radix index."""
+    faces = []
+    for face, count in enumerate(counts):
+        if count:
+            faces.extend([face] * (radix % (count + 1)))
+            radix //= count + 1
+    return faces
+
+
 def _play_from(out: Sequence[int], ob: int, found: Sequence[int], trie: CardTrie, counts: Sequence[int]) -> Play:
+    """Build the Play a kernel wrote to the block of ``out`` at ``ob``."""
     digits = _digit_cards(counts)
-    maxc = (OUT_BLOCK - K.OUT_HEAD) // 2
+    maxc = K.OUT_MAXC
     nwords, nleft = out[ob + 1], out[ob + 2]
     words = tuple(
         sorted(
-            (_word_of(trie, found[K.WORD_STRIDE * out[ob + K.OUT_HEAD + i]]) for i in range(nwords)),
+            (
+                _word_of(trie, trie.rank_of(_word_faces(found[K.WORD_STRIDE * out[ob + K.OUT_HEAD + i] + 1], counts)))
+                for i in range(nwords)
+            ),
             key=lambda w: (-w.points, -w.letters, w.text),
         )
     )
