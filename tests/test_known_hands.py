@@ -10,8 +10,6 @@ import pytest
 
 from quiddler import default_wordlist, parse_hand, solve
 
-from .naive import enable_reference
-
 KNOWN = [json.loads(line) for line in (Path(__file__).parent / "data" / "known_hands.jsonl").open()]
 
 
@@ -39,16 +37,6 @@ def test_known_hand(backend, row):
         assert Counter(play.cards) == Counter(hand)
         assert (play.discard is not None) == discard
         assert all(w.text in words and len(w.cards) >= 2 for w in play.words)
-
-
-@pytest.mark.parametrize("row", [row for row in KNOWN if len(row["hand"]) <= 7],
-                         ids=lambda row: f"{row['mode']}:{','.join(row['hand'])}")  # fmt: skip
-def test_reference_agrees(row):
-    """The reference solver is checked against the same answers."""
-    plays = enable_reference().ranked(parse_hand(row["hand"]), row["mode"] == "discard")
-    assert plays[0].score() == row["score"]
-    out = [play.score() for play in plays if play.goes_out]
-    assert (max(out) if out else None) == row["go_out_score"]
 
 
 @pytest.mark.parametrize("backend", ["python", "numba"])
