@@ -216,11 +216,11 @@ def solve_command(ctx: click.Context, /, cards: tuple[Card, ...] | None, batch: 
 
 def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) -> None:
     """One JSON line out per hand in; a bad hand gives ``{"line": N, "error": ...}``."""
-    if options["wordlist"] is None:
-        options["wordlist"] = default_wordlist()  # load it once, outside the per-line timing
     failed = False
     backend, python_seconds = "python", 0.0
     try:
+        if options["wordlist"] is None:
+            options["wordlist"] = default_wordlist()  # load it once, outside the per-line timing
         for number, raw in enumerate(lines, 1):
             text = raw.partition("#")[0].strip()
             if not text:
@@ -307,13 +307,13 @@ def check_command(
 # -- text output ---------------------------------------------------------------
 
 
-def _word_rows(words: Sequence[Word], indent: str = "  ") -> list[str]:
+def _word_rows(words: Sequence[Word]) -> list[str]:
     """Aligned rows: word, its cards, its points."""
     text_width = max((len(w.text) for w in words), default=0)
     cards_width = max((len(format_hand(w.cards)) for w in words), default=0)
     points_width = max((len(str(w.points)) for w in words), default=0)
     return [
-        f"{indent}{w.text:<{text_width}}  {format_hand(w.cards):<{cards_width}}  {w.points:>{points_width}}"
+        f"  {w.text:<{text_width}}  {format_hand(w.cards):<{cards_width}}  {w.points:>{points_width}}"
         for w in words
     ]
 
@@ -341,10 +341,9 @@ def _play_lines(title: str, play: Play, discard_required: bool) -> list[str]:
 
 
 def _solution_text(solution: Solution) -> str:
-    hand = format_hand(solution.cards)
-    lines = [
-        f"hand: {hand} ({len(solution.cards)} cards{', discard one' if solution.discard_required else ''})"
-    ]
+    count = len(solution.cards)
+    discard = ", discard one" if solution.discard_required else ""
+    lines = [f"hand: {format_hand(solution.cards)} ({count} card{'s' if count != 1 else ''}{discard})"]
     if len(solution.plays) == 1:
         lines += ["", *_play_lines("best play", solution.best, solution.discard_required)]
     else:

@@ -54,6 +54,7 @@ def test_solve_prints_the_best_play() -> None:
     result = run("solve", HAND, "--discard")
     assert result.exit_code == 0 and result.stderr == ""
     out = result.stdout
+    assert out.startswith(f"hand: {HAND} (11 cards, discard one)\n")
     assert expected.best.words
     for word in expected.best.words:
         assert row(word.text, ",".join(c.face for c in word.cards), word.points).search(out), out
