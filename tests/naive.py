@@ -7,15 +7,16 @@ hand is enumerated: the first card is either left over or in a word with some
 sub-multiset of the other cards, and the rest is split the same way.  Cards
 are handled as faces (strings) and multisets as sorted tuples of faces, so
 identical cards never produce duplicate plays.  Fine for hands up to about
-eight cards with ENABLE (more with a small word list).
+eight cards with ENABLE, and for large hands of few distinct faces with a
+small word list.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from functools import cache, lru_cache
-from itertools import combinations
-from typing import Any, Iterable, NamedTuple, Sequence
+from itertools import product
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence
 
 from quiddler import Card
 
@@ -38,6 +39,17 @@ def spell(word: str) -> list[tuple[str, ...]]:
 
 def points(faces: Iterable[str]) -> int:
     return sum(Card(face).points for face in faces)
+
+
+def sub_multisets(hand: Multiset) -> Iterator[Multiset]:
+    """Every sub-multiset of ``hand``, each once.
+
+    >>> list(sub_multisets(("a", "a", "b")))
+    [(), ('b',), ('a',), ('a', 'b'), ('a', 'a'), ('a', 'a', 'b')]
+    """
+    counts = Counter(hand)
+    for takes in product(*(range(n + 1) for n in counts.values())):
+        yield tuple(sorted(face for face, k in zip(counts, takes) for _ in range(k)))
 
 
 def without(hand: Multiset, taken: Multiset) -> Multiset:
@@ -121,12 +133,11 @@ class Reference:
                 return frozenset({((), ())})
             first, rest = hand[0], hand[1:]
             found = {(words, tuple(sorted(unused + (first,)))) for words, unused in splits(rest)}
-            for size in range(1, len(rest) + 1):
-                for others in set(combinations(rest, size)):
-                    group = (first,) + others
-                    if self.words_for(group):
-                        for words, unused in splits(without(rest, others)):
-                            found.add((tuple(sorted(words + (group,))), unused))
+            for others in sub_multisets(rest):
+                group = (first,) + others
+                if self.words_for(group):
+                    for words, unused in splits(without(rest, others)):
+                        found.add((tuple(sorted(words + (group,))), unused))
             return frozenset(found)
 
         hand = tuple(sorted(card.face for card in cards))
@@ -142,8 +153,7 @@ class Reference:
         hand = tuple(sorted(card.face for card in cards))
         return {
             (word, faces)
-            for size in range(2, len(hand) + 1)
-            for group in set(combinations(hand, size))
+            for group in sub_multisets(hand)
             for word in self.words_for(group)
             for faces in spell(word)
             if tuple(sorted(faces)) == group

@@ -45,7 +45,7 @@ def targets() -> st.SearchStrategy[Targets]:
         Targets,
         beat_longest=st.none() | st.integers(0, 9),
         beat_words=st.none() | st.integers(0, 4),
-        bonus=st.sampled_from([10, 10, 1, 25]),
+        bonus=st.sampled_from([10, 10, 0, 1, 25]),
     )
 
 
@@ -64,4 +64,20 @@ def small_word_lists() -> st.SearchStrategy[WordList]:
 def small_hands(min_size: int = 1, max_size: int = 8) -> st.SearchStrategy[tuple[Card, ...]]:
     """Hands over :data:`SMALL_FACES`, repeats allowed (not limited by the deck)."""
     faces = st.lists(st.sampled_from(SMALL_FACES), min_size=min_size, max_size=max_size)
+    return faces.map(lambda fs: tuple(Card(f) for f in fs))
+
+
+#: Few faces, so that the reference can solve hands of up to 20 cards.
+FEW_FACES = ("a", "e", "t", "th", "er")
+
+
+def few_face_word_lists() -> st.SearchStrategy[WordList]:
+    """A handful of words, each spelled with :data:`FEW_FACES` (so each can be played)."""
+    word = st.lists(st.sampled_from(FEW_FACES), min_size=2, max_size=4).map("".join)
+    return st.lists(word, min_size=1, max_size=5).map(lambda ws: WordList(ws, name="<few faces>"))
+
+
+def few_face_hands(min_size: int = 10, max_size: int = MAX_CARDS) -> st.SearchStrategy[tuple[Card, ...]]:
+    """Large hands of :data:`FEW_FACES`, many copies of each."""
+    faces = st.lists(st.sampled_from(FEW_FACES), min_size=min_size, max_size=max_size)
     return faces.map(lambda fs: tuple(Card(f) for f in fs))

@@ -109,6 +109,15 @@ def test_custom_word_list_matches_reference(backend, words, hand, discard, targe
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=40)
+@given(words=qst.few_face_word_lists(), hand=qst.few_face_hands(), discard=st.booleans(),
+       targets=st.just(NO_TARGETS) | qst.targets())  # fmt: skip
+def test_large_hands_of_few_faces_match_reference(backend, words, hand, discard, targets):
+    solution = solve_with(hand, targets, discard=discard, wordlist=words, backend=backend)
+    assert_matches_reference(solution, Reference(words), hand, discard, words, targets)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @given(hand=qst.mixed_hands(1, 8))
 def test_find_words_matches_reference(backend, hand):
     found = find_words(hand, backend=backend)
@@ -286,6 +295,18 @@ def test_hand_given_as_text_or_strings():
     cards = parse_hand("q,u,i,t")
     assert solve("Q, u i,T") == solve(cards) == solve(["q", "u", "i", "t"])
     assert find_words("q,u,i,t") == find_words(cards)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("targets", [Targets(beat_words=1, bonus=-10), Targets(beat_longest=2, bonus=-10)])
+def test_negative_bonus_is_rejected_or_exact(backend, targets):
+    words = WordList(["aa", "aaaa"])
+    hand = parse_hand("a,a,a,a")
+    try:
+        solution = solve_with(hand, targets, wordlist=words, backend=backend)
+    except ValueError:
+        return
+    assert_matches_reference(solution, Reference(words), hand, False, words, targets)
 
 
 @pytest.mark.parametrize(
