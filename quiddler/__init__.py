@@ -12,7 +12,7 @@ from .errors import (
     QuiddlerError,
     WordListError,
 )
-from .solver import MAX_CARDS, Play, Solution, Word, find_words, solve
+from .solver import MAX_CARDS, Play, Solution, Word, find_words, solve, solve_many
 from .wordlist import WordList, cache_dir, default_wordlist, load_wordlist
 
 try:
@@ -45,4 +45,5 @@ __all__ = [
     "load_wordlist",
     "parse_hand",
     "solve",
+    "solve_many",
 ]

@@ -4,6 +4,11 @@ Both expose the same small interface, so :mod:`quiddler.solver.core` never
 touches numpy or numba itself.  The Python backend uses lists and the card
 trie's memoryviews and imports nothing heavy; the numba backend converts the
 trie to numpy arrays once per trie and reuses scratch buffers per thread.
+
+Every method takes a hand as counts per kernel face (see
+:data:`quiddler.cardtrie.KERNEL_ORDER`) and returns plays in the block
+layout of :func:`quiddler.solver._kernels.best_play`, words named by their
+radix deltas.
 """
 
 from __future__ import annotations
@@ -22,31 +27,36 @@ FACE_LETTERS = [len(face) for face in KERNEL_ORDER] + [0]
 FACE_SLOTS = len(FACE_POINTS)  # 32: one spare slot keeps arrays a round size
 MAX_CARDS = 20
 OUT_BLOCK = K.OUT_BLOCK
+HAND_SIZE = K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS
+STACK_SIZE = max(K.FRAME, K.DFS_FRAME) * (MAX_CARDS + 2)
 
 
 class Backend(Protocol):
     name: str
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
-                     memo_size: int) -> tuple[Sequence[int], Sequence[int]]:  # fmt: skip
-        """Run ``solve_counts``; return (out, words) as sequences of ints."""
+                     memo_size: int) -> Sequence[int]:  # fmt: skip
+        """The best play and the best going-out play (two blocks)."""
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
-                   memo_size: int, top: int) -> tuple[Sequence[int], Sequence[int], int]:  # fmt: skip
-        """Run ``top_plays``; return (out, words, number of plays)."""
+                   memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
+        """The ``top`` best plays (one block each) and how many there are."""
 
     def word_ranks(self, trie: CardTrie, face_count: Sequence[int]) -> list[int]:
         """Ranks of every multiset in the trie that the hand contains."""
 
 
-def _check(result: int) -> None:
+def words_capacity(ncards: int) -> int:
+    """A first guess at the room for the words of a hand; kernels report
+    overflow and are rerun with more."""
+    return min(2**ncards, 4096)
+
+
+def _check(result: int) -> bool:
+    """True if the kernel finished; False if it wants a bigger words buffer."""
     if result == -2:  # the caller sized the memo; this is a bug, not bad input
         raise RuntimeError("solver memo buffer too small")
-
-
-def _words_capacity(ncards: int) -> int:
-    # Each found word is a distinct sub-multiset of the hand with >= 2 cards.
-    return min(2**ncards, 4096)
+    return result >= 0
 
 
 class PythonBackend:
@@ -54,55 +64,42 @@ class PythonBackend:
 
     name = "python"
 
-    def _trie_arrays(self, trie: CardTrie) -> tuple[Any, ...]:
-        return (trie.edges, trie.ranks)
-
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
-                     memo_size: int) -> tuple[Sequence[int], Sequence[int]]:  # fmt: skip
-        ncards = sum(face_count)
-        capacity = _words_capacity(ncards)
+                     memo_size: int) -> Sequence[int]:  # fmt: skip
+        capacity = words_capacity(sum(face_count))
         while True:
-            words = [0] * (K.WORD_STRIDE * capacity)
             out = [0] * (2 * OUT_BLOCK)
             result = K.solve_counts(
-                *self._trie_arrays(trie), list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
-                [0] * (K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS), [0] * FACE_SLOTS, words,
-                [0] * (FACE_SLOTS + 1), [0] * memo_size, [0] * (K.FRAME * (ncards + 2)),
-                [0] * (K.FRAME * (ncards + 2)), out,
+                trie.edges, trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
+                [0] * HAND_SIZE, [0] * FACE_SLOTS, [0] * (K.WORD_STRIDE * capacity), [0] * (FACE_SLOTS + 1),
+                [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, out,
             )  # fmt: skip
-            _check(result)
-            if result >= 0:
-                return out, words[: K.WORD_STRIDE * result]
+            if _check(result):
+                return out
             capacity *= 4
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
-                   memo_size: int, top: int) -> tuple[Sequence[int], Sequence[int], int]:  # fmt: skip
-        ncards = sum(face_count)
-        capacity = _words_capacity(ncards)
+                   memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
+        capacity = words_capacity(sum(face_count))
         while True:
-            words = [0] * (K.WORD_STRIDE * capacity)
             out = [0] * (top * OUT_BLOCK)
             result = K.top_plays(
-                *self._trie_arrays(trie), list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
-                [0] * (K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS), [0] * FACE_SLOTS, words,
-                [0] * (FACE_SLOTS + 1), [0] * memo_size, [0] * (K.FRAME * (ncards + 2)),
-                [0] * (K.DFS_FRAME * (ncards + 2)), [0] * (ncards + 2), [0] * top, out,
+                trie.edges, trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
+                [0] * HAND_SIZE, [0] * FACE_SLOTS, [0] * (K.WORD_STRIDE * capacity), [0] * (FACE_SLOTS + 1),
+                [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, [0] * (MAX_CARDS + 2), [0] * top, out,
             )  # fmt: skip
-            _check(result)
-            if result >= 0:
-                return out, words, result
+            if _check(result):
+                return out, result
             capacity *= 4
 
     def word_ranks(self, trie: CardTrie, face_count: Sequence[int]) -> list[int]:
-        ncards = sum(face_count)
-        capacity = _words_capacity(ncards)
-        hand = [0] * (K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS)
-        digit = [0] * FACE_SLOTS
+        capacity = words_capacity(sum(face_count))
+        hand, digit = [0] * HAND_SIZE, [0] * FACE_SLOTS
         K.layout_hand(face_count, FACE_POINTS, hand, digit)
         while True:
             words = [0] * (K.WORD_STRIDE * capacity)
-            n = K.find_words(*self._trie_arrays(trie), 1, hand, list(face_count), digit, FACE_POINTS,
-                             FACE_LETTERS, words, capacity, [0] * (K.FRAME * (ncards + 2)))  # fmt: skip
+            n = K.find_words(trie.edges, trie.ranks, 1, hand, list(face_count), digit, FACE_POINTS,
+                             FACE_LETTERS, words, capacity, [0] * STACK_SIZE)  # fmt: skip
             if n >= 0:
                 return words[: K.WORD_STRIDE * n : K.WORD_STRIDE]
             capacity *= 4
@@ -122,16 +119,17 @@ class NumbaBackend:
         self._k = kernels
         self._points = np.array(FACE_POINTS, dtype=np.int64)
         self._letters = np.array(FACE_LETTERS, dtype=np.int64)
-        self._tries: dict[int, tuple[CardTrie, tuple[Any, ...]]] = {}
+        self._tries: dict[int, tuple[CardTrie, Any, Any]] = {}
         self._local = threading.local()
 
-    def _trie_arrays(self, trie: CardTrie) -> tuple[Any, ...]:
+    def trie_arrays(self, trie: CardTrie) -> tuple[Any, Any]:
+        """The trie's edges and ranks as numpy arrays (views, made once per trie)."""
         entry = self._tries.get(id(trie))
         if entry is None or entry[0] is not trie:
             np = self._np
-            arrays = (np.frombuffer(trie.edges, dtype=np.int32), np.frombuffer(trie.ranks, dtype=np.int32))
-            entry = self._tries[id(trie)] = (trie, arrays)
-        return entry[1]
+            entry = (trie, np.frombuffer(trie.edges, dtype=np.int32), np.frombuffer(trie.ranks, dtype=np.int32))
+            self._tries[id(trie)] = entry
+        return entry[1], entry[2]
 
     def _scratch(self, name: str, size: int) -> Any:
         """A per-thread int64 buffer of at least ``size`` slots, reused between calls."""
@@ -141,65 +139,80 @@ class NumbaBackend:
             setattr(self._local, name, buffer)
         return buffer
 
-    def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
-                     memo_size: int) -> tuple[Sequence[int], Sequence[int]]:  # fmt: skip
+    def _common(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int], memo_size: int,
+                capacity: int) -> tuple[Any, ...]:  # fmt: skip
         np = self._np
-        ncards = sum(face_count)
-        capacity = _words_capacity(ncards)
-        counts = np.array(face_count, dtype=np.int64)
+        edges, ranks = self.trie_arrays(trie)
+        return (
+            edges, ranks, np.array(face_count, dtype=np.int64), self._points, self._letters,
+            np.array(params, dtype=np.int64), self._scratch("hand", HAND_SIZE), self._scratch("digit", FACE_SLOTS),
+            self._scratch("words", K.WORD_STRIDE * capacity), self._scratch("group", FACE_SLOTS + 1),
+            self._scratch("memo", memo_size), self._scratch("stack", STACK_SIZE),
+        )  # fmt: skip
+
+    def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
+                     memo_size: int) -> Sequence[int]:  # fmt: skip
+        capacity = words_capacity(sum(face_count))
         while True:
-            words = self._scratch("words", K.WORD_STRIDE * capacity)
-            memo = self._scratch("memo", memo_size)
-            out = self._scratch("out", 2 * OUT_BLOCK)[: 2 * OUT_BLOCK]
-            result = self._k.solve_counts(
-                *self._trie_arrays(trie), counts, self._points, self._letters,
-                np.array(params, dtype=np.int64), self._scratch("hand", K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS),
-                self._scratch("digit", FACE_SLOTS), words, self._scratch("group", FACE_SLOTS + 1), memo,
-                self._scratch("stack", K.FRAME * (MAX_CARDS + 2)),
-                self._scratch("kstack", K.FRAME * (MAX_CARDS + 2)), out,
-            )  # fmt: skip
-            _check(result)
-            if result >= 0:
-                return out.tolist(), words[: K.WORD_STRIDE * result].tolist()
-            capacity = len(words) // K.WORD_STRIDE * 4
+            out = self._scratch("out", 2 * OUT_BLOCK)
+            args = self._common(trie, face_count, params, memo_size, capacity)
+            result = self._k.solve_counts(*args, self._scratch("kstack", STACK_SIZE), out)
+            if _check(result):
+                return out[: 2 * OUT_BLOCK].tolist()  # type: ignore[no-any-return]
+            capacity *= 4
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
-                   memo_size: int, top: int) -> tuple[Sequence[int], Sequence[int], int]:  # fmt: skip
+                   memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
         np = self._np
-        ncards = sum(face_count)
-        capacity = _words_capacity(ncards)
-        counts = np.array(face_count, dtype=np.int64)
+        capacity = words_capacity(sum(face_count))
         while True:
-            words = self._scratch("words", K.WORD_STRIDE * capacity)
             out = np.zeros(top * OUT_BLOCK, dtype=np.int64)
+            args = self._common(trie, face_count, params, memo_size, capacity)
             result = self._k.top_plays(
-                *self._trie_arrays(trie), counts, self._points, self._letters,
-                np.array(params, dtype=np.int64), self._scratch("hand", K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS),
-                self._scratch("digit", FACE_SLOTS), words, self._scratch("group", FACE_SLOTS + 1),
-                self._scratch("memo", memo_size), self._scratch("stack", K.FRAME * (MAX_CARDS + 2)),
-                self._scratch("dfs", K.DFS_FRAME * (MAX_CARDS + 2)), self._scratch("path", MAX_CARDS + 2),
+                *args, self._scratch("dfs", STACK_SIZE), self._scratch("path", MAX_CARDS + 2),
                 np.zeros(top, dtype=np.int64), out,
             )  # fmt: skip
-            _check(result)
-            if result >= 0:
-                return out.tolist(), words.tolist(), result
-            capacity = len(words) // K.WORD_STRIDE * 4
+            if _check(result):
+                return out.tolist(), result
+            capacity *= 4
 
     def word_ranks(self, trie: CardTrie, face_count: Sequence[int]) -> list[int]:
         np = self._np
-        ncards = sum(face_count)
-        capacity = _words_capacity(ncards)
-        hand = self._scratch("hand", K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS)
-        digit = self._scratch("digit", FACE_SLOTS)
+        capacity = words_capacity(sum(face_count))
+        edges, ranks = self.trie_arrays(trie)
+        hand, digit = self._scratch("hand", HAND_SIZE), self._scratch("digit", FACE_SLOTS)
         counts = np.array(face_count, dtype=np.int64)
         self._k.layout_hand(counts, self._points, hand, digit)
         while True:
             words = self._scratch("words", K.WORD_STRIDE * capacity)
-            n = self._k.find_words(*self._trie_arrays(trie), 1, hand, counts, digit, self._points, self._letters,
-                                   words, len(words) // K.WORD_STRIDE, self._scratch("stack", K.FRAME * (MAX_CARDS + 2)))  # fmt: skip
+            n = self._k.find_words(edges, ranks, 1, hand, counts, digit, self._points, self._letters,
+                                   words, capacity, self._scratch("stack", STACK_SIZE))  # fmt: skip
             if n >= 0:
-                return words[: K.WORD_STRIDE * n : K.WORD_STRIDE].tolist()
-            capacity = len(words) // K.WORD_STRIDE * 4
+                return words[: K.WORD_STRIDE * n : K.WORD_STRIDE].tolist()  # type: ignore[no-any-return]
+            capacity *= 4
+
+    def solve_batch(self, trie: CardTrie, counts: Any, params: Sequence[int], memo_size: int,
+                    chunks: int) -> tuple[Any, Any]:  # fmt: skip
+        """Solve every row of the int64 matrix ``counts`` in ``chunks``
+        parallel chunks.  Returns (out, status): one row of two blocks per
+        hand, and per hand the kernel's result (negative: words overflowed,
+        solve that hand on its own)."""
+        np = self._np
+        edges, ranks = self.trie_arrays(trie)
+        nhands = len(counts)
+        capacity = 4096
+
+        def rows(width: int) -> Any:
+            return np.zeros((chunks, width), dtype=np.int64)
+
+        out = np.zeros((nhands, 2 * OUT_BLOCK), dtype=np.int64)
+        status = np.zeros(nhands, dtype=np.int64)
+        self._k.solve_batch(
+            edges, ranks, counts, self._points, self._letters, np.array(params, dtype=np.int64),
+            rows(HAND_SIZE), rows(FACE_SLOTS), rows(K.WORD_STRIDE * capacity), rows(FACE_SLOTS + 1),
+            rows(memo_size), rows(STACK_SIZE), rows(STACK_SIZE), out, status,
+        )  # fmt: skip
+        return out, status
 
 
 _backends: dict[str, Backend] = {}

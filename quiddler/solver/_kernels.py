@@ -40,9 +40,12 @@ OUT_HEAD = 4
 OUT_MAXC = 24
 OUT_BLOCK = OUT_HEAD + 2 * OUT_MAXC
 
-# The native build injects ``kernel_decorator`` (numba.njit) before running
-# this source; as plain Python the decorator does nothing.
+# The native build injects ``kernel_decorator`` (numba.njit), a parallel
+# variant and numba.prange before running this source; as plain Python the
+# decorators do nothing and prange is range.
 kernel = globals().get("kernel_decorator", lambda fn: fn)
+parallel_kernel = globals().get("parallel_kernel_decorator", lambda fn: fn)
+prange = globals().get("kernel_prange", range)
 
 
 @kernel
@@ -666,6 +669,8 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
             for i in range(block):  # the best play goes out: it is the best going-out play
                 out[block + i] = out[i]
             break
+    for ob in range(0, 2 * OUT_BLOCK, OUT_BLOCK):
+        name_words(edges, ranks, hand, words, out, ob)
     return nwords
 
 
@@ -834,4 +839,46 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
             dfs[nb + 7] = child_go
             dfs[nb + 8] = -3
             sp += 1
+    for i in range(found):
+        name_words(edges, ranks, hand, words, out, i * OUT_BLOCK)
     return found
+
+
+@kernel
+def name_words(edges, ranks, hand, words, out, ob):
+    """Replace the word indices in a play block by the words' ranks in the
+    card trie, which name them for good (the ``words`` buffer is reused)."""
+    if out[ob + 3] == INFEASIBLE:
+        return
+    for i in range(out[ob + 1]):
+        radix = words[WORD_STRIDE * out[ob + OUT_HEAD + i] + 1]
+        rank = 0
+        packed = edges[0]
+        for d in range(hand[0]):
+            h = HAND_HEAD + HAND_STRIDE * d
+            face = hand[h]
+            for _ in range((radix // hand[h + 3]) % (hand[h + 1] + 1)):
+                e = packed >> 11
+                while edges[e] & 31 != face:
+                    e += 1
+                packed = edges[e]
+                rank += ranks[e]
+        out[ob + OUT_HEAD + i] = rank
+
+
+@parallel_kernel
+def solve_batch(edges, ranks, counts, face_points, face_letters, params,
+                hand, face_digit, words, group, memo, stack, kstack, out, status):  # fmt: skip
+    """:func:`solve_counts` for every row of ``counts``, spread over threads.
+
+    Hands are dealt round-robin to ``len(hand)`` chunks; chunk ``c`` solves
+    its hands one after another with row ``c`` of every scratch array, and
+    chunks run in parallel (``prange``).  ``out[i]`` and ``status[i]``
+    receive hand ``i``'s results.
+    """
+    nchunks = len(hand)
+    nhands = len(counts)
+    for c in prange(nchunks):
+        for i in range(c, nhands, nchunks):
+            status[i] = solve_counts(edges, ranks, counts[i], face_points, face_letters, params, hand[c],
+                                     face_digit[c], words[c], group[c], memo[c], stack[c], kstack[c], out[i])  # fmt: skip

@@ -57,7 +57,9 @@ def _build() -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, _kernels.__file__)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    module.kernel_decorator = numba.njit(cache=cache)  # type: ignore[attr-defined]
+    module.kernel_decorator = numba.njit(cache=cache, nogil=True)  # type: ignore[attr-defined]
+    module.parallel_kernel_decorator = numba.njit(cache=cache, nogil=True, parallel=True)  # type: ignore[attr-defined]
+    module.kernel_prange = numba.prange  # type: ignore[attr-defined]
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module

@@ -16,7 +16,7 @@ from . import _kernels as K
 from ._backends import FACE_SLOTS, MAX_CARDS, OUT_BLOCK, get_backend
 from .types import Play, Solution, Word
 
-__all__ = ["MAX_CARDS", "find_words", "solve"]
+__all__ = ["MAX_CARDS", "find_words", "solve", "solve_many"]
 
 _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
@@ -85,77 +85,148 @@ def solve(
     _check_size(hand)
     if top < 1:
         raise ValueError(f"top must be at least 1, not {top}")
-    for name, value in (("beat_longest", beat_longest), ("beat_words", beat_words)):
-        if value is not None and value < 0:
-            raise ValueError(f"{name} must not be negative, not {value}")
-    words_list = wordlist if wordlist is not None else default_wordlist()
-    trie = words_list.card_trie
-    ncards = len(hand) - (1 if discard else 0)
-    # A target no play can reach is dropped so the memo stays small.
-    need_words = beat_words + 1 if beat_words is not None and beat_words + 1 <= ncards // 2 else 0
-    long_target = 1 if beat_longest is not None else 0
-    long_after = beat_longest if beat_longest is not None else _NO_TARGET
-    params = [int(discard), need_words, long_target, long_after, bonus, bonus]
-
+    params = _params(len(hand), discard, beat_longest, beat_words, bonus)
+    trie = (wordlist if wordlist is not None else default_wordlist()).card_trie
     counts = _face_counts(hand)
-    states = 1
-    for count in counts:
-        states *= count + 1
-    memo_size = K.MEMO_SLOT * states * (need_words + 1) * (long_target + 1)
+    memo_size = _memo_size(counts, params)
     engine = get_backend(backend)
-    out, found = engine.solve_counts(trie, counts, params, memo_size)
-
-    best = _play_from(out, 0, found, trie, counts)
-    best_go_out = _play_from(out, OUT_BLOCK, found, trie, counts) if out[OUT_BLOCK + 3] >= 0 else None
+    out = engine.solve_counts(trie, counts, params, memo_size)
+    best = _play_from(out, 0, trie, counts)
+    best_go_out = _play_from(out, OUT_BLOCK, trie, counts) if out[OUT_BLOCK + 3] >= 0 else None
     plays: tuple[Play, ...] = (best,)
     if top > 1:
-        out, found, count = engine.top_counts(trie, counts, params, memo_size, top)
-        ranked = [_play_from(out, i * OUT_BLOCK, found, trie, counts) for i in range(count)]
+        out, count = engine.top_counts(trie, counts, params, memo_size, top)
+        ranked = [_play_from(out, i * OUT_BLOCK, trie, counts) for i in range(count)]
         # The best play leads; where equally good plays tie, the order among
         # them is the enumeration's, so put the solver's choice first.
         plays = (best,) + tuple(play for play in ranked if play != best)[: top - 1]
     return Solution(cards=hand, discard_required=discard, plays=plays, best_go_out=best_go_out)
 
 
+def solve_many(
+    hands: Iterable[Iterable[Card] | str],
+    *,
+    discard: bool = False,
+    wordlist: WordList | None = None,
+    beat_longest: int | None = None,
+    beat_words: int | None = None,
+    bonus: int = 10,
+    threads: int | None = None,
+) -> list[Solution]:
+    """:func:`solve` for many hands at once, on every core.
+
+    Gives exactly what ``[solve(h, ...) for h in hands]`` gives, but runs the
+    compiled kernels over all hands in one call, spread over ``threads``
+    threads (default: all of numba's).  A bad hand raises before anything is
+    solved, naming its position.  Falls back to one solve at a time when
+    numba is not installed.
+
+    >>> [s.best.score for s in solve_many(["qu,i,t", "a,b,c"])]
+    [15, -18]
+    """
+    parsed = []
+    for i, cards in enumerate(hands):
+        try:
+            hand = _cards_of(cards)
+            _check_size(hand)
+        except ValueError as exc:
+            raise type(exc)(f"hand {i + 1}: {exc}") from None
+        parsed.append(hand)
+    if not parsed:
+        return []
+    try:
+        engine = get_backend("numba")
+    except ImportError:
+        kwargs = dict(discard=discard, wordlist=wordlist, beat_longest=beat_longest, beat_words=beat_words)
+        return [solve(hand, bonus=bonus, backend="python", **kwargs) for hand in parsed]  # type: ignore[arg-type]
+    import numba
+    import numpy as np
+
+    from ._backends import NumbaBackend
+
+    assert isinstance(engine, NumbaBackend)
+    trie = (wordlist if wordlist is not None else default_wordlist()).card_trie
+    params = _params(max(len(h) for h in parsed), discard, beat_longest, beat_words, bonus)
+    counts = np.array([_face_counts(hand) for hand in parsed], dtype=np.int64)
+    memo_size = max(_memo_size(row, params) for row in counts.tolist())
+    if threads is not None:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    chunks = min(len(parsed), 8 * numba.get_num_threads())
+    out, status = engine.solve_batch(trie, counts, params, memo_size, chunks)
+    solutions = []
+    for i, hand in enumerate(parsed):
+        if status[i] < 0:  # more words than the batch buffers hold: solve alone
+            solutions.append(solve(hand, discard=discard, wordlist=wordlist, beat_longest=beat_longest,
+                                   beat_words=beat_words, bonus=bonus, backend="numba"))  # fmt: skip
+            continue
+        row = out[i].tolist()
+        face_count = counts[i].tolist()
+        best = _play_from(row, 0, trie, face_count)
+        go_out = _play_from(row, OUT_BLOCK, trie, face_count) if row[OUT_BLOCK + 3] >= 0 else None
+        solutions.append(Solution(cards=hand, discard_required=discard, plays=(best,), best_go_out=go_out))
+    return solutions
+
+
+def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None, bonus: int) -> list[int]:
+    """Validate the solve options and pack them for the kernels."""
+    for name, value in (("beat_longest", beat_longest), ("beat_words", beat_words), ("bonus", bonus)):
+        if value is not None and value < 0:
+            raise ValueError(f"{name} must not be negative, not {value}")
+    playable = ncards - (1 if discard else 0)
+    # A word target no play can reach is dropped, so the memo stays small.
+    need_words = beat_words + 1 if beat_words is not None and beat_words + 1 <= playable // 2 else 0
+    long_target = 1 if beat_longest is not None else 0
+    long_after = beat_longest if beat_longest is not None else _NO_TARGET
+    return [int(discard), need_words, long_target, long_after, bonus, bonus]
+
+
+def _memo_size(counts: Sequence[int], params: Sequence[int]) -> int:
+    states = 1
+    for count in counts:
+        states *= count + 1
+    return K.MEMO_SLOT * states * (params[1] + 1) * (params[2] + 1)
+
+
 def _digit_cards(counts: Sequence[int]) -> list[Card]:
     return [_KERNEL_CARDS[face] for face, count in enumerate(counts) if count]
 
 
-def _word_faces(radix: int, counts: Sequence[int]) -> list[int]:
-    """The kernel faces (ascending) of a sub-multiset from its mixed-radix index."""
-    faces = []
-    for face, count in enumerate(counts):
-        if count:
-            faces.extend([face] * (radix % (count + 1)))
-            radix //= count + 1
-    return faces
-
-
-def _play_from(out: Sequence[int], ob: int, found: Sequence[int], trie: CardTrie, counts: Sequence[int]) -> Play:
+def _play_from(out: Sequence[int], ob: int, trie: CardTrie, counts: Sequence[int]) -> Play:
     """Build the Play a kernel wrote to the block of ``out`` at ``ob``."""
-    digits = _digit_cards(counts)
-    maxc = K.OUT_MAXC
-    nwords, nleft = out[ob + 1], out[ob + 2]
-    words = tuple(
-        sorted(
-            (
-                _word_of(trie, trie.rank_of(_word_faces(found[K.WORD_STRIDE * out[ob + K.OUT_HEAD + i] + 1], counts)))
-                for i in range(nwords)
-            ),
-            key=lambda w: (-w.points, -w.letters, w.text),
-        )
+    names = _names(trie)
+    words = sorted(
+        (names.get(rank) or _name(trie, rank, names) for rank in out[ob + K.OUT_HEAD : ob + K.OUT_HEAD + out[ob + 1]]),
+        key=_word_order,
     )
-    unused = tuple(sorted(digits[out[ob + K.OUT_HEAD + maxc + i]] for i in range(nleft)))
+    maxc = K.OUT_MAXC
+    digits = _digit_cards(counts)
+    unused = tuple(sorted(digits[d] for d in out[ob + K.OUT_HEAD + maxc : ob + K.OUT_HEAD + maxc + out[ob + 2]]))
     discard = digits[out[ob]] if out[ob] >= 0 else None
     total = (out[ob + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET
-    play = Play(words=words, unused=unused, discard=discard)
-    return Play(words=words, unused=unused, discard=discard, bonus=total - play.card_score)
+    card_score = sum(w.points for w in words) - sum(c.points for c in unused)
+    return Play(words=tuple(words), unused=unused, discard=discard, bonus=total - card_score)
 
 
-def _word_of(trie: CardTrie, rank: int) -> Word:
+def _word_order(word: Word) -> tuple[int, int, str]:
+    return (-word.points, -word.letters, word.text)
+
+
+_NAMES: dict[int, tuple[CardTrie, dict[int, Word]]] = {}
+
+
+def _names(trie: CardTrie) -> dict[int, Word]:
+    """The words named so far for ``trie``, by rank (words recur across hands)."""
+    entry = _NAMES.get(id(trie))
+    if entry is None or entry[0] is not trie:
+        entry = _NAMES[id(trie)] = (trie, {})
+    return entry[1]
+
+
+def _name(trie: CardTrie, rank: int, names: dict[int, Word]) -> Word:
     """The multiset's representative word: the alphabetically first spelling."""
     faces = next(trie.spellings_of(rank))
-    return Word("".join(faces), tuple(Card(face) for face in faces))
+    word = names[rank] = Word("".join(faces), tuple(Card(face) for face in faces))
+    return word
 
 
 def find_words(cards: Iterable[Card] | str, *, wordlist: WordList | None = None,
