@@ -9,8 +9,12 @@ of ``import click``.  The target is a ratio of at most 2.5.
     python benchmarks/bench_startup.py                 # table, and JSON to results/startup.json
     python benchmarks/bench_startup.py --runs 41 --batch-hands 5000 --json -
 
-The ``quiddler`` console script is used when it is on PATH and imports this
-checkout; otherwise ``python -m quiddler.cli`` (the same import path).
+The ``quiddler`` console script is used when it is on PATH and imports the
+tree measured; otherwise ``python -m quiddler.cli`` (the same import path).
+``--at HEAD`` measures a clean copy of a commit instead of the working tree.
+Bytecode is cached as for an installed package (this environment sets
+PYTHONDONTWRITEBYTECODE; ``--no-bytecode`` keeps it, so every module is
+compiled from source on every run).
 """
 
 from __future__ import annotations
@@ -45,21 +49,20 @@ def _env(source: Path, bytecode_dir: str | None) -> dict[str, str]:
     return env
 
 
-def _quiddler_command(env: dict[str, str]) -> list[str]:
+def _quiddler_command(env: dict[str, str], source: Path) -> list[str]:
     script = shutil.which("quiddler")
     if script:
         probe = subprocess.run([PY, "-c", "import quiddler; print(quiddler.__file__)"], check=False, env=env,
                                capture_output=True, text=True, cwd=tempfile.gettempdir())  # fmt: skip
-        if probe.stdout.strip().startswith(env["PYTHONPATH"].split(os.pathsep)[0]):
+        if probe.stdout.strip().startswith(str(source)):
             return [script]
     return [PY, "-m", "quiddler.cli"]
 
 
-def _time_once(argv: list[str], env: dict[str, str], stdin: Path | None = None) -> float:
+def _time_once(argv: list[str], env: dict[str, str]) -> float:
     started = time.perf_counter()
-    with open(stdin or os.devnull, "rb") as feed:
-        done = subprocess.run(argv, check=False, env=env, stdin=feed, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              cwd=tempfile.gettempdir())  # fmt: skip
+    done = subprocess.run(argv, check=False, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, cwd=tempfile.gettempdir())  # fmt: skip
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
@@ -75,8 +78,7 @@ def _summary(times: list[float]) -> dict[str, float]:
     }
 
 
-def bench_startup(runs: int, warmup: int, env: dict[str, str]) -> dict[str, object]:
-    quiddler = _quiddler_command(env)
+def bench_startup(quiddler: list[str], runs: int, warmup: int, env: dict[str, str]) -> dict[str, object]:
     commands = {
         "python -c pass": [PY, "-c", "pass"],
         "python -c 'import click'": [PY, "-c", "import click"],
@@ -96,11 +98,12 @@ def bench_startup(runs: int, warmup: int, env: dict[str, str]) -> dict[str, obje
             "target_ratio": 2.5}  # fmt: skip
 
 
-def bench_batch(hands: int, repeats: int, env: dict[str, str]) -> dict[str, object]:
+def bench_batch(quiddler: list[str], hands: int, repeats: int, env: dict[str, str],
+                source: Path) -> dict[str, object]:  # fmt: skip
     """Wall time of ``solve --batch --discard`` over ``hands`` and ``3 * hands``
     random deals of 3..10 cards plus the draw; the difference gives the rate
     once the process is up and numba is loaded."""
-    sys.path.insert(0, env["PYTHONPATH"].split(os.pathsep)[0])
+    sys.path.insert(0, str(source))
     from quiddler import Deck
 
     rng = random.Random(2026)
@@ -110,7 +113,7 @@ def bench_batch(hands: int, repeats: int, env: dict[str, str]) -> dict[str, obje
         for count in (hands, 3 * hands):
             path = Path(folder) / f"hands-{count}.txt"
             path.write_text("".join(lines[:count]))
-            argv = [*_quiddler_command(env), "solve", "--batch", str(path), "--discard"]
+            argv = [*quiddler, "solve", "--batch", str(path), "--discard"]
             _time_once(argv, env)  # warm-up (and numba's compile cache)
             best[count] = min(_time_once(argv, env) for _ in range(repeats))
     # The fastest of a few runs: other processes on a shared machine only ever add time.
@@ -149,11 +152,12 @@ def main() -> None:
                 ["git", "archive", args.at], cwd=REPO, capture_output=True, check=True
             ).stdout
             subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
-        results = _run(args, _env(source, None if args.no_bytecode else str(Path(scratch) / "pyc")))
+        results = _run(args, source, _env(source, None if args.no_bytecode else str(Path(scratch) / "pyc")))
     _report(args, results)
 
 
-def _run(args: argparse.Namespace, env: dict[str, str]) -> dict[str, object]:
+def _run(args: argparse.Namespace, source: Path, env: dict[str, str]) -> dict[str, object]:
+    quiddler = _quiddler_command(env, source)
     results: dict[str, object] = {
         "machine": {
             "nproc": os.cpu_count(),
@@ -172,10 +176,10 @@ def _run(args: argparse.Namespace, env: dict[str, str]) -> dict[str, object]:
             if args.no_bytecode
             else "bytecode cached (in a temporary PYTHONPYCACHEPREFIX), as for an installed package"
         ),
-        "startup": bench_startup(args.runs, args.warmup, env),
+        "startup": bench_startup(quiddler, args.runs, args.warmup, env),
     }
     if args.batch_hands:
-        results["batch"] = bench_batch(args.batch_hands, args.batch_repeats, env)
+        results["batch"] = bench_batch(quiddler, args.batch_hands, args.batch_repeats, env, source)
     results["machine"]["load_average_after"] = os.getloadavg()  # type: ignore[index]
     return results
 
