@@ -20,6 +20,7 @@ import re
 import struct
 import zlib
 from array import array
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
@@ -44,7 +45,10 @@ MIN_WORD_CARDS = 2
 _KERNEL_INDEX = {face: k for k, face in enumerate(KERNEL_ORDER)}
 _DOUBLES = frozenset(face for face in FACES if len(face) == 2)
 _LETTER_TO_KERNEL = bytes(_KERNEL_INDEX.get(chr(c), 255) for c in range(256))
-_has_double = re.compile("|".join(sorted(_DOUBLES))).search
+_DOUBLE_PATTERN = re.compile("|".join(sorted(_DOUBLES)))
+_find_doubles = _DOUBLE_PATTERN.finditer
+_has_double = _DOUBLE_PATTERN.search
+assert not {d[-1] for d in _DOUBLES} & {d[0] for d in _DOUBLES}, "double faces could overlap"
 _MAGIC = b"QDLTRIE\x02"
 _HEADER = struct.Struct("<8s5I")  # magic, edges, multisets, spellings, spelled cards, crc
 
@@ -212,27 +216,30 @@ def build_card_trie(words: Iterable[str]) -> CardTrie:
 
     ``words`` must be lowercase a-z strings; duplicates are harmless.
     """
-    by_multiset: dict[bytes, list[tuple[str, bytes]]] = {}
+    by_multiset: dict[bytes, list[bytes]] = {}
+    has_double = _has_double
     for word in sorted(set(words)):
-        if _has_double(word):
-            spellings = [bytes(_KERNEL_INDEX[face] for face in sp) for sp in card_spellings(word)]
-        else:  # the common case: one spelling, one card per letter
+        if has_double(word) is None:  # the common case, inlined: one card per letter
             spellings = [word.encode("ascii").translate(_LETTER_TO_KERNEL)]
+        else:
+            spellings = _kernel_spellings(word)
         for faces in spellings:
             if len(faces) >= MIN_WORD_CARDS:
-                by_multiset.setdefault(bytes(sorted(faces)), []).append((word, faces))
+                key = bytes(sorted(faces))
+                known = by_multiset.get(key)
+                if known is None:
+                    by_multiset[key] = [faces]
+                else:
+                    known.append(faces)
     keys = sorted(by_multiset)
 
-    builder = _DawgBuilder()
-    for key in keys:
-        builder.add(key)
-    edges, ranks = builder.finish()
+    edges, ranks = _build_dawg(keys)
 
     ms_spell = array("i", [0])
     spell_off = array("i", [0])
     spell_cards = bytearray()
     for key in keys:
-        for _, faces in by_multiset[key]:
+        for faces in by_multiset[key]:
             spell_cards.extend(faces)
             spell_off.append(len(spell_cards))
         ms_spell.append(len(spell_off) - 1)
@@ -242,99 +249,113 @@ def build_card_trie(words: Iterable[str]) -> CardTrie:
     )
 
 
-class _DawgBuilder:
-    """Incremental construction of a minimal acyclic automaton from sorted keys
-    (Daciuk, Mihov, Watson and Watson, 2000): only the path of the last key is
-    ever unminimised, so memory stays proportional to the result."""
+def _kernel_spellings(word: str) -> list[bytes]:
+    """:func:`card_spellings` as kernel-face bytes, fast: no two-letter face
+    ends with a letter that starts one, so the double faces of a word never
+    overlap and each one is independently joined or split."""
+    base = word.encode("ascii").translate(_LETTER_TO_KERNEL)
+    doubles = [(m.start(), _KERNEL_INDEX[m.group()]) for m in _find_doubles(word)]
+    if not doubles:
+        return [base]
+    spellings = []
+    for mask in range(1 << len(doubles)):
+        parts = []
+        done = 0
+        for bit, (start, face) in enumerate(doubles):
+            if mask >> bit & 1:
+                parts.append(base[done:start])
+                parts.append(bytes((face,)))
+                done = start + 2
+        parts.append(base[done:])
+        spellings.append(b"".join(parts))
+    return spellings
 
-    def __init__(self) -> None:
-        self.term: list[bool] = [False]
-        self.edges: list[dict[int, int]] = [{}]
-        self.register: dict[tuple[bool, tuple[tuple[int, int], ...]], int] = {}
-        self.unchecked: list[tuple[int, int, int]] = []  # (parent, face, child)
-        self.previous = b""
 
-    def add(self, key: bytes) -> None:
-        previous = self.previous
-        if key <= previous and previous:
-            raise ValueError("keys must be added in increasing order")
-        common = 0
-        limit = min(len(key), len(previous))
-        while common < limit and key[common] == previous[common]:
-            common += 1
-        if len(self.unchecked) > common:
-            self._minimise(common)
-        node = self.unchecked[-1][2] if self.unchecked else 0
-        for face in key[common:]:
-            child = len(self.term)
-            self.term.append(False)
-            self.edges.append({})
-            self.edges[node][face] = child
-            self.unchecked.append((node, face, child))
-            node = child
-        self.term[node] = True
-        self.previous = key
+def _build_dawg(keys: list[bytes]) -> tuple[array, array]:
+    """The minimal automaton of sorted, distinct ``keys``, laid out as
+    :attr:`CardTrie.edges` and :attr:`CardTrie.ranks`.
 
-    def _minimise(self, down_to: int) -> None:
-        while len(self.unchecked) > down_to:
-            parent, face, child = self.unchecked.pop()
-            # Keys arrive sorted, so each edge dict is already in face order.
-            signature = (self.term[child], tuple(self.edges[child].items()))
-            existing = self.register.get(signature)
-            if existing is None:
-                self.register[signature] = child
+    Built bottom-up by hash-consing: a node is its signature (terminal?,
+    ((face, child id), ...)) and equal signatures get one id, so the result
+    is minimal.  Children get ids before their parents.  A run of keys with
+    a common prefix is found with a binary search, and a range holding a
+    single key is a chain memoised by its suffix, so the work grows with the
+    automaton rather than with the plain trie.
+    """
+    register: dict[tuple[bool, tuple[tuple[int, int], ...]], int] = {}
+    nodes: list[tuple[bool, tuple[tuple[int, int], ...]]] = []
+    chains: dict[bytes, int] = {}
+
+    def intern(signature: tuple[bool, tuple[tuple[int, int], ...]]) -> int:
+        node = register.get(signature)
+        if node is None:
+            node = register[signature] = len(nodes)
+            nodes.append(signature)
+        return node
+
+    def chain(suffix: bytes) -> int:
+        node = chains.get(suffix)
+        if node is None:
+            if suffix:
+                node = intern((False, ((suffix[0], chain(suffix[1:])),)))
             else:
-                self.edges[parent][face] = existing
-                self.edges[child] = {}
+                node = intern((True, ()))
+            chains[suffix] = node
+        return node
 
-    def finish(self) -> tuple[array, array]:
-        """Lay the automaton out as :attr:`CardTrie.edges`."""
-        self._minimise(0)
-        # Number the live nodes depth-first from the root, so that a node's
-        # edges sit near its parent's; each node's edges are contiguous.
-        order: list[int] = []
-        number: dict[int, int] = {}
-        stack = [0]
-        while stack:
-            node = stack.pop()
-            if node in number:
-                continue
-            number[node] = len(order)
-            order.append(node)
-            stack.extend(child for child in reversed(self.edges[node].values()))
-        first_edge = [0] * len(order)
-        next_edge = 1  # edge 0 is the virtual edge into the root
-        for i, node in enumerate(order):
-            first_edge[i] = next_edge
-            next_edge += len(self.edges[node])
-        count: dict[int, int] = {}
-        for node in order:
-            self._count(node, count)
-        if next_edge > MAX_EDGES:
-            raise ValueError(f"word list too large: its card trie needs {next_edge} edges, at most {MAX_EDGES}")
-        edges = array("i", [31 | (len(self.edges[0]) << DEGREE_SHIFT) | (1 << FIRST_SHIFT)])
-        ranks = array("i", [0])
-        for node in order:
-            offset = int(self.term[node])
-            for face, child in self.edges[node].items():
-                edges.append(
-                    face
-                    | (len(self.edges[child]) << DEGREE_SHIFT)
-                    | (int(self.term[child]) << TERMINAL_SHIFT)
-                    | (first_edge[number[child]] << FIRST_SHIFT)
-                )
-                ranks.append(offset)
-                offset += count[child]
-        return edges, ranks
+    def build(lo: int, hi: int, depth: int) -> int:
+        first = keys[lo]
+        if hi - lo == 1:
+            return chain(first[depth:])
+        terminal = len(first) == depth
+        if terminal:
+            lo += 1
+        prefix = first[:depth]
+        children = []
+        while lo < hi:
+            face = keys[lo][depth]
+            end = bisect_left(keys, prefix + bytes((face + 1,)), lo, hi)
+            children.append((face, build(lo, end, depth + 1)))
+            lo = end
+        return intern((terminal, tuple(children)))
 
-    def _count(self, root: int, count: dict[int, int]) -> None:
-        stack = [(root, False)]
-        while stack:
-            node, expanded = stack.pop()
-            if node in count:
-                continue
-            if expanded:
-                count[node] = int(self.term[node]) + sum(count[c] for c in self.edges[node].values())
-            else:
-                stack.append((node, True))
-                stack.extend((c, False) for c in self.edges[node].values() if c not in count)
+    root = build(0, len(keys), 0) if keys else intern((False, ()))
+
+    # Accepted strings below each node; children have smaller ids.
+    count = [0] * len(nodes)
+    for node, (terminal, children) in enumerate(nodes):
+        count[node] = int(terminal) + sum(count[child] for _, child in children)
+
+    # Lay nodes out depth-first from the root, so that a node's edges sit
+    # near its parent's; each node's edges are contiguous.
+    first_edge: dict[int, int] = {}
+    order = []
+    next_edge = 1  # edge 0 is the virtual edge into the root
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node in first_edge:
+            continue
+        first_edge[node] = next_edge
+        order.append(node)
+        children = nodes[node][1]
+        next_edge += len(children)
+        stack.extend(child for _, child in reversed(children))
+    if next_edge > MAX_EDGES:
+        raise ValueError(f"word list too large: its card trie needs {next_edge} edges, at most {MAX_EDGES}")
+    edges = array("i", [31 | (len(nodes[root][1]) << DEGREE_SHIFT) | (first_edge[root] << FIRST_SHIFT)])
+    ranks = array("i", [0])
+    for node in order:
+        terminal, children = nodes[node]
+        offset = int(terminal)
+        for face, child in children:
+            child_terminal, grandchildren = nodes[child]
+            edges.append(
+                face
+                | (len(grandchildren) << DEGREE_SHIFT)
+                | (int(child_terminal) << TERMINAL_SHIFT)
+                | (first_edge[child] << FIRST_SHIFT)
+            )
+            ranks.append(offset)
+            offset += count[child]
+    return edges, ranks
