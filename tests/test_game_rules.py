@@ -1,0 +1,102 @@
+"""Round scoring with hand-made rounds: card points, both bonuses, ties,
+eligibility, the floor at zero, and the rules switches."""
+
+from __future__ import annotations
+
+import pytest
+
+from quiddler import Card, parse_hand
+from quiddler.game import RoundScore, Rules, add_to_totals, score_round, word_of
+from quiddler.game.rules import bonus_winner
+
+
+def w(text: str):
+    """A word from comma-separated faces: w("qu,e,e,n")."""
+    return word_of(parse_hand(text))
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return parse_hand(text) if text else ()
+
+
+def test_points_minus_unused_and_both_bonuses_to_one_player() -> None:
+    # seat 0: "queen" (qu9 e2 e2 n5 = 18) + "at" (a2 t3 = 5) = 23, nothing left: both bonuses.
+    # seat 1: "cat" (c8 a2 t3 = 13), holds z (14) -> -1.
+    scores = score_round([[w("qu,e,e,n"), w("a,t")], [w("c,a,t")]], [(), cards("z")], went_out=0)
+    assert scores[0].word_points == 23 and scores[0].longest_bonus == 10 and scores[0].most_words_bonus == 10
+    assert scores[0].score == 43 and scores[0].went_out
+    assert scores[1].score == 13 - 14 and scores[1].bonus == 0 and not scores[1].went_out
+
+
+def test_longest_word_counts_letters_not_cards() -> None:
+    # "thin" is 2 cards (th, in) but 4 letters; "cat" is 3 cards, 3 letters.
+    scores = score_round([[w("th,in")], [w("c,a,t")]], [(), ()], went_out=0)
+    assert scores[0].longest_bonus == 10 and scores[1].longest_bonus == 0
+    assert scores[0].most_words_bonus == 0 and scores[1].most_words_bonus == 0  # 1 word each: tie
+
+
+def test_ties_give_nobody_the_bonus() -> None:
+    scores = score_round([[w("c,a,t"), w("a,t")], [w("d,o,g"), w("o,x")], [w("a,x")]], [(), (), ()], went_out=1)
+    assert all(s.bonus == 0 for s in scores)
+
+
+def test_split_bonuses_between_players() -> None:
+    scores = score_round([[w("a,t"), w("o,x"), w("i,t")], [w("q,u,e,e,n")]], [(), cards("a")], went_out=0)
+    assert (scores[0].most_words_bonus, scores[0].longest_bonus) == (10, 0)
+    assert (scores[1].most_words_bonus, scores[1].longest_bonus) == (0, 10)
+    assert scores[1].score == 28 + 10 - 2  # q15 u4 e2 e2 n5, bonus, minus a2
+
+
+def test_no_words_no_bonus_and_eligibility() -> None:
+    # Nobody laid a word: nobody gets a bonus (0 vs 0 is a tie anyway).
+    scores = score_round([[], []], [cards("a"), cards("b")], went_out=None)
+    assert [s.score for s in scores] == [-2, -8]
+    assert bonus_winner([3, 0], [True, False]) == 0
+    assert bonus_winner([3, 5], [True, False]) == 0
+    assert bonus_winner([0, 0], [False, False]) is None
+
+
+def test_bonus_requires_going_out_variant() -> None:
+    laid = [[w("a,t")], [w("q,u,e,e,n"), w("o,x")]]
+    unused = [(), cards("e")]
+    official = score_round(laid, unused, went_out=0)
+    assert official[1].bonus == 20 and official[0].bonus == 0
+    house = score_round(laid, unused, went_out=0, rules=Rules(bonus_requires_going_out=True))
+    assert house[0].bonus == 20 and house[1].bonus == 0
+
+
+def test_bonus_values_and_bonuses_off() -> None:
+    laid, unused = [[w("q,u,e,e,n"), w("a,t")], [w("o,x")]], [(), ()]
+    assert score_round(laid, unused, 0, Rules(longest_word_bonus=5, most_words_bonus=3))[0].bonus == 8
+    assert score_round(laid, unused, 0, Rules(longest_word_bonus=0, most_words_bonus=0))[0].bonus == 0
+
+
+def test_one_bonus_only_with_two_players() -> None:
+    laid, unused = [[w("q,u,e,e,n"), w("a,t")], [w("o,x")]], [(), ()]
+    assert score_round(laid, unused, 0, Rules(two_player_bonuses="longest"))[0].bonus == 10
+    assert score_round(laid, unused, 0, Rules(two_player_bonuses="most"))[0].most_words_bonus == 10
+    three = score_round(laid + [[]], unused + [()], 0, Rules(two_player_bonuses="longest"))
+    assert three[0].bonus == 20  # the switch only applies to two-player games
+
+
+def test_floor_at_zero_after_each_round_bonuses_included() -> None:
+    minus = RoundScore((), cards("q,z"))  # -29
+    plus = RoundScore((w("a,t"),), (), longest_bonus=10)  # 15
+    assert add_to_totals([10, 0], [minus, plus]) == (0, 15)
+    assert add_to_totals([10, 0], [minus, plus], Rules(floor_at_zero=False)) == (-19, 15)
+    # floored each round: -29 then +15 is 15, not -14
+    totals = add_to_totals([0, 0], [minus, minus])
+    assert add_to_totals(totals, [plus, plus]) == (15, 15)
+
+
+def test_rules_validation_and_dict_round_trip() -> None:
+    with pytest.raises(ValueError, match="at least 2 cards"):
+        Rules(round_sizes=(1, 3))
+    with pytest.raises(ValueError, match="to 8 players"):
+        Rules().check_players(9)
+    with pytest.raises(ValueError, match="do not fit"):
+        Rules(round_sizes=(15,)).check_players(8)
+    rules = Rules(round_sizes=(3, 4, 3), no_going_out_first_turn=True, first_turn_rule_rounds=2, floor_at_zero=False)
+    assert Rules.from_dict(rules.to_dict()) == rules
+    assert rules.first_turn_out_forbidden(1) and not rules.first_turn_out_forbidden(2)
+    assert not Rules().first_turn_out_forbidden(0)
