@@ -335,3 +335,14 @@ def test_a_word_needs_two_cards():
     words = WordList(["zz", "qu"])
     assert solve("z,z", wordlist=words).best.score == 28
     assert solve(parse_hand("qu"), wordlist=words).best.words == ()
+
+
+def test_concurrent_builds_share_one_entry(private_cache, expected):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        tries = list(pool.map(lambda _: load_wordlist(SMALL).card_trie.to_bytes(), range(8)))
+    assert len(set(tries)) == 1
+    (entry,) = cache_files(private_cache)  # no temporary files left behind
+    assert entry.read_bytes() == tries[0]
+    assert answers(load_wordlist(SMALL)) == expected
