@@ -1,7 +1,7 @@
 """quiddler: an exact, fast solver, command line and game engine for the
 Quiddler card word game."""
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from .cards import DECK_SIZE, FACES, Card, Deck, format_hand, full_deck, parse_hand
 from .errors import (
@@ -15,10 +15,19 @@ from .errors import (
 from .solver import MAX_CARDS, Play, Solution, Word, find_words, solve, solve_many
 from .wordlist import WordList, cache_dir, default_wordlist, load_wordlist
 
-try:
-    __version__ = version("quiddler")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    # The version is looked up on first use: importlib.metadata costs ~20 ms
+    # of start-up, which a one-off CLI solve should not pay.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("quiddler")
+        except PackageNotFoundError:  # a source tree that is not installed
+            return "0.0.0+unknown"
+    raise AttributeError(f"module 'quiddler' has no attribute {name!r}")
 
 __all__ = [
     "DECK_SIZE",

@@ -20,7 +20,6 @@ from typing import IO, Any, TypeVar
 
 import click
 
-from . import __version__
 from .cards import Card, format_hand, parse_hand
 from .errors import QuiddlerError
 from .solver import Play, Solution, Word, find_words, solve
@@ -162,13 +161,23 @@ _json_option = click.option(
 )
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``, looked up only when asked (importlib.metadata is slow to import)."""
+    if value and not ctx.resilient_parsing:
+        from . import __version__
+
+        click.echo(f"quiddler {__version__}")
+        ctx.exit()
+
+
 @click.group(
     cls=QuiddlerGroup,
     lazy_commands=LAZY_COMMANDS,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="\b\nExample:\n  quiddler solve d,cl,o,g,a,b,er,in,n,y,s --discard",
 )
-@click.version_option(__version__, "--version", prog_name="quiddler", message="%(prog)s %(version)s")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and exit.")  # fmt: skip
 def main() -> None:
     """Solve Quiddler hands: the best play, going out, every word a hand makes.
 

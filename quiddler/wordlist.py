@@ -13,7 +13,6 @@ import os
 import re
 import tempfile
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
@@ -209,7 +208,7 @@ def default_wordlist() -> WordList:
     loaded once per process."""
     global _default
     if _default is None:
-        raw = resources.files("quiddler").joinpath("data", "enable.txt").read_bytes()
+        raw = (Path(__file__).parent / "data" / "enable.txt").read_bytes()
         # The shipped file is already normalised (sorted, unique, lowercase;
         # a test checks it), so skip the 100+ ms of parsing every process.
         _default = WordList._from_validated_text(raw.rstrip(b"\n"), "ENABLE")
