@@ -2,7 +2,14 @@
 records and simulation, built on the exact solver."""
 
 from .engine import Game
-from .errors import CardNotInHandError, GameRecordError, GoingOutError, WrongPhaseError, WrongPlayerError
+from .errors import (
+    CardNotInHandError,
+    GameRecordError,
+    GoingOutError,
+    UnknownStrategyError,
+    WrongPhaseError,
+    WrongPlayerError,
+)
 from .players import GreedyPlayer, Player, RandomPlayer, make_player, player_names, register_player
 from .rules import RoundScore, Rules, add_to_totals, score_round
 from .runner import play_game, simulate
@@ -27,6 +34,7 @@ __all__ = [
     "RoundResult",
     "RoundScore",
     "Rules",
+    "UnknownStrategyError",
     "WrongPhaseError",
     "WrongPlayerError",
     "add_to_totals",

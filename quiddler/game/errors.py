@@ -16,6 +16,7 @@ __all__ = [
     "GoingOutError",
     "IllegalActionError",
     "InvalidWordError",
+    "UnknownStrategyError",
     "WrongPhaseError",
     "WrongPlayerError",
 ]
@@ -40,3 +41,7 @@ class GoingOutError(IllegalActionError):
 
 class GameRecordError(QuiddlerError, ValueError):
     """A game record is malformed or does not replay to what it records."""
+
+
+class UnknownStrategyError(QuiddlerError, ValueError):
+    """No player strategy is registered under that name."""

@@ -16,6 +16,7 @@ from typing import Callable, Protocol, runtime_checkable
 from ..cards import Card
 from ..solver import Play, Solution, solve
 from ..wordlist import WordList
+from .errors import UnknownStrategyError
 from .state import Discard, Draw, GoOut, LayDown, PlayerView
 
 __all__ = [
@@ -92,15 +93,24 @@ def best_final_play(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, d
 
 
 class RandomPlayer:
-    """Random legal moves: a random draw source and a random discard; it
-    goes out whenever the cards left after that discard can all be laid
-    down, and on a final turn lays down the best words those cards make,
-    so rounds end and score sensibly."""
+    """Random legal moves.  It draws from a random source; after drawing,
+    its legal moves are a discard of each different card it holds plus,
+    when its cards allow it, going out, and it picks one of those moves
+    uniformly (going out with the best going-out play, the solver's).  On a
+    final turn it discards a random card and lays down the best words the
+    rest make, so rounds score sensibly.
+
+    ``eager=True`` makes it go out whenever it can (a stronger baseline,
+    registered as ``"random-eager"``).
+    """
 
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, eager: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.eager = eager
+        if eager:
+            self.name = "random-eager"
 
     def choose_draw(self, view: PlayerView) -> Draw:
         sources = []
@@ -110,22 +120,19 @@ class RandomPlayer:
             sources.append("discard")
         return Draw(view.seat, self.rng.choice(sources))  # type: ignore[arg-type]
 
-    def _split(self, view: PlayerView) -> tuple[Card, list[Card]]:
-        hand = list(view.hand)
-        card = hand.pop(self.rng.randrange(len(hand)))
-        return card, hand
-
     def choose_end(self, view: PlayerView) -> Discard | GoOut:
-        card, rest = self._split(view)
+        discards = sorted(set(view.hand))
         if view.may_go_out:
-            out = solve_hand(rest, view, discard=False).best_go_out
-            if out is not None:
-                return GoOut(view.seat, out.words, card)
-        return Discard(view.seat, card)
+            out = solve_hand(view.hand, view).best_go_out
+            if out is not None and (self.eager or self.rng.randrange(len(discards) + 1) == 0):
+                assert out.discard is not None
+                return GoOut(view.seat, out.words, out.discard)
+        return Discard(view.seat, self.rng.choice(discards))
 
     def choose_lay_down(self, view: PlayerView) -> LayDown:
-        card, rest = self._split(view)
-        return LayDown(view.seat, solve_hand(rest, view, discard=False).best.words, card)
+        hand = list(view.hand)
+        card = hand.pop(self.rng.randrange(len(hand)))
+        return LayDown(view.seat, solve_hand(hand, view, discard=False).best.words, card)
 
 
 class GreedyPlayer:
@@ -175,6 +182,7 @@ class GreedyPlayer:
 _REGISTRY: dict[str, Callable[[int | None], Player]] = {
     "greedy": GreedyPlayer,
     "random": RandomPlayer,
+    "random-eager": lambda seed: RandomPlayer(seed, eager=True),
 }
 
 
@@ -196,10 +204,10 @@ def make_player(name: str, seed: int | None = None) -> Player:
     >>> make_player("clever")
     Traceback (most recent call last):
     ...
-    ValueError: unknown strategy: 'clever' (expected one of: greedy, random)
+    quiddler.game.errors.UnknownStrategyError: unknown strategy: 'clever' (expected one of: greedy, random...)
     """
     try:
         factory = _REGISTRY[name]
     except KeyError:
-        raise ValueError(f"unknown strategy: {name!r} (expected one of: {', '.join(player_names())})") from None
+        raise UnknownStrategyError(f"unknown strategy: {name!r} (expected one of: {', '.join(player_names())})") from None
     return factory(seed)
