@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a source tree too
 
-from quiddler.game import make_player, play_game, simulate  # noqa: E402
-from quiddler.game.runner import game_seeds  # noqa: E402
+from quiddler.game import make_player, play_game, simulate
+from quiddler.game.runner import game_seeds
 
 RESULTS = Path(__file__).parent / "results" / "game.json"
 
@@ -97,7 +97,9 @@ def main() -> None:
     }
     print(f"machine: nproc={machine['nproc']} python={machine['python']} {machine['platform']}")
     print(f"first game (numba load + card trie): {warmup:.2f} s")
-    print(f"{'players':<18} {'games':>6} {'games/s':>9} {'median s/game':>14} {'p90 s/game':>11} {'max s/game':>11}")
+    print(
+        f"{'players':<18} {'games':>6} {'games/s':>9} {'median s/game':>14} {'p90 s/game':>11} {'max s/game':>11}"
+    )
     for name, r in rows.items():
         print(f"{name:<18} {r['games']:>6} {r['games_per_second_median']:>9.1f} "
               f"{r['seconds_per_game_median']:>14.4f} {r['seconds_per_game_p90']:>11.4f} "
@@ -106,7 +108,9 @@ def main() -> None:
     print(f"greedy vs random, 2 players, {versus_games} games (seats rotated): greedy wins {g['wins']:.1f} "
           f"({g['win_rate']:.1%}; target >= 95%), mean score greedy {g['mean_score']:.1f} / random "
           f"{r['mean_score']:.1f}, going out {g['going_out_rate']:.1%} / {r['going_out_rate']:.1%}")  # fmt: skip
-    print(f"random games, 2-8 players: {stress['games']} games, {stress['errors']} errors, {stress['seconds']} s")
+    print(
+        f"random games, 2-8 players: {stress['games']} games, {stress['errors']} errors, {stress['seconds']} s"
+    )
     result = {
         "machine": machine,
         "quick": args.quick,

@@ -57,7 +57,7 @@ def test_each_illegal_action_raises_and_changes_nothing() -> None:
     cases = [
         (Draw(0), WrongPlayerError),
         (Discard(1, Card("c")), WrongPhaseError),
-        (GoOut(1, (word_of("c,a,t".split(",")),), Card("s")), WrongPhaseError),
+        (GoOut(1, (word_of(["c", "a", "t"]),), Card("s")), WrongPhaseError),
         (LayDown(1, (), Card("c")), WrongPhaseError),
     ]
     for action, error in cases:

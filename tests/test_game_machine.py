@@ -25,15 +25,15 @@ RULE_SETS = [
 ]
 
 
-def drawing(self: "GameMachine") -> bool:
+def drawing(self: GameMachine) -> bool:
     return not self.game.over and self.game.phase is Phase.DRAW
 
 
-def ending_turn(self: "GameMachine") -> bool:
+def ending_turn(self: GameMachine) -> bool:
     return not self.game.over and self.game.phase is Phase.DISCARD and not self.game.final_turn
 
 
-def final_turn(self: "GameMachine") -> bool:
+def final_turn(self: GameMachine) -> bool:
     return not self.game.over and self.game.phase is Phase.DISCARD and self.game.final_turn
 
 
@@ -178,7 +178,7 @@ class GameMachine(RuleBasedStateMachine):
             held = len(game.hand(seat))
             laid = sum(len(w.cards) for w in game.laid_down(seat))
             if seat in game.finished:
-                assert held + laid == n - (0 if seat != game.went_out else 0)
+                assert held + laid == n
                 if seat == game.went_out:
                     assert held == 0 and laid == n
             elif seat == game.turn and game.phase is Phase.DISCARD:

@@ -74,7 +74,16 @@ def test_same_seed_same_decisions_same_game() -> None:
 def test_record_fields_and_tampering_is_detected() -> None:
     game = play_game([GreedyPlayer(), RandomPlayer(5)], seed=3)
     record = game_record(game, ["greedy", "random"])
-    assert set(record) == {"format", "seed", "players", "rules", "rounds", "finished", "final_scores", "winners"}
+    assert set(record) == {
+        "format",
+        "seed",
+        "players",
+        "rules",
+        "rounds",
+        "finished",
+        "final_scores",
+        "winners",
+    }
     assert record["rules"]["wordlist"] == "ENABLE" and record["finished"]
     first = record["rounds"][0]
     assert {"round", "cards", "dealer", "hands", "discard", "draw_pile", "actions", "result"} <= set(first)
@@ -133,10 +142,8 @@ def test_greedy_beats_random_in_a_small_sample() -> None:
 
 def test_simulate_command_json_and_log(tmp_path) -> None:
     log = tmp_path / "games.jsonl"
-    result = CliRunner().invoke(
-        simulate_command, ["--players", "greedy,random,random", "--games", "4", "--seed", "1", "--json",
-                           "--log", str(log)],  # fmt: skip
-    )
+    args = ["--players", "greedy,random,random", "--games", "4", "--seed", "1", "--json", "--log", str(log)]
+    result = CliRunner().invoke(simulate_command, args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["games"] == 4 and data["seed"] == 1
@@ -151,14 +158,25 @@ def test_simulate_command_json_and_log(tmp_path) -> None:
         assert replay(record).totals == tuple(record["final_scores"])
     # seats rotate: each game's seat 0 strategy follows the rotation
     assert [json.loads(line)["players"][0] for line in lines] == ["greedy", "random", "random", "greedy"]
-    again = CliRunner().invoke(simulate_command, ["--players", "greedy,random,random", "-n", "4", "--seed", "1",
-                                                  "--json"])  # fmt: skip
+    again = CliRunner().invoke(
+        simulate_command, ["--players", "greedy,random,random", "-n", "4", "--seed", "1", "--json"]
+    )
     assert json.loads(again.stdout) == data
 
 
 def test_simulate_command_table_and_variants() -> None:
-    result = CliRunner().invoke(simulate_command, ["--players", "random,random", "--games", "2", "--seed", "2",
-                                                   "--no-first-turn-out", "--no-bonuses", "--no-floor"])  # fmt: skip
+    args = [
+        "--players",
+        "random,random",
+        "--games",
+        "2",
+        "--seed",
+        "2",
+        "--no-first-turn-out",
+        "--no-bonuses",
+        "--no-floor",
+    ]
+    result = CliRunner().invoke(simulate_command, args)
     assert result.exit_code == 0
     assert "random" in result.stdout and "win rate" in result.stdout and result.stderr == ""
 
@@ -184,8 +202,8 @@ def test_simulate_command_bad_arguments(args: list[str], message: str) -> None:
 
 def test_simulate_through_the_main_group() -> None:
     cli = pytest.importorskip("quiddler.cli")
-    result = CliRunner().invoke(cli.main, ["simulate", "--players", "random,random", "-n", "1", "--seed", "1",
-                                           "--json"])  # fmt: skip
+    args = ["simulate", "--players", "random,random", "-n", "1", "--seed", "1", "--json"]
+    result = CliRunner().invoke(cli.main, args)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["games"] == 1
     bad = CliRunner().invoke(cli.main, ["simulate", "--players", "random"])

@@ -36,7 +36,9 @@ def test_longest_word_counts_letters_not_cards() -> None:
 
 
 def test_ties_give_nobody_the_bonus() -> None:
-    scores = score_round([[w("c,a,t"), w("a,t")], [w("d,o,g"), w("o,x")], [w("a,x")]], [(), (), ()], went_out=1)
+    scores = score_round(
+        [[w("c,a,t"), w("a,t")], [w("d,o,g"), w("o,x")], [w("a,x")]], [(), (), ()], went_out=1
+    )
     assert all(s.bonus == 0 for s in scores)
 
 
@@ -96,7 +98,9 @@ def test_rules_validation_and_dict_round_trip() -> None:
         Rules().check_players(9)
     with pytest.raises(ValueError, match="do not fit"):
         Rules(round_sizes=(15,)).check_players(8)
-    rules = Rules(round_sizes=(3, 4, 3), no_going_out_first_turn=True, first_turn_rule_rounds=2, floor_at_zero=False)
+    rules = Rules(
+        round_sizes=(3, 4, 3), no_going_out_first_turn=True, first_turn_rule_rounds=2, floor_at_zero=False
+    )
     assert Rules.from_dict(rules.to_dict()) == rules
     assert rules.first_turn_out_forbidden(1) and not rules.first_turn_out_forbidden(2)
     assert not Rules().first_turn_out_forbidden(0)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..cards import Card, full_deck
 from ..solver.types import Word
@@ -46,8 +47,17 @@ class Game:
         #: Per round: the deal (hands, up card, draw pile) and every action applied.
         self.log: list[dict[str, Any]] = []
         self.round = -1
-        self._draw: list[Card] = []  # top of pile = end of list
-        self._discard: list[Card] = []
+        # The round in play, set by _start_round.
+        self.turn = 0
+        self.phase = Phase.DRAW
+        self._draw: list[Card] = []  # top of the pile = end of the list
+        self._discard: list[Card] = []  # likewise
+        self._hands: list[list[Card]] = []
+        self._laid: list[tuple[Word, ...]] = []
+        self._seen: list[Card] = []
+        self._turns: list[int] = []
+        self._done: set[int] = set()
+        self._went_out: int | None = None
         self._start_round(list(full_deck()))
 
     # -- reading the state -------------------------------------------------
@@ -183,7 +193,9 @@ class Game:
                 _check_cards(hand, used + [card])
                 left = len(hand) - len(used) - 1
                 if left:
-                    raise GoingOutError(f"going out must lay down every card but the discard: {left} left over")
+                    raise GoingOutError(
+                        f"going out must lay down every card but the discard: {left} left over"
+                    )
             case LayDown(words=words, discard=card):
                 self._check_after_draw()
                 if self._went_out is None:
@@ -281,10 +293,10 @@ class Game:
         self._discard = [deck.pop()]
         self._draw = deck
         self._seen = list(self._discard)
-        self._laid: list[tuple[Word, ...]] = [()] * self.players
+        self._laid = [()] * self.players
         self._turns = [0] * self.players
-        self._done: set[int] = set()
-        self._went_out: int | None = None
+        self._done = set()
+        self._went_out = None
         self.turn = first
         self.phase = Phase.DRAW
         self.log.append(
@@ -346,4 +358,3 @@ def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
             if have[card]:
                 raise CardNotInHandError(f"card {card.face!r} used {need} times but held {have[card]} times")
             raise CardNotInHandError(f"card not in hand: {card.face!r}")
-

@@ -10,8 +10,9 @@ players are looked up by name with :func:`make_player`;
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from ..cards import Card
 from ..solver import Play, Solution, solve
@@ -209,5 +210,7 @@ def make_player(name: str, seed: int | None = None) -> Player:
     try:
         factory = _REGISTRY[name]
     except KeyError:
-        raise UnknownStrategyError(f"unknown strategy: {name!r} (expected one of: {', '.join(player_names())})") from None
+        raise UnknownStrategyError(
+            f"unknown strategy: {name!r} (expected one of: {', '.join(player_names())})"
+        ) from None
     return factory(seed)

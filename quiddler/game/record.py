@@ -9,7 +9,8 @@ each round result and the final scores come out as recorded.
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..errors import IllegalActionError
 from ..wordlist import WordList
@@ -84,5 +85,7 @@ def replay(record: dict[str, Any] | str, wordlist: WordList | None = None) -> Ga
         if "result" in entry and game.log[index].get("result") != entry["result"]:
             raise GameRecordError(f"round {index + 1}: the result differs from the record")
     if "final_scores" in record and list(game.totals) != record["final_scores"]:
-        raise GameRecordError(f"final scores {list(game.totals)} differ from the record's {record['final_scores']}")
+        raise GameRecordError(
+            f"final scores {list(game.totals)} differ from the record's {record['final_scores']}"
+        )
     return game

@@ -8,14 +8,23 @@ down and kept, so it can be tested with hand-made rounds and no engine.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from ..cards import DECK_SIZE, Card
 from ..solver.types import Word
 from ..wordlist import WordList, default_wordlist
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "RoundScore", "Rules", "add_to_totals", "bonus_winner", "score_round"]
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "RoundScore",
+    "Rules",
+    "add_to_totals",
+    "bonus_winner",
+    "score_round",
+]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -75,7 +84,9 @@ class Rules:
         if self.two_player_bonuses not in ("both", "longest", "most"):
             raise ValueError(f"unknown two_player_bonuses: {self.two_player_bonuses!r}")
         if self.first_turn_rule_rounds is not None and self.first_turn_rule_rounds < 0:
-            raise ValueError(f"first_turn_rule_rounds must not be negative, not {self.first_turn_rule_rounds}")
+            raise ValueError(
+                f"first_turn_rule_rounds must not be negative, not {self.first_turn_rule_rounds}"
+            )
 
     @property
     def rounds(self) -> int:
@@ -123,7 +134,7 @@ class Rules:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], wordlist: WordList | None = None) -> "Rules":
+    def from_dict(cls, data: dict[str, Any], wordlist: WordList | None = None) -> Rules:
         """Inverse of :meth:`to_dict`; the word list itself is passed in
         (None: ENABLE).  Unknown keys are ignored so newer records still load."""
         names = {f.name for f in fields(cls)} - {"wordlist"}
@@ -206,10 +217,7 @@ def score_round(
     if len(unused) != players:
         raise ValueError("words and unused must have one entry per player")
     longest_value, most_value = rules.bonuses(players)
-    eligible = [
-        bool(w) and (not rules.bonus_requires_going_out or not u)
-        for w, u in zip(words, unused)
-    ]
+    eligible = [bool(w) and (not rules.bonus_requires_going_out or not u) for w, u in zip(words, unused)]
     longest = bonus_winner([max((x.letters for x in w), default=0) for w in words], eligible)
     most = bonus_winner([len(w) for w in words], eligible)
     return tuple(
@@ -224,7 +232,9 @@ def score_round(
     )
 
 
-def add_to_totals(totals: Sequence[int], scores: Sequence[RoundScore], rules: Rules = Rules()) -> tuple[int, ...]:
+def add_to_totals(
+    totals: Sequence[int], scores: Sequence[RoundScore], rules: Rules = Rules()
+) -> tuple[int, ...]:
     """New totals after a round, floored at zero if the rules say so.
 
     >>> add_to_totals([5, 0], [RoundScore((), (Card("q"),)), RoundScore((), (Card("a"),))])

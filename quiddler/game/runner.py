@@ -8,8 +8,9 @@ advantage (seat 0 deals first, so seat 1 plays first in round 1).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from .engine import Game
 from .players import Player, make_player

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from ..cards import Card
 from ..solver.types import Word
@@ -102,7 +102,7 @@ class LayDown:
                 "discard": self.discard.face}  # fmt: skip
 
 
-Action = Union[Draw, Discard, GoOut, LayDown]
+Action = Draw | Discard | GoOut | LayDown
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:
