@@ -193,6 +193,13 @@ class GameMachine(RuleBasedStateMachine):
             assert self.game.turn not in self.game.finished
 
     @invariant()
+    def at_most_one_final_turn_each(self) -> None:
+        assert all(count == 1 for count in self.final_turns.values())
+        assert self.game.went_out not in self.final_turns
+        if self.final_turns:
+            assert self.game.went_out is not None
+
+    @invariant()
     def totals_change_only_at_round_end(self) -> None:
         assert self.game.totals == self.totals
         assert len(self.game.history) == self.rounds_seen

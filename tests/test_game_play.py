@@ -50,10 +50,10 @@ def check_finished(game: Game) -> None:
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_many_random_games_run_and_replay(players: int) -> None:
-    for i in range(6):
+    for i in range(60):
         seed = players * 100 + i
-        rules = RULE_SETS[i % len(RULE_SETS)]
-        names = ["random"] * players if i % 3 else ["greedy"] + ["random"] * (players - 1)
+        rules = RULE_SETS[(i + i // 4) % len(RULE_SETS)]
+        names = ["random"] * players if i % 4 else ["greedy"] + ["random-eager"] * (players - 1)
         game = play_game([make_player(n, seed + s) for s, n in enumerate(names)], seed=seed, rules=rules)
         check_finished(game)
         text = json.dumps(game_record(game, names))
