@@ -28,7 +28,7 @@ HAND_HEAD = 2
 HAND_STRIDE = 6
 WORD_STRIDE = 7
 FRAME = 10
-MEMO_SLOT = 4
+MEMO_SLOT = 5
 SCORE_SHIFT = 8
 GO_BIT = 128
 COUNT_MASK = 127
@@ -163,16 +163,19 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
     with it, which reaches every partition exactly once.  Words are tried
     before the leftover, biggest first, and a state stops as soon as every
     one of its cards is in a word: nothing can beat that.  Memo slot ``i``
-    holds at ``MEMO_SLOT * i`` the key and the choice (``-1`` left over,
-    else a word index); :func:`state_count` fills the next two.
+    starts at ``1 + MEMO_SLOT * i``: the generation that wrote it (a slot
+    from an older generation than ``memo[0]`` is unknown, so the memo never
+    needs clearing), the key, the choice (``-1`` left over, else a word
+    index), then the two numbers of :func:`state_count`.
     ``need_words`` and ``long_target`` are the largest ``j`` and ``f`` the
     memo has room for.
     """
     nf = long_target + 1
     naug = (need_words + 1) * nf
-    top = radix0 * naug + j0 * nf + f0
-    if memo[MEMO_SLOT * top] != UNKNOWN:
-        return memo[MEMO_SLOT * top]
+    gen = memo[0]
+    top = 1 + MEMO_SLOT * (radix0 * naug + j0 * nf + f0)
+    if memo[top] == gen:
+        return memo[top + 1]
     guard = hand[1]
     d0 = first_digit(hand, swar0, 0)
     stack[0] = radix0
@@ -191,10 +194,12 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
         swar = stack[base + 1]
         j = stack[base + 2]
         f = stack[base + 3]
-        slot = MEMO_SLOT * (radix * naug + j * nf + f)
+        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f)
         if radix == 0:
-            memo[slot] = BASE_KEY if (j == 0 and f == 0) else INFEASIBLE
-            memo[slot + 1] = -3
+            memo[slot] = gen
+            memo[slot + 1] = BASE_KEY if (j == 0 and f == 0) else INFEASIBLE
+            memo[slot + 2] = -3
+            memo[slot + 3] = UNKNOWN
             sp -= 1
             continue
         d = stack[base + 4]
@@ -220,7 +225,8 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
                 child_j = j - 1 if j > 0 else 0
                 child_f = f if words[w + 4] <= long_after else 0
                 child_points = points - words[w + 3]
-                value = memo[MEMO_SLOT * (child_radix * naug + child_j * nf + child_f)]
+                child = 1 + MEMO_SLOT * (child_radix * naug + child_j * nf + child_f)
+                value = memo[child + 1] if memo[child] == gen else UNKNOWN
                 if value == UNKNOWN:
                     pushed = True
                     break
@@ -241,7 +247,8 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
                 child_j = j
                 child_f = f
                 child_points = points - hand[h + 2]
-                value = memo[MEMO_SLOT * (child_radix * naug + j * nf + f)]
+                child = 1 + MEMO_SLOT * (child_radix * naug + j * nf + f)
+                value = memo[child + 1] if memo[child] == gen else UNKNOWN
                 if value == UNKNOWN:
                     cur = end
                     pushed = True
@@ -267,26 +274,30 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
             stack[nb + 8] = child_points
             sp += 1
             continue
-        memo[slot] = best
-        memo[slot + 1] = choice
+        memo[slot] = gen
+        memo[slot + 1] = best
+        memo[slot + 2] = choice
+        memo[slot + 3] = UNKNOWN
         sp -= 1
-    return memo[MEMO_SLOT * top]
+    return memo[top + 1]
 
 
 @kernel
 def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
                 need_words, long_target, long_after, allow_left):  # fmt: skip
     """The most words in any best play of a (feasible) state, memoised in
-    the third and fourth numbers of its memo slot (count, choice).
+    the last two numbers of its memo slot (count, choice).
 
     Only choices that reach the state's best key are followed, so this
     visits the few states on optimal paths, not the whole state space.
     """
     nf = long_target + 1
     naug = (need_words + 1) * nf
-    top = MEMO_SLOT * (radix0 * naug + j0 * nf + f0)
-    if memo[top + 2] != UNKNOWN:
-        return memo[top + 2]
+    state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
+                need_words, long_target, long_after, allow_left)  # fmt: skip
+    top = 1 + MEMO_SLOT * (radix0 * naug + j0 * nf + f0)
+    if memo[top + 3] != UNKNOWN:
+        return memo[top + 3]
     guard = hand[1]
     d0 = first_digit(hand, swar0, 0)
     kstack[0] = radix0
@@ -305,10 +316,10 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
         swar = kstack[base + 1]
         j = kstack[base + 2]
         f = kstack[base + 3]
-        slot = MEMO_SLOT * (radix * naug + j * nf + f)
+        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f)
         if radix == 0:
-            memo[slot + 2] = 0
-            memo[slot + 3] = -3
+            memo[slot + 3] = 0
+            memo[slot + 4] = -3
             sp -= 1
             continue
         target = state_value(words, group, hand, memo, stack, radix, swar, j, f,
@@ -355,8 +366,8 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
                 else:
                     cand = (value & ~GO_BIT) - (hand[h + 2] << SCORE_SHIFT)
                 if cand == target:
-                    child = MEMO_SLOT * (child_radix * naug + child_j * nf + child_f)
-                    count = memo[child + 2]
+                    child = 1 + MEMO_SLOT * (child_radix * naug + child_j * nf + child_f)
+                    count = memo[child + 3]
                     if count == UNKNOWN:
                         pushed = True
                         break
@@ -383,10 +394,10 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
             kstack[nb + 8] = child_points
             sp += 1
             continue
-        memo[slot + 2] = best
-        memo[slot + 3] = choice
+        memo[slot + 3] = best
+        memo[slot + 4] = choice
         sp -= 1
-    return memo[top + 2]
+    return memo[top + 3]
 
 
 @kernel
@@ -398,8 +409,8 @@ def trace(words, hand, memo, radix, swar, j, f, need_words, long_target, long_af
     naug = (need_words + 1) * nf
     maxc = OUT_MAXC
     while radix != 0:
-        slot = MEMO_SLOT * (radix * naug + j * nf + f)
-        choice = memo[slot + 3]
+        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f)
+        choice = memo[slot + 4]
         if choice == -1:
             d = first_digit(hand, swar, 0)
             h = HAND_HEAD + HAND_STRIDE * d
@@ -589,7 +600,7 @@ def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, f
     entry kernels.  Returns the number of states, or ``-1`` if ``words`` or
     ``-2`` if ``memo`` is too small."""
     nstates = layout_hand(face_count, face_points, hand, face_digit)
-    size = MEMO_SLOT * nstates * (params[1] + 1) * (params[2] + 1)
+    size = 1 + MEMO_SLOT * nstates * (params[1] + 1) * (params[2] + 1)
     if size > len(memo):
         return -2
     capacity = len(words) // WORD_STRIDE
@@ -631,12 +642,10 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
     if nstates < 0:
         return nstates
     nwords = group[hand[0]]
-    size = MEMO_SLOT * nstates * (params[1] + 1) * (params[2] + 1)
     full_radix, full_swar = full_state(hand)
     block = OUT_BLOCK
     for allow_left in range(1, -1, -1):
-        for i in range(size):
-            memo[i] = UNKNOWN
+        memo[0] += 1  # a new generation: every slot stamped otherwise is unknown
         start = 0 if allow_left == 1 else block
         result = best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_swar,
                            params[0], params[1], params[2], params[3], params[4], params[5],
@@ -651,7 +660,7 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
     return nwords
 
 
-DFS_FRAME = 9
+DFS_FRAME = 11
 
 
 @kernel
@@ -659,9 +668,10 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
               hand, face_digit, words, group, memo, stack, dfs, path, keys, out):  # fmt: skip
     """The ``len(keys)`` best distinct plays, by branch and bound.
 
-    Every partition of the hand (per discard) is reached exactly once by
-    taking its rarest card as left over or in the word that holds it, so no
-    play is produced twice.  A branch is cut when its score so far plus the
+    Every partition of the hand (per discard) is reached exactly once: the
+    state's rarest card is left over or in the word that holds it, and
+    copies of one face are taken in a fixed order (see the child frames),
+    so no play is produced twice.  A branch is cut when its score so far plus the
     exact best score of the rest (from the memo) plus every bonus still
     possible cannot reach the worst play kept.  Plays are kept sorted by
     (total, goes out, longest word, word count) in ``keys``; play ``i`` is
@@ -680,8 +690,7 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
     word_bonus = params[4] if need_words > 0 else 0
     long_bonus = params[5] if long_target > 0 else 0
     naug = (need_words + 1) * (long_target + 1)
-    for i in range(MEMO_SLOT * nstates * naug):
-        memo[i] = UNKNOWN
+    memo[0] += 1
     limit = len(keys)
     block = OUT_BLOCK
     maxc = OUT_MAXC
@@ -707,6 +716,8 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
         dfs[6] = 0
         dfs[7] = 1
         dfs[8] = -3
+        dfs[9] = group[dfs[2]] if dfs[2] < ndig else 0
+        dfs[10] = 0
         sp = 0
         while sp >= 0:
             fb = DFS_FRAME * sp
@@ -760,16 +771,21 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
                 # the bound starts cutting at once.
                 state_value(words, group, hand, memo, stack, radix, swar, 0, 0,
                             need_words, long_target, long_after, 1)  # fmt: skip
-                dfs[fb + 8] = memo[MEMO_SLOT * (radix * naug) + 1]
+                dfs[fb + 8] = memo[1 + MEMO_SLOT * (radix * naug) + 2]
+            floor = dfs[fb + 9]
+            leftover_only = dfs[fb + 10]
             preferred = dfs[fb + 8]
+            if preferred >= 0 and (leftover_only != 0 or preferred < floor):
+                preferred = -3  # not allowed here (see below): no preference
             # Next option: -2 the preferred one, -1 left over, then the words.
             option = -4
             while option == -4:
                 if cursor == -2:
-                    option = preferred
                     cursor = -1
+                    if preferred != -3:
+                        option = preferred
                 elif cursor == -1:
-                    cursor = group[d]
+                    cursor = group[d + 1] if leftover_only != 0 else floor
                     if preferred != -1:
                         option = -1
                 elif cursor < group[d + 1]:
@@ -815,6 +831,17 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
             dfs[nb + 6] = child_longest
             dfs[nb + 7] = child_go
             dfs[nb + 8] = -3
+            # Identical cards would let one partition be reached several ways
+            # (this copy left over and that one in a word, or two words in
+            # either order).  So, while a digit stays first: words come in
+            # rising index order, then its leftovers, then nothing else.
+            cd = dfs[nb + 2]
+            if cd == d:
+                dfs[nb + 9] = option if option >= 0 else group[d + 1]
+                dfs[nb + 10] = 1 if option < 0 else 0
+            else:
+                dfs[nb + 9] = group[cd] if cd < ndig else 0
+                dfs[nb + 10] = 0
             sp += 1
     for i in range(found):
         name_words(edges, ranks, hand, words, out, i * OUT_BLOCK)
