@@ -44,6 +44,8 @@ def names_bound_in_init() -> set[str]:
             for inner in ast.walk(node):
                 if isinstance(inner, ast.Assign):
                     names.update(t.id for t in inner.targets if isinstance(t, ast.Name))
+    if "__getattr__" in names:  # the version is looked up lazily by a module __getattr__
+        names.add("__version__")
     return {name for name in names if not name.startswith("_") or name == "__version__"} - {"__all__"}
 
 
