@@ -22,13 +22,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a source tree too
 
 from quiddler.game import make_player, play_game, simulate
+from quiddler.game.players import _solve
 from quiddler.game.runner import game_seeds
 
 RESULTS = Path(__file__).parent / "results" / "game.json"
 
 
-def time_games(names: list[str], games: int, batches: int, seed: int) -> dict[str, float]:
-    """Per-game wall time over ``batches`` batches of ``games`` games."""
+def time_games(names: list[str], games: int, batches: int, seed: int, cold: bool = False) -> dict[str, float]:
+    """Per-game wall time over ``batches`` batches of ``games`` games;
+    ``cold`` empties the players' solve cache before every game."""
     per_game: list[float] = []
     batch_rates: list[float] = []
     seeds = list(game_seeds(seed, games * batches))
@@ -37,6 +39,8 @@ def time_games(names: list[str], games: int, batches: int, seed: int) -> dict[st
         for i in range(games):
             s = seeds[b * games + i]
             players = [make_player(name, s + seat) for seat, name in enumerate(names)]
+            if cold:
+                _solve.cache_clear()
             t = time.perf_counter()
             play_game(players, seed=s)
             per_game.append(time.perf_counter() - t)
@@ -81,12 +85,14 @@ def main() -> None:
     rows = {
         "4 random": time_games(["random"] * 4, 20 * scale, 5, args.seed),
         "4 greedy": time_games(["greedy"] * 4, 20 * scale, 5, args.seed),
+        "4 greedy, cold": time_games(["greedy"] * 4, 20 * scale, 5, args.seed, cold=True),
         "2 greedy+random": time_games(["greedy", "random"], 20 * scale, 5, args.seed),
     }
     versus_games = 200 * scale
     t = time.perf_counter()
     versus = simulate(["greedy", "random"], versus_games, seed=args.seed).to_dict()
     versus["seconds"] = round(time.perf_counter() - t, 2)
+    eager = simulate(["greedy", "random-eager"], versus_games, seed=args.seed).to_dict()
     stress = many_random_games(400 * scale, args.seed)
 
     machine = {
@@ -108,6 +114,11 @@ def main() -> None:
     print(f"greedy vs random, 2 players, {versus_games} games (seats rotated): greedy wins {g['wins']:.1f} "
           f"({g['win_rate']:.1%}; target >= 95%), mean score greedy {g['mean_score']:.1f} / random "
           f"{r['mean_score']:.1f}, going out {g['going_out_rate']:.1%} / {r['going_out_rate']:.1%}")  # fmt: skip
+    g, r = eager["strategies"]["greedy"], eager["strategies"]["random-eager"]
+    print(
+        f"greedy vs random-eager (goes out whenever it can), {versus_games} games: greedy wins {g['wins']:.1f} "
+        f"({g['win_rate']:.1%}), going out {g['going_out_rate']:.1%} / {r['going_out_rate']:.1%}"
+    )
     print(
         f"random games, 2-8 players: {stress['games']} games, {stress['errors']} errors, {stress['seconds']} s"
     )
@@ -118,6 +129,7 @@ def main() -> None:
         "warmup_seconds": round(warmup, 2),
         "throughput": rows,
         "greedy_vs_random": versus,
+        "greedy_vs_random_eager": eager,
         "random_games": stress,
     }
     if str(args.out) != "-":
