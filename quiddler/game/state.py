@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from ..cards import Card
 from ..solver.types import Word
@@ -49,10 +49,6 @@ def word_of(faces: Any) -> Word:
     return Word("".join(c.face for c in cards), cards)
 
 
-def _words_json(words: tuple[Word, ...]) -> list[list[str]]:
-    return [[c.face for c in w.cards] for w in words]
-
-
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Take the top card of the draw pile (``source="pile"``) or of the discard pile."""
@@ -76,30 +72,35 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
-class GoOut:
-    """Lay down every card but ``discard`` as ``words`` and discard the last card."""
+class _LayingAction:
+    """Words laid down plus a discard: what going out and a final turn share."""
 
     player: int
     words: tuple[Word, ...]
     discard: Card
+    kind: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "words", tuple(self.words))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "go_out", "player": self.player, "words": _words_json(self.words),
-                "discard": self.discard.face}  # fmt: skip
+        words = [[c.face for c in w.cards] for w in self.words]
+        return {"type": self.kind, "player": self.player, "words": words, "discard": self.discard.face}
 
 
 @dataclass(frozen=True, slots=True)
-class LayDown:
+class GoOut(_LayingAction):
+    """Lay down every card but ``discard`` as ``words`` and discard the last card."""
+
+    kind: ClassVar[str] = "go_out"
+
+
+@dataclass(frozen=True, slots=True)
+class LayDown(_LayingAction):
     """A final turn after someone went out: lay down ``words`` (maybe none),
     keep the rest in hand (they count against the player), discard ``discard``."""
 
-    player: int
-    words: tuple[Word, ...]
-    discard: Card
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": "lay_down", "player": self.player, "words": _words_json(self.words),
-                "discard": self.discard.face}  # fmt: skip
+    kind: ClassVar[str] = "lay_down"
 
 
 Action = Draw | Discard | GoOut | LayDown
