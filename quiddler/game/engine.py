@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import Card, full_deck
+from ..errors import IllegalActionError
 from ..solver.types import Word
 from .errors import CardNotInHandError, GoingOutError, InvalidWordError, WrongPhaseError, WrongPlayerError
 from .rules import Rules, add_to_totals, score_round
@@ -153,13 +154,15 @@ class Game:
     def is_legal(self, action: Action) -> bool:
         try:
             self.legal(action)
-        except (WrongPlayerError, WrongPhaseError, CardNotInHandError, GoingOutError, InvalidWordError):
+        except IllegalActionError:
             return False
         return True
 
     def legal(self, action: Action) -> None:
         """Raise the precise :class:`~quiddler.errors.IllegalActionError`
         subclass if ``action`` is illegal now; return None if it is legal."""
+        if not isinstance(action, (Draw, Discard, GoOut, LayDown)):
+            raise IllegalActionError(f"not an action: {action!r}")
         if self.phase is Phase.GAME_OVER:
             raise WrongPhaseError("the game is over")
         if action.player != self.turn:
@@ -202,8 +205,6 @@ class Game:
                     raise WrongPhaseError("nobody has gone out: discard or go out")
                 self._check_words(words)
                 _check_cards(hand, [c for w in words for c in w.cards] + [card])
-            case _:
-                raise WrongPhaseError(f"not an action: {action!r}")
 
     def _check_after_draw(self) -> None:
         if self.phase is not Phase.DISCARD:
@@ -212,7 +213,7 @@ class Game:
     def _check_words(self, words: Sequence[Word]) -> None:
         wordlist = self.rules.words
         for word in words:
-            if not isinstance(word, Word):
+            if not isinstance(word, Word) or not all(isinstance(c, Card) for c in word.cards):
                 raise InvalidWordError(f"not a word: {word!r}")
             if len(word.cards) < 2:
                 raise InvalidWordError(f"a word needs at least two cards: {word.text!r}")
