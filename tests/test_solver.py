@@ -203,11 +203,12 @@ def test_backends_agree(hand, discard, targets):
 
 
 @settings(max_examples=10)
-@given(hand=qst.mixed_hands(MAX_CARDS - 2, MAX_CARDS), discard=st.booleans())
-def test_largest_hands(hand, discard):
-    solution = solve(hand, discard=discard, backend="numba")
+@given(hand=qst.mixed_hands(MAX_CARDS - 2, MAX_CARDS), discard=st.booleans(),
+       targets=st.just(NO_TARGETS) | qst.targets())  # fmt: skip
+def test_largest_hands(hand, discard, targets):
+    solution = solve_with(hand, targets, discard=discard, backend="numba")
     for play in filter(None, (solution.best, solution.best_go_out)):
-        assert_legal(play, hand, discard, default_wordlist(), NO_TARGETS)
+        assert_legal(play, hand, discard, default_wordlist(), targets)
 
 
 # -- examples --------------------------------------------------------------
@@ -322,3 +323,14 @@ def test_bad_arguments(kwargs):
 def test_bad_cards(bad):
     with pytest.raises(InvalidCardError):
         solve(bad)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_threads_get_the_answers_of_one_thread(backend):
+    from concurrent.futures import ThreadPoolExecutor
+
+    deals = [qst.DECK[i::7][:n] for i in range(7) for n in (5, 9, 12)]
+    alone = [solve(hand, discard=True, backend=backend) for hand in deals]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda hand: solve(hand, discard=True, backend=backend), deals * 3))
+    assert together == alone * 3
