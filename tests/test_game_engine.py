@@ -192,3 +192,38 @@ def test_custom_round_sizes() -> None:
     assert len(game.history) == 2 and game.history[1].cards == 5
     with pytest.raises(WrongPhaseError, match="over"):
         game.apply(Draw(game.turn))
+
+
+def test_greedy_takes_the_discard_to_go_out_and_discards_the_least_useful_card() -> None:
+    from quiddler.game import GreedyPlayer
+    from quiddler.game.players import _final_value, best_final_play
+
+    game = Game(2, seed=21)
+    rig(game, 1, "c,a,z", top="t")
+    greedy = GreedyPlayer()
+    assert greedy.choose_draw(game.view(1)) == Draw(1, "discard")
+    game.apply(Draw(1, "discard"))
+    end = greedy.choose_end(game.view(1))
+    assert (
+        isinstance(end, GoOut) and end.discard == Card("z") and [w.text for w in end.words] == ["act"]
+    )  # first spelling of the multiset
+    game.apply(end)
+    # the final turn: greedy's lay-down is legal and worth at least the plain best play
+    view = game.view(0)
+    game.apply(greedy.choose_draw(view))
+    view = game.view(0)
+    plain = solve(view.hand, discard=True).best
+    chosen = best_final_play(view.hand, view)
+    assert _final_value(chosen, view) >= _final_value(plain, view)
+    assert game.is_legal(greedy.choose_lay_down(view))
+    assert view.laid_down[1][0].text == "act" and view.others_best() == (3, 1)
+    assert view.seen[-1] == Card("z") and view.final_turn and not view.may_go_out
+
+
+def test_greedy_with_the_first_turn_rule_does_not_go_out() -> None:
+    from quiddler.game import GreedyPlayer
+
+    game = Game(2, seed=21, rules=Rules(no_going_out_first_turn=True))
+    rig(game, 1, "c,a,t", top="z")
+    game.apply(Draw(1))
+    assert isinstance(GreedyPlayer().choose_end(game.view(1)), Discard)
