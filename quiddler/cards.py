@@ -38,12 +38,15 @@ _ORDER = {face: i for i, face in enumerate(FACES)}
 _SEPARATORS = re.compile(r"\s*,\s*|\s+")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One Quiddler card, identified by its face (``"a"``, ``"qu"``...).
 
     ``str(card)`` is the face; ``repr(card)`` evaluates back to the card.
-    Cards order by the deck table (a..z, er, in, qu, th, cl).
+    Cards order by the deck table (a..z, er, in, qu, th, cl).  There is one
+    instance per face (construction, copying and unpickling all return it),
+    so equality and hashing are by identity, which keeps dict lookups of
+    cards fast.
     """
 
     face: str

@@ -6,6 +6,7 @@ through a backend, and wrap the integers that come back in value objects.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Iterable, Sequence
 
 from ..cardtrie import KERNEL_ORDER, CardTrie
@@ -194,27 +195,26 @@ def _digit_cards(counts: Sequence[int]) -> list[Card]:
 def _play_from(out: Sequence[int], ob: int, trie: CardTrie, counts: Sequence[int]) -> Play:
     """Build the Play a kernel wrote to the block of ``out`` at ``ob``."""
     names = _names(trie)
-    words = sorted(
-        (names.get(rank) or _name(trie, rank, names) for rank in out[ob + K.OUT_HEAD : ob + K.OUT_HEAD + out[ob + 1]]),
-        key=_word_order,
-    )
-    maxc = K.OUT_MAXC
+    start = ob + K.OUT_HEAD
+    named = sorted((names.get(rank) or _name(trie, rank, names) for rank in out[start : start + out[ob + 1]]),
+                   key=_PLAY_ORDER)  # fmt: skip
     digits = _digit_cards(counts)
-    unused = tuple(sorted(digits[d] for d in out[ob + K.OUT_HEAD + maxc : ob + K.OUT_HEAD + maxc + out[ob + 2]]))
+    start += K.OUT_MAXC
+    unused = tuple(sorted(digits[d] for d in out[start : start + out[ob + 2]]))
     discard = digits[out[ob]] if out[ob] >= 0 else None
     total = (out[ob + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET
-    card_score = sum(w.points for w in words) - sum(c.points for c in unused)
-    return Play(words=tuple(words), unused=unused, discard=discard, bonus=total - card_score)
+    card_score = -sum(name[0] for name in named) - sum(card.points for card in unused)
+    return Play(words=tuple(name[3] for name in named), unused=unused, discard=discard, bonus=total - card_score)
 
 
-def _word_order(word: Word) -> tuple[int, int, str]:
-    return (-word.points, -word.letters, word.text)
+#: (-points, -letters, text, word): a word named by rank; plays list their
+#: words by the first three.
+_Named = tuple[int, int, str, Word]
+_PLAY_ORDER = itemgetter(0, 1, 2)
+_NAMES: dict[int, tuple[CardTrie, dict[int, _Named]]] = {}
 
 
-_NAMES: dict[int, tuple[CardTrie, dict[int, Word]]] = {}
-
-
-def _names(trie: CardTrie) -> dict[int, Word]:
+def _names(trie: CardTrie) -> dict[int, _Named]:
     """The words named so far for ``trie``, by rank (words recur across hands)."""
     entry = _NAMES.get(id(trie))
     if entry is None or entry[0] is not trie:
@@ -222,11 +222,12 @@ def _names(trie: CardTrie) -> dict[int, Word]:
     return entry[1]
 
 
-def _name(trie: CardTrie, rank: int, names: dict[int, Word]) -> Word:
+def _name(trie: CardTrie, rank: int, names: dict[int, _Named]) -> _Named:
     """The multiset's representative word: the alphabetically first spelling."""
     faces = next(trie.spellings_of(rank))
-    word = names[rank] = Word("".join(faces), tuple(Card(face) for face in faces))
-    return word
+    word = Word("".join(faces), tuple(Card(face) for face in faces))
+    named = names[rank] = (-word.points, -word.letters, word.text, word)
+    return named
 
 
 def find_words(cards: Iterable[Card] | str, *, wordlist: WordList | None = None,
