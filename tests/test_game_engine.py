@@ -166,7 +166,7 @@ def test_view_shows_only_what_the_player_may_see() -> None:
     assert view.hand == game.hand(2) and view.discard_top == game.discard_top
     assert view.draw_pile_size == len(game.draw_pile)
     names = {f.name for f in dataclasses.fields(view)}
-    assert names == {"seat", "players", "rules", "round", "round_size", "dealer", "turn", "phase", "hand",
+    assert names == {"seat", "players", "rules", "round", "round_size", "dealer", "turn", "phase", "hand", "hand_sizes",
                      "discard_top", "draw_pile_size", "discard_pile_size", "seen", "laid_down", "totals",
                      "went_out", "turns_taken", "history"}  # fmt: skip
     with pytest.raises(dataclasses.FrozenInstanceError):

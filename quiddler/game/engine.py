@@ -133,6 +133,7 @@ class Game:
             turn=self.turn,
             phase=self.phase,
             hand=tuple(self._hands[seat]),
+            hand_sizes=tuple(map(len, self._hands)),
             discard_top=self.discard_top,
             draw_pile_size=len(self._draw),
             discard_pile_size=len(self._discard),

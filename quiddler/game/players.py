@@ -68,7 +68,7 @@ def _final_value(play: Play, view: PlayerView) -> int:
     longest_bonus, most_bonus = view.rules.bonuses(view.players)
     longest, count = view.others_best()
     value = play.card_score
-    if play.words:
+    if play.words and (play.goes_out or not view.rules.bonus_requires_going_out):
         value += longest_bonus if play.longest_word > longest else 0
         value += most_bonus if play.word_count > count else 0
     return value

@@ -179,6 +179,8 @@ class PlayerView:
     discard_top: Card | None
     draw_pile_size: int
     discard_pile_size: int
+    #: cards each seat holds (public: anyone can count them)
+    hand_sizes: tuple[int, ...]
     #: every card turned face up on the discard pile this round, oldest first
     seen: tuple[Card, ...]
     #: words each seat has laid down this round
@@ -214,10 +216,12 @@ class PlayerView:
 
     def others_best(self) -> tuple[int, int]:
         """(longest word in letters, most words) laid down by the other players
-        this round, 0 when nobody has; what a final turn must beat for a bonus."""
+        who may win a bonus this round, 0 when nobody has; what a final turn
+        must beat for a bonus."""
         longest = words = 0
         for seat, laid in enumerate(self.laid_down):
-            if seat != self.seat and laid:
+            eligible = not self.rules.bonus_requires_going_out or self.hand_sizes[seat] == 0
+            if seat != self.seat and laid and eligible:
                 longest = max(longest, max(w.letters for w in laid))
                 words = max(words, len(laid))
         return longest, words
