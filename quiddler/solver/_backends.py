@@ -71,7 +71,7 @@ class PythonBackend:
             out = [0] * (2 * OUT_BLOCK)
             result = K.solve_counts(
                 trie.edges, trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
-                [0] * HAND_SIZE, [0] * FACE_SLOTS, [0] * (K.WORD_STRIDE * capacity), [0] * (FACE_SLOTS + 1),
+                [0] * HAND_SIZE, [0] * FACE_SLOTS, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
                 [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, out,
             )  # fmt: skip
             if _check(result):
@@ -85,7 +85,7 @@ class PythonBackend:
             out = [0] * (top * OUT_BLOCK)
             result = K.top_plays(
                 trie.edges, trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
-                [0] * HAND_SIZE, [0] * FACE_SLOTS, [0] * (K.WORD_STRIDE * capacity), [0] * (FACE_SLOTS + 1),
+                [0] * HAND_SIZE, [0] * FACE_SLOTS, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
                 [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, [0] * (MAX_CARDS + 2), [0] * top, out,
             )  # fmt: skip
             if _check(result):
@@ -146,7 +146,7 @@ class NumbaBackend:
         return (
             edges, ranks, np.array(face_count, dtype=np.int64), self._points, self._letters,
             np.array(params, dtype=np.int64), self._scratch("hand", HAND_SIZE), self._scratch("digit", FACE_SLOTS),
-            self._scratch("words", K.WORD_STRIDE * capacity), self._scratch("group", FACE_SLOTS + 1),
+            self._scratch("words", K.WORD_STRIDE * capacity), self._scratch("group", K.GROUP_SIZE),
             self._scratch("memo", memo_size), self._scratch("stack", STACK_SIZE),
         )  # fmt: skip
 
@@ -209,7 +209,7 @@ class NumbaBackend:
         status = np.zeros(nhands, dtype=np.int64)
         self._k.solve_batch(
             edges, ranks, counts, self._points, self._letters, np.array(params, dtype=np.int64),
-            rows(HAND_SIZE), rows(FACE_SLOTS), rows(K.WORD_STRIDE * capacity), rows(FACE_SLOTS + 1),
+            rows(HAND_SIZE), rows(FACE_SLOTS), rows(K.WORD_STRIDE * capacity), rows(K.GROUP_SIZE),
             rows(memo_size), rows(STACK_SIZE), rows(STACK_SIZE), out, status,
         )  # fmt: skip
         return out, status

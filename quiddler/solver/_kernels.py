@@ -26,7 +26,9 @@ Conventions (see :mod:`quiddler.solver._layout` for the Python side):
 
 HAND_HEAD = 2
 HAND_STRIDE = 6
-WORD_STRIDE = 7
+WORD_STRIDE = 8
+LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
+GROUP_SIZE = LENGTH_HEADS + 48
 FRAME = 10
 MEMO_SLOT = 5
 SCORE_SHIFT = 8
@@ -122,12 +124,20 @@ def group_words(words, nwords, ndig, group):
     """``group[d]:group[d+1]`` are the words whose first digit is ``d`` (the
     walk emits them grouped: the root's edges are in face order).  Within a
     group they stay in trie order: sorting them biggest first was measured
-    to cost more than it saved."""
+    to cost more than it saved.  The words of ``n`` letters are also chained
+    from ``group[LENGTH_HEADS + n]`` through each word's eighth number
+    (``-1`` ends a chain), for the longest-word search."""
     w = 0
     for d in range(ndig + 1):
         while w < nwords and words[WORD_STRIDE * w + 5] < d:
             w += 1
         group[d] = w
+    for n in range(LENGTH_HEADS, len(group)):
+        group[n] = -1
+    for w in range(nwords - 1, -1, -1):
+        head = LENGTH_HEADS + words[WORD_STRIDE * w + 4]
+        words[WORD_STRIDE * w + 7] = group[head]
+        group[head] = w
 
 
 @kernel
@@ -487,24 +497,26 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     # try words from the most letters down: the first W that reaches the
     # optimum fixes the length; words of that length then compete on the
     # number of words (W plus the most words among best plays of the rest).
-    max_letters = 0
-    for w in range(nwords):
-        if words[WORD_STRIDE * w + 4] > max_letters:
-            max_letters = words[WORD_STRIDE * w + 4]
+    max_letters = len(group) - LENGTH_HEADS - 1
     best_count = -1
     best_cand = 0
     best_j = 0
     best_f = 0
     found_w = -1
     for length in range(max_letters, 1, -1):
+        if group[LENGTH_HEADS + length] < 0:
+            continue
         for c in range(ncand):
             radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
             if points + bonus_room < target_points:
                 continue
             guarded = swar | hand[1]
-            for w in range(nwords):
-                wb = WORD_STRIDE * w
-                if words[wb + 4] != length or (guarded - words[wb + 2]) & hand[1] != hand[1]:
+            w = group[LENGTH_HEADS + length]
+            while w >= 0:
+                word = w
+                wb = WORD_STRIDE * word
+                w = words[wb + 7]
+                if (guarded - words[wb + 2]) & hand[1] != hand[1]:
                     continue
                 rest_radix = radix - words[wb + 1]
                 rest_swar = swar - words[wb + 2]
@@ -521,7 +533,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                         count = 1 + state_count(words, group, hand, memo, stack, kstack, rest_radix, rest_swar,
                                                 cj, cf, need_words, long_target, long_after, allow_left)  # fmt: skip
                         if count > best_count:
-                            found_w = w
+                            found_w = word
                             best_count = count
                             best_cand = c
                             best_j = cj
