@@ -208,3 +208,11 @@ def test_simulate_through_the_main_group() -> None:
     assert json.loads(result.stdout)["games"] == 1
     bad = CliRunner().invoke(cli.main, ["simulate", "--players", "random"])
     assert bad.exit_code == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_simulate_progress_goes_to_stderr_only_when_asked() -> None:
+    args = ["--players", "random,random", "-n", "2", "--seed", "3", "--json"]
+    quiet = CliRunner().invoke(simulate_command, args)
+    shown = CliRunner().invoke(simulate_command, [*args, "--progress"])
+    assert quiet.stderr == "" and "games" in shown.stderr
+    assert json.loads(shown.stdout) == json.loads(quiet.stdout)
