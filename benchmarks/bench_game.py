@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a source tree too
 
 from quiddler.game import make_player, play_game, simulate
-from quiddler.game.players import _solve
+from quiddler.game.players import clear_solve_cache
 from quiddler.game.runner import game_seeds
 
 RESULTS = Path(__file__).parent / "results" / "game.json"
@@ -40,7 +40,7 @@ def time_games(names: list[str], games: int, batches: int, seed: int, cold: bool
             s = seeds[b * games + i]
             players = [make_player(name, s + seat) for seat, name in enumerate(names)]
             if cold:
-                _solve.cache_clear()
+                clear_solve_cache()
             t = time.perf_counter()
             play_game(players, seed=s)
             per_game.append(time.perf_counter() - t)

@@ -25,9 +25,11 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "best_final_play",
+    "clear_solve_cache",
     "make_player",
     "player_names",
     "register_player",
+    "solve_hand",
 ]
 
 
@@ -56,6 +58,11 @@ def _solve(hand: tuple[Card, ...], discard: bool, wordlist: WordList, beat_longe
            beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
     return solve(hand, discard=discard, wordlist=wordlist, beat_longest=beat_longest,
                  beat_words=beat_words, bonus=bonus, backend="auto")  # fmt: skip
+
+
+def clear_solve_cache() -> None:
+    """Forget the players' cached solutions (benchmarks measure cold games with it)."""
+    _solve.cache_clear()
 
 
 def solve_hand(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discard: bool = True,
