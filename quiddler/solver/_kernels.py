@@ -7,24 +7,26 @@ the pure-Python backend runs it as it stands on lists and memoryviews, so a
 one-off solve never pays for importing numba.  Keep it in the subset of
 Python that numba compiles: ints, flat arrays indexed with ints, no objects.
 
-Conventions (see :mod:`quiddler.solver._layout` for the Python side):
+Conventions (see :mod:`quiddler.solver._backends` for the Python side):
 
 * A hand has ``ndig`` *digits*, one per distinct face, in kernel face order.
-  ``hand[0]`` is ``ndig``, ``hand[1]`` the SWAR guard mask, then six numbers
+  ``hand[0]`` is ``ndig``, ``hand[1]`` the SWAR guard mask, ``hand[2]`` the
+  number of states (mixed-radix size), then six numbers
   per digit at ``HAND_HEAD + HAND_STRIDE * d``: face, count, points, radix
   stride, SWAR shift, SWAR field mask.
 * A sub-multiset of the hand (a *state*) is a pair of ints: its mixed-radix
   index (to index the memo) and its SWAR packing, one bit field per digit
   with a guard bit above it, so ``W <= S`` is one subtraction and a mask.
-* A word found in the hand is seven numbers at ``WORD_STRIDE * w``: rank in
-  the card trie, radix delta, SWAR delta, points, letters, first digit,
-  number of cards.  Words come out grouped by first digit.
+* A word found in the hand is eight numbers at ``WORD_STRIDE * w``: rank in
+  the card trie (only when asked for), radix delta, SWAR delta, points,
+  letters, first digit, number of cards, next word of as many letters.
+  Words come out grouped by first digit.
 * A value is one int64 key that orders plays lexicographically by
   (score, goes out, number of words): ``(score + SCORE_OFFSET) << 8``,
   plus ``GO_BIT`` if nothing is left over, plus the word count.
 """
 
-HAND_HEAD = 2
+HAND_HEAD = 3
 HAND_STRIDE = 6
 WORD_STRIDE = 8
 LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
@@ -172,8 +174,10 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
     The state's rarest card is either left over or in a word that starts
     with it, which reaches every partition exactly once.  Words are tried
     before the leftover, biggest first, and a state stops as soon as every
-    one of its cards is in a word: nothing can beat that.  Memo slot ``i``
-    starts at ``1 + MEMO_SLOT * i``: the generation that wrote it (a slot
+    one of its cards is in a word: nothing can beat that.  With
+    ``allow_left == 0`` no card may be left over (the word-only search: is
+    there a full cover?); its values live in the second half of the memo.
+    Memo slot ``i`` starts at ``1 + MEMO_SLOT * i``: the generation that wrote it (a slot
     from an older generation than ``memo[0]`` is unknown, so the memo never
     needs clearing), the key, the choice (``-1`` left over, else a word
     index), then the two numbers of :func:`state_count`.
@@ -183,7 +187,8 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
     nf = long_target + 1
     naug = (need_words + 1) * nf
     gen = memo[0]
-    top = 1 + MEMO_SLOT * (radix0 * naug + j0 * nf + f0)
+    half = 0 if allow_left != 0 else hand[2] * naug
+    top = 1 + MEMO_SLOT * (radix0 * naug + j0 * nf + f0 + half)
     if memo[top] == gen:
         return memo[top + 1]
     guard = hand[1]
@@ -204,7 +209,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
         swar = stack[base + 1]
         j = stack[base + 2]
         f = stack[base + 3]
-        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f)
+        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f + half)
         if radix == 0:
             memo[slot] = gen
             memo[slot + 1] = BASE_KEY if (j == 0 and f == 0) else INFEASIBLE
@@ -235,7 +240,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
                 child_j = j - 1 if j > 0 else 0
                 child_f = f if words[w + 4] <= long_after else 0
                 child_points = points - words[w + 3]
-                child = 1 + MEMO_SLOT * (child_radix * naug + child_j * nf + child_f)
+                child = 1 + MEMO_SLOT * (child_radix * naug + child_j * nf + child_f + half)
                 value = memo[child + 1] if memo[child] == gen else UNKNOWN
                 if value == UNKNOWN:
                     pushed = True
@@ -257,7 +262,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
                 child_j = j
                 child_f = f
                 child_points = points - hand[h + 2]
-                child = 1 + MEMO_SLOT * (child_radix * naug + j * nf + f)
+                child = 1 + MEMO_SLOT * (child_radix * naug + j * nf + f + half)
                 value = memo[child + 1] if memo[child] == gen else UNKNOWN
                 if value == UNKNOWN:
                     cur = end
@@ -305,7 +310,8 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
     naug = (need_words + 1) * nf
     state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
                 need_words, long_target, long_after, allow_left)  # fmt: skip
-    top = 1 + MEMO_SLOT * (radix0 * naug + j0 * nf + f0)
+    half = 0 if allow_left != 0 else hand[2] * naug
+    top = 1 + MEMO_SLOT * (radix0 * naug + j0 * nf + f0 + half)
     if memo[top + 3] != UNKNOWN:
         return memo[top + 3]
     guard = hand[1]
@@ -326,7 +332,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
         swar = kstack[base + 1]
         j = kstack[base + 2]
         f = kstack[base + 3]
-        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f)
+        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f + half)
         if radix == 0:
             memo[slot + 3] = 0
             memo[slot + 4] = -3
@@ -376,7 +382,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
                 else:
                     cand = (value & ~GO_BIT) - (hand[h + 2] << SCORE_SHIFT)
                 if cand == target:
-                    child = 1 + MEMO_SLOT * (child_radix * naug + child_j * nf + child_f)
+                    child = 1 + MEMO_SLOT * (child_radix * naug + child_j * nf + child_f + half)
                     count = memo[child + 3]
                     if count == UNKNOWN:
                         pushed = True
@@ -411,15 +417,17 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
 
 
 @kernel
-def trace(words, hand, memo, radix, swar, j, f, need_words, long_target, long_after, out, ob, nwords, nleft):
+def trace(words, hand, memo, radix, swar, j, f, need_words, long_target, long_after, allow_left,
+          out, ob, nwords, nleft):  # fmt: skip
     """Follow the most-words choices (:func:`state_count` must have run on
     the state) and append the play's words and leftover digits to the block
     of ``out`` at ``ob`` (see :func:`best_play`)."""
     nf = long_target + 1
     naug = (need_words + 1) * nf
     maxc = OUT_MAXC
+    half = 0 if allow_left != 0 else hand[2] * naug
     while radix != 0:
-        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f)
+        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f + half)
         choice = memo[slot + 4]
         if choice == -1:
             d = first_digit(hand, swar, 0)
@@ -480,8 +488,13 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         for jj in range(njs):
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
+                # Can every card go in words?  That is the best there is, and
+                # the word-only search that answers it is much smaller.
                 value = state_value(words, group, hand, memo, stack, radix, swar, j0, f0,
-                                    need_words, long_target, long_after, allow_left)  # fmt: skip
+                                    need_words, long_target, long_after, 0)  # fmt: skip
+                if value == INFEASIBLE and allow_left != 0:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, j0, f0,
+                                        need_words, long_target, long_after, 1)  # fmt: skip
                 if value == INFEASIBLE:
                     continue
                 bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
@@ -502,6 +515,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     best_cand = 0
     best_j = 0
     best_f = 0
+    best_mode = allow_left
     found_w = -1
     for length in range(max_letters, 1, -1):
         if group[LENGTH_HEADS + length] < 0:
@@ -525,19 +539,23 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                     cj = j0 - 1 if j0 > 0 else 0
                     for f0 in range(long_target + 1):
                         cf = f0 if length <= long_after else 0
-                        value = state_value(words, group, hand, memo, stack, rest_radix, rest_swar, cj, cf,
-                                            need_words, long_target, long_after, allow_left)  # fmt: skip
                         bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                        # If the optimum puts every card in words, the rest
+                        # must be covered by words: ask the word-only search.
+                        mode = 0 if target_points == points + bonus else allow_left
+                        value = state_value(words, group, hand, memo, stack, rest_radix, rest_swar, cj, cf,
+                                            need_words, long_target, long_after, mode)  # fmt: skip
                         if value == INFEASIBLE or value + ((words[wb + 3] + bonus) << SCORE_SHIFT) != best_total:
                             continue
                         count = 1 + state_count(words, group, hand, memo, stack, kstack, rest_radix, rest_swar,
-                                                cj, cf, need_words, long_target, long_after, allow_left)  # fmt: skip
+                                                cj, cf, need_words, long_target, long_after, mode)  # fmt: skip
                         if count > best_count:
                             found_w = word
                             best_count = count
                             best_cand = c
                             best_j = cj
                             best_f = cf
+                            best_mode = mode
         if found_w >= 0:
             break
     if found_w < 0:
@@ -555,11 +573,12 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         wb = WORD_STRIDE * found_w
         out[ob + OUT_HEAD] = found_w
         trace(words, hand, memo, radix - words[wb + 1], swar - words[wb + 2], best_j, best_f,
-              need_words, long_target, long_after, out, ob, 1, 0)  # fmt: skip
+              need_words, long_target, long_after, best_mode, out, ob, 1, 0)  # fmt: skip
     else:
         state_count(words, group, hand, memo, stack, kstack, radix, swar, 0, 0, need_words, long_target,
                     long_after, allow_left)  # fmt: skip
-        trace(words, hand, memo, radix, swar, 0, 0, need_words, long_target, long_after, out, ob, 0, 0)
+        trace(words, hand, memo, radix, swar, 0, 0, need_words, long_target, long_after, allow_left,
+              out, ob, 0, 0)  # fmt: skip
     return best_total
 
 
@@ -603,6 +622,7 @@ def layout_hand(face_count, face_points, hand, face_digit):
         ndig += 1
     hand[0] = ndig
     hand[1] = guard
+    hand[2] = stride
     return stride
 
 
@@ -612,7 +632,7 @@ def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, f
     entry kernels.  Returns the number of states, or ``-1`` if ``words`` or
     ``-2`` if ``memo`` is too small."""
     nstates = layout_hand(face_count, face_points, hand, face_digit)
-    size = 1 + MEMO_SLOT * nstates * (params[1] + 1) * (params[2] + 1)
+    size = 1 + 2 * MEMO_SLOT * nstates * (params[1] + 1) * (params[2] + 1)
     if size > len(memo):
         return -2
     capacity = len(words) // WORD_STRIDE
@@ -656,8 +676,8 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
     nwords = group[hand[0]]
     full_radix, full_swar = full_state(hand)
     block = OUT_BLOCK
+    memo[0] += 1  # a new generation: every slot stamped otherwise is unknown
     for allow_left in range(1, -1, -1):
-        memo[0] += 1  # a new generation: every slot stamped otherwise is unknown
         start = 0 if allow_left == 1 else block
         result = best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_swar,
                            params[0], params[1], params[2], params[3], params[4], params[5],
@@ -783,7 +803,7 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
                 # the bound starts cutting at once.
                 state_value(words, group, hand, memo, stack, radix, swar, 0, 0,
                             need_words, long_target, long_after, 1)  # fmt: skip
-                dfs[fb + 8] = memo[1 + MEMO_SLOT * (radix * naug) + 2]
+                dfs[fb + 8] = memo[1 + MEMO_SLOT * (radix * naug) + 2]  # allow_left = 1: the first half
             floor = dfs[fb + 9]
             leftover_only = dfs[fb + 10]
             preferred = dfs[fb + 8]

@@ -185,7 +185,7 @@ def _memo_size(counts: Sequence[int], params: Sequence[int]) -> int:
     states = 1
     for count in counts:
         states *= count + 1
-    return 1 + K.MEMO_SLOT * states * (params[1] + 1) * (params[2] + 1)
+    return 1 + 2 * K.MEMO_SLOT * states * (params[1] + 1) * (params[2] + 1)
 
 
 def _digit_cards(counts: Sequence[int]) -> list[Card]:
