@@ -22,8 +22,9 @@ Conventions (see :mod:`quiddler.solver._backends` for the Python side):
   letters, first digit, number of cards, next word of as many letters.
   Words come out grouped by first digit.
 * A value is one int64 key that orders plays lexicographically by
-  (score, goes out, number of words): ``(score + SCORE_OFFSET) << 8``,
-  plus ``GO_BIT`` if nothing is left over, plus the word count.
+  (score, goes out): ``(score + SCORE_OFFSET) << 8``, plus ``GO_BIT`` if
+  nothing is left over.  (Top-K keys add the longest word and the word
+  count below.)
 """
 
 HAND_HEAD = 3
