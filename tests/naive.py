@@ -14,9 +14,10 @@ small word list.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from functools import cache, lru_cache
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 from itertools import product
-from typing import Any, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from quiddler import Card
 
@@ -72,6 +73,9 @@ class Targets(NamedTuple):
         return self.bonus * won
 
 
+NO_TARGETS = Targets()
+
+
 class RefPlay(NamedTuple):
     """A play up to the order of words and cards: what makes two plays distinct."""
 
@@ -80,7 +84,7 @@ class RefPlay(NamedTuple):
     unused: Multiset
 
     @classmethod
-    def of(cls, play: Any) -> "RefPlay":
+    def of(cls, play: Any) -> RefPlay:
         """The reference form of a library ``Play``."""
         return cls(
             None if play.discard is None else play.discard.face,
@@ -100,10 +104,10 @@ class RefPlay(NamedTuple):
     def longest_word(self) -> int:
         return max((len("".join(word)) for word in self.words), default=0)
 
-    def score(self, targets: Targets = Targets()) -> int:
+    def score(self, targets: Targets = NO_TARGETS) -> int:
         return self.card_score + targets.bonus_of(self.longest_word, len(self.words))
 
-    def key(self, targets: Targets = Targets()) -> tuple[int, bool, int, int]:
+    def key(self, targets: Targets = NO_TARGETS) -> tuple[int, bool, int, int]:
         """What the best play maximises: score, goes out, longest word, word count."""
         return (self.score(targets), self.goes_out, self.longest_word, len(self.words))
 
@@ -115,14 +119,16 @@ class Reference:
         self.anagrams: dict[str, list[str]] = defaultdict(list)
         for word in words:
             self.anagrams["".join(sorted(word))].append(word)
+        self._words_for: dict[Multiset, tuple[str, ...]] = {}
 
-    @lru_cache(maxsize=None)
     def words_for(self, group: Multiset) -> tuple[str, ...]:
         """The words spelled by exactly the cards ``group`` (two or more)."""
-        if len(group) < 2:
-            return ()
-        candidates = self.anagrams.get("".join(sorted("".join(group))), [])
-        return tuple(sorted(w for w in candidates if any(tuple(sorted(s)) == group for s in spell(w))))
+        if group not in self._words_for:
+            candidates = self.anagrams.get("".join(sorted("".join(group))), []) if len(group) >= 2 else []
+            self._words_for[group] = tuple(
+                sorted(w for w in candidates if any(tuple(sorted(s)) == group for s in spell(w)))
+            )
+        return self._words_for[group]
 
     def plays(self, cards: Sequence[Card], discard: bool = False) -> set[RefPlay]:
         """Every distinct play of the hand."""
@@ -144,7 +150,9 @@ class Reference:
         starts = [(face, without(hand, (face,))) for face in set(hand)] if discard else [(None, hand)]
         return {RefPlay(d, words, unused) for d, rest in starts for words, unused in splits(rest)}
 
-    def ranked(self, cards: Sequence[Card], discard: bool = False, targets: Targets = Targets()) -> list[RefPlay]:
+    def ranked(
+        self, cards: Sequence[Card], discard: bool = False, targets: Targets = NO_TARGETS
+    ) -> list[RefPlay]:
         """Every distinct play, best first (ties in an arbitrary order)."""
         return sorted(self.plays(cards, discard), key=lambda p: p.key(targets), reverse=True)
 

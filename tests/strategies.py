@@ -31,12 +31,8 @@ def wordy_hands(min_size: int = 1, max_size: int = 8) -> st.SearchStrategy[tuple
 
 
 def mixed_hands(min_size: int = 1, max_size: int = 8) -> st.SearchStrategy[tuple[Card, ...]]:
+    """Either kind of hand."""
     return hands(min_size, max_size) | wordy_hands(min_size, max_size)
-
-
-def large_hands() -> st.SearchStrategy[tuple[Card, ...]]:
-    """Hands of 9 up to the largest the solver takes (20)."""
-    return mixed_hands(9, MAX_CARDS)
 
 
 def targets() -> st.SearchStrategy[Targets]:

@@ -11,7 +11,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quiddler import DECK_SIZE, FACES, Card, Deck, InvalidCardError, QuiddlerError, format_hand, full_deck, parse_hand
+from quiddler import (
+    DECK_SIZE,
+    FACES,
+    Card,
+    Deck,
+    InvalidCardError,
+    QuiddlerError,
+    format_hand,
+    full_deck,
+    parse_hand,
+)
 
 from . import strategies as qst
 
@@ -116,7 +126,11 @@ def test_any_separators_and_case(hand, data):
     for i, card in enumerate(hand):
         face = data.draw(st.sampled_from([card.face, card.face.upper(), card.face.capitalize()]))
         pieces.append(face if i == 0 else data.draw(separators) + face)
-    text = data.draw(st.sampled_from(["", " ", "\n"])) + "".join(pieces) + data.draw(st.sampled_from(["", " ", "\n"]))
+    text = (
+        data.draw(st.sampled_from(["", " ", "\n"]))
+        + "".join(pieces)
+        + data.draw(st.sampled_from(["", " ", "\n"]))
+    )
     assert parse_hand(text) == hand
 
 

@@ -21,17 +21,16 @@ from quiddler import (
 )
 
 from . import strategies as qst
-from .naive import Reference, RefPlay, Targets, enable_reference, points
+from .naive import NO_TARGETS, Reference, RefPlay, Targets, enable_reference, points
 
 BACKENDS = ["python", "numba"]
-NO_TARGETS = Targets()
 
 
 @pytest.fixture(scope="module", autouse=True)
 def private_cache(tmp_path_factory: pytest.TempPathFactory):
     """Tries of the small random word lists go to a scratch folder, not the user's
     cache; ENABLE's is loaded first, from the user's cache."""
-    default_wordlist().card_trie
+    assert default_wordlist().card_trie.multiset_count > 0
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("QUIDDLER_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         yield
