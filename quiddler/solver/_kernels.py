@@ -684,12 +684,11 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
                            params[0], params[1], params[2], params[3], params[4], params[5],
                            allow_left, out, start)  # fmt: skip
         out[start + 3] = result
+        name_words(edges, ranks, hand, words, out, start)
         if allow_left == 1 and out[2] == 0:
             for i in range(block):  # the best play goes out: it is the best going-out play
                 out[block + i] = out[i]
             break
-    for ob in range(0, 2 * OUT_BLOCK, OUT_BLOCK):
-        name_words(edges, ranks, hand, words, out, ob)
     return nwords
 
 
