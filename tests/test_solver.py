@@ -45,6 +45,11 @@ def key(play) -> tuple[int, bool, int, int]:
     return (play.score, play.goes_out, play.longest_word, play.word_count)
 
 
+def spelled(words) -> Counter[tuple[str, tuple[str, ...]]]:
+    """How often each (text, faces) occurs among found words."""
+    return Counter((w.text, tuple(c.face for c in w.cards)) for w in words)
+
+
 def assert_legal(play, hand, discard: bool, words, targets: Targets) -> None:
     """``play`` is a play of ``hand`` under the rules, and its numbers follow from its parts."""
     for word in play.words:
@@ -112,16 +117,17 @@ def test_custom_word_list_matches_reference(backend, words, hand, discard, targe
 @given(words=qst.few_face_word_lists(), hand=qst.few_face_hands(), discard=st.booleans(),
        targets=st.just(NO_TARGETS) | qst.targets())  # fmt: skip
 def test_large_hands_of_few_faces_match_reference(backend, words, hand, discard, targets):
+    reference = Reference(words)
     solution = solve_with(hand, targets, discard=discard, wordlist=words, backend=backend)
-    assert_matches_reference(solution, Reference(words), hand, discard, words, targets)
+    assert_matches_reference(solution, reference, hand, discard, words, targets)
+    assert spelled(find_words(hand, wordlist=words, backend=backend)) == Counter(reference.find_words(hand))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(hand=qst.mixed_hands(1, 8))
 def test_find_words_matches_reference(backend, hand):
     found = find_words(hand, backend=backend)
-    spelled = Counter((w.text, tuple(c.face for c in w.cards)) for w in found)
-    assert spelled == Counter(enable_reference().find_words(hand))
+    assert spelled(found) == Counter(enable_reference().find_words(hand))
     order = [(-w.points, -w.letters, w.text) for w in found]
     assert order == sorted(order)
 
@@ -130,29 +136,40 @@ def test_find_words_matches_reference(backend, hand):
 @given(words=qst.small_word_lists(), hand=qst.small_hands(1, 9))
 def test_find_words_custom_list_matches_reference(backend, words, hand):
     found = find_words(hand, wordlist=words, backend=backend)
-    spelled = Counter((w.text, tuple(c.face for c in w.cards)) for w in found)
-    assert spelled == Counter(Reference(words).find_words(hand))
+    assert spelled(found) == Counter(Reference(words).find_words(hand))
 
 
 # -- top K -----------------------------------------------------------------
+
+
+def assert_top_matches_reference(hand, discard, top, targets, words, reference, backend) -> None:
+    solution = solve_with(hand, targets, discard=discard, top=top, wordlist=words, backend=backend)
+    ranked = reference.ranked(hand, discard, targets)
+    plays = solution.plays
+    assert len(plays) == min(top, len(ranked))
+    assert plays[0] == solve_with(hand, targets, discard=discard, wordlist=words, backend=backend).best
+    assert len({RefPlay.of(play) for play in plays}) == len(plays), "plays are not distinct"
+    for play in plays:
+        assert_legal(play, hand, discard, words or default_wordlist(), targets)
+        assert key(play) == RefPlay.of(play).key(targets)
+    keys = [key(play) for play in plays]
+    assert keys == sorted(keys, reverse=True)
+    assert sorted(play.score for play in plays) == sorted(p.score(targets) for p in ranked[:top])
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @given(hand=qst.mixed_hands(1, 7), discard=st.booleans(), top=st.integers(1, 8),
        targets=st.just(NO_TARGETS) | qst.targets())  # fmt: skip
 def test_top_plays_match_reference(backend, hand, discard, top, targets):
-    solution = solve_with(hand, targets, discard=discard, top=top, backend=backend)
-    ranked = enable_reference().ranked(hand, discard, targets)
-    plays = solution.plays
-    assert len(plays) == min(top, len(ranked))
-    assert plays[0] == solve_with(hand, targets, discard=discard, backend=backend).best
-    assert len({RefPlay.of(play) for play in plays}) == len(plays), "plays are not distinct"
-    for play in plays:
-        assert_legal(play, hand, discard, default_wordlist(), targets)
-        assert key(play) == RefPlay.of(play).key(targets)
-    keys = [key(play) for play in plays]
-    assert keys == sorted(keys, reverse=True)
-    assert sorted(play.score for play in plays) == sorted(p.score(targets) for p in ranked[:top])
+    assert_top_matches_reference(hand, discard, top, targets, None, enable_reference(), backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=30)
+@given(words=qst.few_face_word_lists(), hand=qst.few_face_hands(), discard=st.booleans(),
+       top=st.integers(2, 12), targets=st.just(NO_TARGETS) | qst.targets())  # fmt: skip
+def test_top_plays_of_large_hands_match_reference(backend, words, hand, discard, top, targets):
+    assert_top_matches_reference(hand, discard, top, targets, words, Reference(words), backend)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -247,8 +264,8 @@ def test_two_letter_card_alone_is_not_a_word(backend):
     words = WordList(["in", "er"])
     alone = solve("in,er", wordlist=words, backend=backend)
     assert alone.best.words == () and alone.best.score == -14 and not alone.can_go_out
-    spelled = solve("i,n,e,r", wordlist=words, backend=backend).best
-    assert sorted(w.text for w in spelled.words) == ["er", "in"] and spelled.score == 14
+    play = solve("i,n,e,r", wordlist=words, backend=backend).best
+    assert sorted(w.text for w in play.words) == ["er", "in"] and play.score == 14
     assert find_words("in,er", wordlist=words, backend=backend) == ()
 
 
