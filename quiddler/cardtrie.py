@@ -49,8 +49,9 @@ _DOUBLE_PATTERN = re.compile("|".join(sorted(_DOUBLES)))
 _find_doubles = _DOUBLE_PATTERN.finditer
 _has_double = _DOUBLE_PATTERN.search
 assert not {d[-1] for d in _DOUBLES} & {d[0] for d in _DOUBLES}, "double faces could overlap"
-_MAGIC = b"QDLTRIE\x02"
-_HEADER = struct.Struct("<8s5I")  # magic, edges, multisets, spellings, spelled cards, crc
+_MAGIC = b"QDLTRIE\x03"
+# magic, source tag, edges, multisets, spellings, spelled cards, crc
+_HEADER = struct.Struct("<8s32s5I")
 
 
 def card_spellings(word: str) -> list[tuple[str, ...]]:
@@ -145,24 +146,32 @@ class CardTrie:
             end = first + ((packed >> DEGREE_SHIFT) & DEGREE_MASK)
         return rank if (packed >> TERMINAL_SHIFT) & 1 else -1
 
-    def to_bytes(self) -> bytes:
-        """Serialise to the cache file format (little-endian, with a CRC32)."""
+    def to_bytes(self, source: bytes = b"") -> bytes:
+        """Serialise to the cache file format (little-endian, with a CRC32).
+
+        ``source`` (at most 32 bytes, e.g. a hash of the word list) is stored
+        in the header, and :meth:`from_bytes` refuses a file whose source
+        differs: a well-formed file of another list is never trusted.
+        """
         payload = b"".join(_le_bytes(part) for part in (self.edges, self.ranks, self.ms_spell, self.spell_off))
         payload += bytes(self.spell_cards)
         header = _HEADER.pack(
-            _MAGIC, self.edge_count, self.multiset_count, self.spelling_count,
+            _MAGIC, source, self.edge_count, self.multiset_count, self.spelling_count,
             len(self.spell_cards), zlib.crc32(payload),
         )  # fmt: skip
         return header + payload
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "CardTrie":
-        """Load a serialised trie; raises ``ValueError`` if it is damaged."""
+    def from_bytes(cls, data: bytes, source: bytes = b"") -> "CardTrie":
+        """Load a serialised trie; raises ``ValueError`` if it is damaged or
+        was made from another ``source`` (see :meth:`to_bytes`)."""
         if len(data) < _HEADER.size:
             raise ValueError("truncated card trie")
-        magic, edges, multisets, spellings, cards, crc = _HEADER.unpack_from(data)
+        magic, stored_source, edges, multisets, spellings, cards, crc = _HEADER.unpack_from(data)
         if magic != _MAGIC:
             raise ValueError("not a card trie of this version")
+        if stored_source != source.ljust(32, b"\0"):
+            raise ValueError("card trie was built from another word list")
         sizes = [edges, edges, multisets + 1, spellings + 1]
         expected = _HEADER.size + 4 * sum(sizes) + cards
         if len(data) != expected:

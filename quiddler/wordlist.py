@@ -134,12 +134,13 @@ class WordList:
     def card_trie(self) -> CardTrie:
         """The solver's card-multiset DAWG, from the disk cache when possible."""
         path = cache_dir() / f"cardtrie-{self.digest[:32]}.bin"
+        source = bytes.fromhex(self.digest)
         try:
-            return CardTrie.from_bytes(path.read_bytes())
+            return CardTrie.from_bytes(path.read_bytes(), source)
         except (OSError, ValueError):
-            pass  # missing, unreadable, damaged or stale: rebuild
+            pass  # missing, unreadable, damaged, stale or another list's: rebuild
         trie = build_card_trie(self._text.decode("ascii").split())
-        _write_atomically(path, trie.to_bytes())
+        _write_atomically(path, trie.to_bytes(source))
         return trie
 
 
