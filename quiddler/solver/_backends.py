@@ -25,10 +25,10 @@ __all__ = ["Backend", "get_backend"]
 FACE_POINTS = [Card(face).points for face in KERNEL_ORDER] + [0]
 FACE_LETTERS = [len(face) for face in KERNEL_ORDER] + [0]
 FACE_SLOTS = len(FACE_POINTS)  # 32: one spare slot keeps arrays a round size
-MAX_CARDS = 20
+MAX_CARDS = K.MAX_CARDS
 OUT_BLOCK = K.OUT_BLOCK
 HAND_SIZE = K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS
-STACK_SIZE = max(K.FRAME, K.DFS_FRAME) * (MAX_CARDS + 2)
+STACK_SIZE = K.STACK_SIZE
 
 
 class Backend(Protocol):
@@ -152,14 +152,32 @@ class NumbaBackend:
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
-        capacity = words_capacity(sum(face_count))
+        edges, ranks = self.trie_arrays(trie)
+        work = self._work(K.PACKED_MEMO + memo_size)
+        request = self._np.array([*face_count, *params], dtype=self._np.int64)
+        if self._k.solve_packed(edges, ranks, request, work) >= 0:
+            return work[K.FACE_TABLES : K.FACE_TABLES + 2 * OUT_BLOCK].tolist()  # type: ignore[no-any-return]
+        # More words than the packed layout holds (only huge hands): pass
+        # separate buffers, growing the words buffer until they fit.
+        capacity = 4 * K.PACKED_WORDS
         while True:
             out = self._scratch("out", 2 * OUT_BLOCK)
             args = self._common(trie, face_count, params, memo_size, capacity)
-            result = self._k.solve_counts(*args, self._scratch("kstack", STACK_SIZE), out)
-            if _check(result):
+            if _check(self._k.solve_counts(*args, self._scratch("kstack", STACK_SIZE), out)):
                 return out[: 2 * OUT_BLOCK].tolist()  # type: ignore[no-any-return]
             capacity *= 4
+
+    def _work(self, size: int) -> Any:
+        """The per-thread work array of :func:`~quiddler.solver._kernels.solve_packed`
+        with its face tables filled in; replaced by a bigger one (all zeros,
+        so every memo slot is unknown) when a hand needs more."""
+        work = getattr(self._local, "work", None)
+        if work is None or len(work) < size:
+            work = self._np.zeros(max(size, K.PACKED_MEMO + (1 << 16)), dtype=self._np.int64)
+            work[:32] = FACE_POINTS
+            work[32:64] = FACE_LETTERS
+            self._local.work = work
+        return work
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                    memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip

@@ -32,6 +32,7 @@ HAND_STRIDE = 6
 WORD_STRIDE = 8
 LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
 GROUP_SIZE = LENGTH_HEADS + 48
+MAX_CARDS = 20
 FRAME = 10
 MEMO_SLOT = 5
 SCORE_SHIFT = 8
@@ -693,6 +694,7 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
 
 
 DFS_FRAME = 11
+STACK_SIZE = DFS_FRAME * (MAX_CARDS + 2)  # room for either kind of frame
 
 
 @kernel
@@ -918,3 +920,45 @@ def solve_batch(edges, ranks, counts, face_points, face_letters, params,
         for i in range(c, nhands, nchunks):
             status[i] = solve_counts(edges, ranks, counts[i], face_points, face_letters, params, hand[c],
                                      face_digit[c], words[c], group[c], memo[c], stack[c], kstack[c], out[i])  # fmt: skip
+
+
+REQUEST_SIZE = 32 + 6  # face counts, then the six solve parameters
+FACE_TABLES = 64  # the work array starts with face points and face letters
+
+
+PACKED_WORDS = 4096  # word capacity of solve_packed; a hand with more takes the unpacked path
+
+
+@kernel
+def solve_packed(edges, ranks, request, work):
+    """:func:`solve_counts` with every input in ``request`` and every buffer
+    carved out of one ``work`` array (numpy only: the slices are views).
+
+    Each array argument costs the caller's side of a compiled call about a
+    microsecond to check and unpack, so the compiled backend passes four
+    instead of fourteen.  ``work`` starts with the face points and letters
+    (32 each); the best play and the best going-out play are left at
+    ``work[FACE_TABLES:FACE_TABLES + 2 * OUT_BLOCK]``.  The memo comes last,
+    at a fixed offset, so its generation stamps outlive the call.
+    """
+    at = FACE_TABLES
+    out = work[at : at + 2 * OUT_BLOCK]
+    at += 2 * OUT_BLOCK
+    hand = work[at : at + HAND_HEAD + HAND_STRIDE * 32]
+    at += HAND_HEAD + HAND_STRIDE * 32
+    digit = work[at : at + 32]
+    at += 32
+    group = work[at : at + GROUP_SIZE]
+    at += GROUP_SIZE
+    stack = work[at : at + STACK_SIZE]
+    at += STACK_SIZE
+    kstack = work[at : at + STACK_SIZE]
+    at += STACK_SIZE
+    words = work[at : at + WORD_STRIDE * PACKED_WORDS]
+    at += WORD_STRIDE * PACKED_WORDS
+    return solve_counts(edges, ranks, request[:32], work[:32], work[32:64], request[32:REQUEST_SIZE],
+                        hand, digit, words, group, work[at:], stack, kstack, out)  # fmt: skip
+
+
+#: Where the memo starts in solve_packed's ``work`` array.
+PACKED_MEMO = FACE_TABLES + 2 * OUT_BLOCK + HAND_HEAD + HAND_STRIDE * 32 + 32 + GROUP_SIZE + 2 * STACK_SIZE + WORD_STRIDE * PACKED_WORDS
