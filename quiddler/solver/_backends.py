@@ -239,11 +239,16 @@ _lock = threading.Lock()
 
 def get_backend(name: str) -> Backend:
     """``"python"``, ``"numba"``, or ``"auto"`` (numba when it is installed)."""
+    backend = _backends.get(name)
+    if backend is not None:
+        return backend
     if name == "auto":
         try:
-            return get_backend("numba")
+            backend = get_backend("numba")
         except ImportError:
-            return get_backend("python")
+            backend = get_backend("python")
+        _backends["auto"] = backend
+        return backend
     with _lock:
         backend = _backends.get(name)
         if backend is None:

@@ -28,6 +28,8 @@ def _cards_of(cards: Iterable[Card] | str) -> tuple[Card, ...]:
     if isinstance(cards, str):
         return parse_hand(cards)
     hand = tuple(cards)
+    if all(type(item) is Card for item in hand):
+        return hand  # the common case: nothing to parse
     for item in hand:
         if not isinstance(item, (Card, str)):
             raise InvalidCardError(f"not a card: {item!r}")
@@ -93,7 +95,12 @@ def solve(
     engine = get_backend(backend)
     out = engine.solve_counts(trie, counts, params, memo_size)
     best = _play_from(out, 0, trie, counts)
-    best_go_out = _play_from(out, OUT_BLOCK, trie, counts) if out[OUT_BLOCK + 3] >= 0 else None
+    if out[OUT_BLOCK + 3] < 0:
+        best_go_out = None
+    elif out[OUT_BLOCK:] == out[:OUT_BLOCK]:
+        best_go_out = best  # the best play goes out
+    else:
+        best_go_out = _play_from(out, OUT_BLOCK, trie, counts)
     plays: tuple[Play, ...] = (best,)
     if top > 1:
         out, count = engine.top_counts(trie, counts, params, memo_size, top)
@@ -184,7 +191,8 @@ def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
 def _memo_size(counts: Sequence[int], params: Sequence[int]) -> int:
     states = 1
     for count in counts:
-        states *= count + 1
+        if count:
+            states *= count + 1
     return 1 + 2 * K.MEMO_SLOT * states * (params[1] + 1) * (params[2] + 1)
 
 
