@@ -117,7 +117,7 @@ for _face in FACES:
     Card(_face)
 
 
-def parse_hand(text: str | Iterable[str]) -> tuple[Card, ...]:
+def parse_hand(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Parse a hand such as ``"qu,i,th,er"`` into cards, keeping their order.
 
     Cards are separated by commas and/or blanks; case and surrounding blanks

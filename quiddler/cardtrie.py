@@ -185,7 +185,7 @@ class CardTrie:
             chunk = view[offset : offset + 4 * size]
             arrays.append(chunk.cast("i") if _LITTLE else memoryview(_swapped(chunk)))
             offset += 4 * size
-        trie = cls(*arrays, spell_cards=view[offset:])
+        trie = cls(arrays[0], arrays[1], arrays[2], arrays[3], view[offset:])
         trie._check_shape()
         return trie
 
@@ -213,7 +213,7 @@ def _le_bytes(values: memoryview) -> bytes:
     return raw if _LITTLE else _swapped(raw).tobytes()
 
 
-def _swapped(raw: bytes | memoryview) -> array:
+def _swapped(raw: bytes | memoryview) -> "array[int]":
     swapped = array("i")
     swapped.frombytes(bytes(raw))
     swapped.byteswap()
@@ -280,7 +280,7 @@ def _kernel_spellings(word: str) -> list[bytes]:
     return spellings
 
 
-def _build_dawg(keys: list[bytes]) -> tuple[array, array]:
+def _build_dawg(keys: list[bytes]) -> "tuple[array[int], array[int]]":
     """The minimal automaton of sorted, distinct ``keys``, laid out as
     :attr:`CardTrie.edges` and :attr:`CardTrie.ranks`.
 

@@ -185,8 +185,8 @@ def _parse(raw: bytes, name: str) -> WordList:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise WordListError(f"{name}, line {line}: not valid UTF-8 text") from None
+        bad_line = raw[: exc.start].count(b"\n") + 1
+        raise WordListError(f"{name}, line {bad_line}: not valid UTF-8 text") from None
     lines = text.lower().split("\n")
     words = set()
     for number, line in enumerate(lines, 1):

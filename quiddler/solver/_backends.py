@@ -49,7 +49,7 @@ class Backend(Protocol):
 def words_capacity(ncards: int) -> int:
     """A first guess at the room for the words of a hand; kernels report
     overflow and are rerun with more."""
-    return min(2**ncards, 4096)
+    return int(min(2**ncards, 4096))
 
 
 def _check(result: int) -> bool:

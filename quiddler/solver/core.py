@@ -158,7 +158,7 @@ def solve_many(
     counts = np.array([_face_counts(hand) for hand in parsed], dtype=np.int64)
     memo_size = max(_memo_size(row, params) for row in counts.tolist())
     if threads is not None:
-        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
     chunks = min(len(parsed), 8 * numba.get_num_threads())
     out, status = engine.solve_batch(trie, counts, params, memo_size, chunks)
     solutions = []
