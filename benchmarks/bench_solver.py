@@ -145,9 +145,9 @@ def batch(hands: dict[int, list[list[Any]]]) -> dict[str, Any]:
 _PROBE = """
 import os, sys, time
 sys.path.insert(0, {root!r})
-start = time.perf_counter()
 from quiddler import default_wordlist
-trie = default_wordlist().card_trie
+start = time.perf_counter()
+trie = default_wordlist().card_trie  # read the list, hash it, load and check the cached trie
 elapsed = time.perf_counter() - start
 rss = 0
 for line in open("/proc/self/status"):

@@ -123,11 +123,13 @@ class NumbaBackend:
         self._local = threading.local()
 
     def trie_arrays(self, trie: CardTrie) -> tuple[Any, Any]:
-        """The trie's edges and ranks as numpy arrays (views, made once per trie)."""
+        """The trie's edges (padded, see ``CardTrie.padded_edges``) and ranks as
+        numpy arrays, made once per trie."""
         entry = self._tries.get(id(trie))
         if entry is None or entry[0] is not trie:
             np = self._np
-            entry = (trie, np.frombuffer(trie.edges, dtype=np.int32), np.frombuffer(trie.ranks, dtype=np.int32))
+            edges = np.frombuffer(trie.padded_edges(), dtype=np.int32)
+            entry = (trie, edges, np.frombuffer(trie.ranks, dtype=np.int32))
             self._tries[id(trie)] = entry
         return entry[1], entry[2]
 
