@@ -16,7 +16,6 @@ from .solver import MAX_CARDS, Play, Solution, Word, find_words, solve, solve_ma
 from .wordlist import WordList, cache_dir, default_wordlist, load_wordlist
 
 
-
 def __getattr__(name: str) -> Any:
     # The version is looked up on first use: importlib.metadata costs ~20 ms
     # of start-up, which a one-off CLI solve should not pay.

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Iterable, Sequence
+from typing import ClassVar, Self
 
 from .errors import InvalidCardError
 
-__all__ = ["Card", "DECK_SIZE", "FACES", "Deck", "format_hand", "full_deck", "parse_hand"]
+__all__ = ["DECK_SIZE", "FACES", "Card", "Deck", "format_hand", "full_deck", "parse_hand"]
 
 #: face -> (copies in the official deck, points)
 _DECK_TABLE: dict[str, tuple[int, int]] = {
@@ -50,9 +51,9 @@ class Card:
     """
 
     face: str
-    _interned: ClassVar[dict[str, "Card"]] = {}
+    _interned: ClassVar[dict[str, Self]] = {}
 
-    def __new__(cls, face: str) -> "Card":
+    def __new__(cls, face: str) -> Self:
         card = cls._interned.get(face)
         if card is not None:
             return card
@@ -65,14 +66,14 @@ class Card:
     def __getnewargs__(self) -> tuple[str]:
         return (self.face,)
 
-    def __copy__(self) -> "Card":
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo: object) -> "Card":
+    def __deepcopy__(self, memo: object) -> Card:
         return self
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Parse one card, ignoring case and surrounding blanks: ``Card.parse(" QU ")``."""
         token = text.strip().lower()
         if not token:
@@ -101,7 +102,7 @@ class Card:
         """Position of the face in :data:`FACES`."""
         return _ORDER[self.face]
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
         return _ORDER[self.face] < _ORDER[other.face]

@@ -21,15 +21,15 @@ import struct
 import zlib
 from array import array
 from bisect import bisect_left
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from .cards import _DECK_TABLE, FACES
 
 __all__ = [
-    "CardTrie",
     "KERNEL_ORDER",
     "MIN_WORD_CARDS",
+    "CardTrie",
     "build_card_trie",
     "card_spellings",
 ]
@@ -126,7 +126,7 @@ class CardTrie:
         for s in range(self.ms_spell[rank], self.ms_spell[rank + 1]):
             yield tuple(KERNEL_ORDER[k] for k in self.spell_cards[self.spell_off[s] : self.spell_off[s + 1]])
 
-    def padded_edges(self) -> "array[int]":
+    def padded_edges(self) -> array[int]:
         """``edges`` plus 32 zero edges: a walk that follows a damaged edge
         then reads leaves, never memory past the array."""
         padded = array("i", bytes(self.edges))
@@ -169,7 +169,7 @@ class CardTrie:
         return header + payload
 
     @classmethod
-    def from_bytes(cls, data: bytes, source: bytes = b"") -> "CardTrie":
+    def from_bytes(cls, data: bytes, source: bytes = b"") -> CardTrie:
         """Load a serialised trie; raises ``ValueError`` if it is damaged or
         was made from another ``source`` (see :meth:`to_bytes`)."""
         if len(data) < _HEADER.size:
@@ -225,7 +225,7 @@ def _le_bytes(values: memoryview) -> bytes:
     return raw if _LITTLE else _swapped(raw).tobytes()
 
 
-def _swapped(raw: bytes | memoryview) -> "array[int]":
+def _swapped(raw: bytes | memoryview) -> array[int]:
     swapped = array("i")
     swapped.frombytes(bytes(raw))
     swapped.byteswap()
@@ -292,7 +292,7 @@ def _kernel_spellings(word: str) -> list[bytes]:
     return spellings
 
 
-def _build_dawg(keys: list[bytes]) -> "tuple[array[int], array[int]]":
+def _build_dawg(keys: list[bytes]) -> tuple[array[int], array[int]]:
     """The minimal automaton of sorted, distinct ``keys``, laid out as
     :attr:`CardTrie.edges` and :attr:`CardTrie.ranks`.
 

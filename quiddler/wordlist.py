@@ -12,12 +12,13 @@ import hashlib
 import os
 import re
 import tempfile
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from .cardtrie import MIN_WORD_CARDS, CardTrie, build_card_trie, card_spellings
 from .cards import Card
+from .cardtrie import MIN_WORD_CARDS, CardTrie, build_card_trie, card_spellings
 from .errors import WordListError
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class WordList:
         self._text = "\n".join(sorted(set(cleaned))).encode("ascii")
 
     @classmethod
-    def _from_validated_text(cls, text: bytes, name: str) -> "WordList":
+    def _from_validated_text(cls, text: bytes, name: str) -> WordList:
         wordlist = cls.__new__(cls)
         wordlist.name = name
         wordlist._text = text
@@ -91,7 +92,7 @@ class WordList:
         return f"<WordList {self.name}>"
 
     @cached_property
-    def trie(self) -> "pygtrie.CharTrie":
+    def trie(self) -> pygtrie.CharTrie:
         """A pygtrie ``CharTrie`` of the words (built on first use: ~1 s for ENABLE)."""
         import pygtrie
 

@@ -14,10 +14,11 @@ radix deltas.
 from __future__ import annotations
 
 import threading
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from ..cardtrie import KERNEL_ORDER, CardTrie
 from ..cards import Card
+from ..cardtrie import KERNEL_ORDER, CardTrie
 from . import _kernels as K
 
 __all__ = ["Backend", "get_backend"]

@@ -501,8 +501,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                     continue
                 bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                 total = value + (bonus << SCORE_SHIFT)
-                if total > best_total:
-                    best_total = total
+                best_total = max(best_total, total)
     if best_total == INFEASIBLE:
         return INFEASIBLE
     target_points = (best_total >> SCORE_SHIFT) - SCORE_OFFSET
@@ -846,7 +845,7 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
                 child_swar = swar - words[wb + 2]
                 child_acc = acc + words[wb + 3]
                 child_nw = nw + 1
-                child_longest = longest if longest >= words[wb + 4] else words[wb + 4]
+                child_longest = max(longest, words[wb + 4])
                 child_go = go
             if found == limit:
                 rest = state_value(words, group, hand, memo, stack, child_radix, child_swar, 0, 0,

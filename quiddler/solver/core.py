@@ -6,11 +6,11 @@ through a backend, and wrap the integers that come back in value objects.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from operator import itemgetter
-from typing import Iterable, Sequence
 
-from ..cardtrie import KERNEL_ORDER, CardTrie
 from ..cards import Card, parse_hand
+from ..cardtrie import KERNEL_ORDER, CardTrie
 from ..errors import HandTooLargeError, InvalidCardError
 from ..wordlist import WordList, default_wordlist
 from . import _kernels as K
@@ -145,7 +145,7 @@ def solve_many(
     try:
         engine = get_backend("numba")
     except ImportError:
-        kwargs = dict(discard=discard, wordlist=wordlist, beat_longest=beat_longest, beat_words=beat_words)
+        kwargs = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest, "beat_words": beat_words}
         return [solve(hand, bonus=bonus, backend="python", **kwargs) for hand in parsed]  # type: ignore[arg-type]
     import numba
     import numpy as np
