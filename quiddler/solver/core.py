@@ -93,18 +93,12 @@ def solve(
     counts = _face_counts(hand)
     memo_size = _memo_size(counts, params)
     engine = get_backend(backend)
-    out = engine.solve_counts(trie, counts, params, memo_size)
-    best = _play_from(out, 0, trie, counts)
-    if out[OUT_BLOCK + 3] < 0:
-        best_go_out = None
-    elif out[OUT_BLOCK:] == out[:OUT_BLOCK]:
-        best_go_out = best  # the best play goes out
-    else:
-        best_go_out = _play_from(out, OUT_BLOCK, trie, counts)
+    best, best_go_out = _best_plays(engine.solve_counts(trie, counts, params, memo_size), trie, counts)
     plays: tuple[Play, ...] = (best,)
     if top > 1:
         out, count = engine.top_counts(trie, counts, params, memo_size, top)
-        ranked = [_play_from(out, i * OUT_BLOCK, trie, counts) for i in range(count)]
+        digits = _digit_cards(counts)
+        ranked = [_play_from(out, i * OUT_BLOCK, trie, digits) for i in range(count)]
         # The best play leads; where equally good plays tie, the order among
         # them is the enumeration's, so put the solver's choice first.
         plays = (best,) + tuple(play for play in ranked if play != best)[: top - 1]
@@ -167,10 +161,7 @@ def solve_many(
             solutions.append(solve(hand, discard=discard, wordlist=wordlist, beat_longest=beat_longest,
                                    beat_words=beat_words, bonus=bonus, backend="numba"))  # fmt: skip
             continue
-        row = out[i].tolist()
-        face_count = counts[i].tolist()
-        best = _play_from(row, 0, trie, face_count)
-        go_out = _play_from(row, OUT_BLOCK, trie, face_count) if row[OUT_BLOCK + 3] >= 0 else None
+        best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist())
         solutions.append(Solution(cards=hand, discard_required=discard, plays=(best,), best_go_out=go_out))
     return solutions
 
@@ -200,13 +191,24 @@ def _digit_cards(counts: Sequence[int]) -> list[Card]:
     return [_KERNEL_CARDS[face] for face, count in enumerate(counts) if count]
 
 
-def _play_from(out: Sequence[int], ob: int, trie: CardTrie, counts: Sequence[int]) -> Play:
-    """Build the Play a kernel wrote to the block of ``out`` at ``ob``."""
+def _best_plays(out: Sequence[int], trie: CardTrie, counts: Sequence[int]) -> tuple[Play, Play | None]:
+    """The best play and the best going-out play from ``solve_counts``' two blocks."""
+    digits = _digit_cards(counts)
+    best = _play_from(out, 0, trie, digits)
+    if out[OUT_BLOCK + 3] < 0:
+        return best, None
+    if out[OUT_BLOCK : 2 * OUT_BLOCK] == out[:OUT_BLOCK]:
+        return best, best  # the best play goes out
+    return best, _play_from(out, OUT_BLOCK, trie, digits)
+
+
+def _play_from(out: Sequence[int], ob: int, trie: CardTrie, digits: Sequence[Card]) -> Play:
+    """Build the Play a kernel wrote to the block of ``out`` at ``ob``;
+    ``digits`` are the hand's distinct cards in kernel order."""
     names = _names(trie)
     start = ob + K.OUT_HEAD
     named = sorted((names.get(rank) or _name(trie, rank, names) for rank in out[start : start + out[ob + 1]]),
                    key=_PLAY_ORDER)  # fmt: skip
-    digits = _digit_cards(counts)
     start += K.OUT_MAXC
     unused = tuple(sorted(digits[d] for d in out[start : start + out[ob + 2]]))
     discard = digits[out[ob]] if out[ob] >= 0 else None
