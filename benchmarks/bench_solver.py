@@ -6,12 +6,13 @@ one), solved in discard mode as on a turn.  Everything is measured in this
 one run, so ratios hold even on a noisy shared machine where absolute times
 drift:
 
-* numba kernel: one call of the compiled kernel per hand (what the game AI
-  and batch mode pay), after warm-up;
+* numba kernel: one call of the compiled kernel per hand through the
+  backend (counts in, the two best plays out as integers), after warm-up;
 * numba solve(): the public API end to end, value objects included;
 * python solve(): the same kernels run as plain Python (the CLI's path);
 * naive: the obviously-correct reference of the tests (small hands only);
-* batch: solve_many() over every hand with 1 thread and with all threads;
+* batch: solve_many() over every hand with 1 thread and with all threads,
+  and its compiled part alone (the part the threads share);
 * word list: building the card trie for ENABLE with an empty cache, loading
   it from the cache, and the process's resident memory after loading, each
   in a fresh process.
@@ -104,11 +105,14 @@ def latency(hands: dict[int, list[list[Any]]], sample: int) -> dict[int, dict[st
     rows: dict[int, dict[str, Any]] = {}
     for size, cards in hands.items():
         kernel, api, python, naive = [], [], [], []
+        # Each in a loop of its own: interleaving them would let solve()'s
+        # Python objects evict the trie from cache between kernel calls.
         for hand in cards:
             counts = _face_counts(hand)
             params = _params(len(hand), True, None, None, 10)
             memo = _memo_size(counts, params)
             kernel.append(timed(lambda: numba_backend.solve_counts(trie, counts, params, memo)))
+        for hand in cards:
             api.append(timed(lambda: solve(hand, discard=True, backend="numba")))
         for hand in cards[:sample]:
             python.append(timed(lambda: solve(hand, discard=True, backend="python")))
@@ -134,6 +138,21 @@ def batch(hands: dict[int, list[list[Any]]]) -> dict[str, Any]:
     for n in sorted({1, threads}):
         seconds = min(timed(lambda: solve_many(every, discard=True, threads=n)) for _ in range(3)) / 1e6
         result[f"threads_{n}_hands_per_s"] = len(every) / seconds
+    # The compiled part alone (what the threads share): counts in, integers out.
+    import numpy as np
+
+    engine = get_backend("numba")
+    trie = default_wordlist().card_trie
+    counts = np.array([_face_counts(hand) for hand in every], dtype=np.int64)
+    params = _params(max(len(h) for h in every), True, None, None, 10)
+    memo = max(_memo_size(row, params) for row in counts.tolist())
+    for n in sorted({1, threads}):
+        numba.set_num_threads(n)
+        seconds = min(timed(lambda: engine.solve_batch(trie, counts, params, memo, 8 * n)) for _ in range(3)) / 1e6
+        result[f"kernel_threads_{n}_hands_per_s"] = len(every) / seconds
+    result["kernel_speedup_all_threads"] = (
+        result[f"kernel_threads_{threads}_hands_per_s"] / result["kernel_threads_1_hands_per_s"]
+    )
     start = time.perf_counter()
     for hand in every:
         solve(hand, discard=True, backend="numba")
