@@ -33,18 +33,22 @@ WORD_STRIDE = 8
 LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
 GROUP_SIZE = LENGTH_HEADS + 48
 MAX_CARDS = 20
-FRAME = 10
+FRAME = 10  # stack frame of the walk and of the memoised searches
+DFS_FRAME = 11  # stack frame of the top-K search
+STACK_SIZE = DFS_FRAME * (MAX_CARDS + 2)  # room for either kind of frame
 MEMO_SLOT = 5
 SCORE_SHIFT = 8
 GO_BIT = 128
-COUNT_MASK = 127
 SCORE_OFFSET = 1 << 20
-BASE_KEY = (SCORE_OFFSET << 8) | 128
+BASE_KEY = (SCORE_OFFSET << SCORE_SHIFT) | GO_BIT
 UNKNOWN = -2
 INFEASIBLE = -1
 OUT_HEAD = 4
 OUT_MAXC = 24
 OUT_BLOCK = OUT_HEAD + 2 * OUT_MAXC
+REQUEST_SIZE = 32 + 6  # solve_packed's request: face counts, then the six solve parameters
+FACE_TABLES = 64  # solve_packed's work array starts with face points and face letters
+PACKED_WORDS = 4096  # word capacity of solve_packed; a hand with more takes the unpacked path
 
 # The native build injects ``kernel_decorator`` (numba.njit), a parallel
 # variant and numba.prange before running this source; as plain Python the
@@ -692,8 +696,6 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
     return nwords
 
 
-DFS_FRAME = 11
-STACK_SIZE = DFS_FRAME * (MAX_CARDS + 2)  # room for either kind of frame
 
 
 @kernel
@@ -921,11 +923,8 @@ def solve_batch(edges, ranks, counts, face_points, face_letters, params,
                                      face_digit[c], words[c], group[c], memo[c], stack[c], kstack[c], out[i])  # fmt: skip
 
 
-REQUEST_SIZE = 32 + 6  # face counts, then the six solve parameters
-FACE_TABLES = 64  # the work array starts with face points and face letters
 
 
-PACKED_WORDS = 4096  # word capacity of solve_packed; a hand with more takes the unpacked path
 
 
 @kernel
