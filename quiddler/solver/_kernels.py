@@ -73,10 +73,6 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
     n = 0
     depth = 0
     root = edges[0]
-    available = 0  # faces the hand still holds, a bit each
-    for face in range(31):
-        if face_left[face] > 0:
-            available |= 1 << face
     stack[0] = root >> 11  # next edge to try
     stack[1] = (root >> 11) + ((root >> 5) & 31)  # end of this node's edges
     stack[2] = 0  # rank
@@ -85,12 +81,11 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
     stack[5] = 0  # points
     stack[6] = 0  # letters
     stack[7] = -1  # face taken to get here
-    stack[8] = available
     while depth >= 0:
         base = FRAME * depth
         e = stack[base]
         end = stack[base + 1]
-        while e < end and face_left[edges[2 * e] & 31] == 0:
+        while e < end and face_left[edges[e] & 31] == 0:
             e += 1
         if e == end:
             if depth > 0:
@@ -98,12 +93,9 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
             depth -= 1
             continue
         stack[base] = e + 1
-        packed = edges[2 * e]
+        packed = edges[e]
         face = packed & 31
         face_left[face] -= 1
-        available = stack[base + 8]
-        if face_left[face] == 0:
-            available &= ~(1 << face)
         h = HAND_HEAD + HAND_STRIDE * face_digit[face]
         nb = base + FRAME
         first = packed >> 11
@@ -115,11 +107,10 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
         stack[nb + 5] = stack[base + 5] + face_points[face]
         stack[nb + 6] = stack[base + 6] + face_letters[face]
         stack[nb + 7] = face
-        stack[nb + 8] = available
+        depth += 1
         if (packed >> 10) & 1 != 0:
             if n == capacity:
                 # Unwind so face_left is restored before reporting overflow.
-                face_left[face] += 1
                 while depth > 0:
                     face_left[stack[FRAME * depth + 7]] += 1
                     depth -= 1
@@ -130,13 +121,9 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
             words[w + 2] = stack[nb + 4]
             words[w + 3] = stack[nb + 5]
             words[w + 4] = stack[nb + 6]
-            words[w + 5] = face_digit[stack[FRAME + 7] if depth > 0 else face]
-            words[w + 6] = depth + 1
+            words[w + 5] = face_digit[stack[FRAME + 7]]
+            words[w + 6] = depth
             n += 1
-        if edges[2 * e + 1] & available == 0:
-            face_left[face] += 1  # nothing below can be spelled: do not go in
-        else:
-            depth += 1
     return n
 
 
@@ -911,9 +898,9 @@ def name_words(edges, ranks, hand, words, out, ob):
             face = hand[h]
             for _ in range((radix // hand[h + 3]) % (hand[h + 1] + 1)):
                 e = packed >> 11
-                while edges[2 * e] & 31 != face:
+                while edges[e] & 31 != face:
                     e += 1
-                packed = edges[2 * e]
+                packed = edges[e]
                 rank += ranks[e]
         out[ob + OUT_HEAD + i] = rank
 
