@@ -88,7 +88,15 @@ def summary(samples: Sequence[float]) -> dict[str, float]:
     }
 
 
-def latency(hands: dict[int, list[list[Any]]], sample: int) -> dict[int, dict[str, Any]]:
+def middle_sweep(sweeps: list[dict[str, float]]) -> dict[str, Any]:
+    """The sweep with the median median, plus every sweep's median."""
+    ordered = sorted(sweeps, key=lambda sweep: sweep["median_us"])
+    middle = dict(ordered[len(ordered) // 2])
+    middle["sweep_medians_us"] = [sweep["median_us"] for sweep in sweeps]
+    return middle
+
+
+def latency(hands: dict[int, list[list[Any]]], sample: int, repeats: int) -> dict[int, dict[str, Any]]:
     numba_backend = get_backend("numba")
     trie = default_wordlist().card_trie
     for cards in hands.values():  # warm-up: compile/load every kernel, touch the trie
@@ -104,22 +112,30 @@ def latency(hands: dict[int, list[list[Any]]], sample: int) -> dict[int, dict[st
         reference = None
     rows: dict[int, dict[str, Any]] = {}
     for size, cards in hands.items():
-        kernel, api, python, naive = [], [], [], []
-        # Each in a loop of its own: interleaving them would let solve()'s
-        # Python objects evict the trie from cache between kernel calls.
-        for hand in cards:
-            counts = _face_counts(hand)
-            params = _params(len(hand), True, None, None, 10)
-            memo = _memo_size(counts, params)
-            kernel.append(timed(lambda: numba_backend.solve_counts(trie, counts, params, memo)))
-        for hand in cards:
-            api.append(timed(lambda: solve(hand, discard=True, backend="numba")))
+        python, naive = [], []
+        # The compiled paths are swept ``repeats`` times and each sweep's
+        # median kept: on this shared machine whole sweeps drift by tens of
+        # percent, so the median of the sweeps is reported with their range.
+        # Each path has loops of its own: interleaving them would let
+        # solve()'s Python objects evict the trie between kernel calls.
+        kernel_sweeps, api_sweeps = [], []
+        for _ in range(repeats):
+            kernel, api = [], []
+            for hand in cards:
+                counts = _face_counts(hand)
+                params = _params(len(hand), True, None, None, 10)
+                memo = _memo_size(counts, params)
+                kernel.append(timed(lambda: numba_backend.solve_counts(trie, counts, params, memo)))
+            for hand in cards:
+                api.append(timed(lambda: solve(hand, discard=True, backend="numba")))
+            kernel_sweeps.append(summary(kernel))
+            api_sweeps.append(summary(api))
         for hand in cards[:sample]:
             python.append(timed(lambda: solve(hand, discard=True, backend="python")))
         if reference is not None and size <= 7:
             for hand in cards[: max(5, sample // 5)]:
                 naive.append(timed(lambda: reference.ranked(hand, discard=True)))
-        row = {"kernel": summary(kernel), "solve": summary(api), "python": summary(python)}
+        row = {"kernel": middle_sweep(kernel_sweeps), "solve": middle_sweep(api_sweeps), "python": summary(python)}
         row["python_over_numba_solve"] = row["python"]["median_us"] / row["solve"]["median_us"]
         if naive:
             row["naive"] = summary(naive)
@@ -215,18 +231,20 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1000, help="hands per size (default 1000)")
     parser.add_argument("--sample", type=int, default=100, help="hands per size for the python backend")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--repeats", type=int, default=3, help="sweeps of the compiled paths (default 3)")
     parser.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "solver.json"))
     args = parser.parse_args()
 
     info = machine()
     hands = deal(args.seed, args.hands)
     words = wordlist_figures(runs=7)
-    rows = latency(hands, args.sample)
+    rows = latency(hands, args.sample, args.repeats)
     throughput = batch(hands)
 
     print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numba {info['numba']}")
     print(f"load average at start: {info['load_average']}")
-    print(f"hands: {args.hands} per size, seed {args.seed}, discard mode; times in microseconds\n")
+    print(f"hands: {args.hands} per size, seed {args.seed}, discard mode; times in microseconds;")
+    print(f"compiled paths: the median sweep of {args.repeats} (range of sweep medians at the end)\n")
     header = f"{'cards':>5} {'kernel med':>10} {'p99':>8} {'max':>8} {'solve med':>10} {'p99':>8}"
     header += f" {'python med':>11} {'py/numba':>9} {'naive med':>10} {'naive/numba':>11}"
     print(header)
@@ -238,6 +256,11 @@ def main() -> None:
             f" {row['python']['median_us']:>11.0f} {row['python_over_numba_solve']:>9.0f}"
             + (f" {naive['median_us']:>10.0f} {row['naive_over_numba_solve']:>11.0f}" if naive else "")
         )
+    print("\nsweep medians (kernel | solve):")
+    for size, row in rows.items():
+        kernel_range = ", ".join(f"{m:.1f}" for m in row["kernel"]["sweep_medians_us"])
+        solve_range = ", ".join(f"{m:.1f}" for m in row["solve"]["sweep_medians_us"])
+        print(f"  {size:>2} cards: {kernel_range} | {solve_range}")
     print(f"\nbatch solve_many over {throughput['hands']} hands:")
     for key, value in throughput.items():
         if key != "hands":
