@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .cards import Card
-from .cardtrie import MIN_WORD_CARDS, CardTrie, build_card_trie, card_spellings
+from .cardtrie import KERNEL_ORDER, MIN_WORD_CARDS, CardTrie, build_card_trie, card_spellings
 from .errors import WordListError
 
 if TYPE_CHECKING:
@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 __all__ = ["WordList", "cache_dir", "default_wordlist", "load_wordlist"]
 
 _WORD = re.compile(r"[a-z]+")
-_CACHE_FORMAT = b"quiddler-cardtrie-2"
+# Part of every cache key: a change to the trie layout or the face order
+# must never meet an old file.
+_CACHE_FORMAT = ("quiddler-cardtrie-4 " + ",".join(KERNEL_ORDER)).encode("ascii")
 
 
 def cache_dir() -> Path:
