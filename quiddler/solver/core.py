@@ -1,4 +1,4 @@
-"""The public solver: :func:`solve` and :func:`find_words`.
+"""The public solver: :func:`solve`, :func:`solve_many` and :func:`find_words`.
 
 These validate and convert (cards -> face counts), run one kernel call
 through a backend, and wrap the integers that come back in value objects.
@@ -22,6 +22,7 @@ __all__ = ["MAX_CARDS", "find_words", "solve", "solve_many"]
 _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
 _NO_TARGET = 1 << 20
+_BATCH_MEMO_BYTES = 1 << 29  # what solve_many's per-chunk memos may take together
 
 
 def _cards_of(cards: Iterable[Card] | str) -> tuple[Card, ...]:
@@ -151,10 +152,16 @@ def solve_many(
     params = _params(max(len(h) for h in parsed), discard, beat_longest, beat_words, bonus)
     counts = np.array([_face_counts(hand) for hand in parsed], dtype=np.int64)
     memo_size = max(_memo_size(row, params) for row in counts.tolist())
+    previous_threads = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
-    chunks = min(len(parsed), 8 * numba.get_num_threads())
-    out, status = engine.solve_batch(trie, counts, params, memo_size, chunks)
+    try:
+        # Several chunks a thread balance the load; each chunk has its own
+        # memo, so huge hands (a 20-card memo can take tens of MB) get fewer.
+        chunks = min(len(parsed), 8 * numba.get_num_threads(), max(1, _BATCH_MEMO_BYTES // (8 * memo_size)))
+        out, status = engine.solve_batch(trie, counts, params, memo_size, chunks)
+    finally:
+        numba.set_num_threads(previous_threads)
     solutions = []
     for i, hand in enumerate(parsed):
         if status[i] < 0:  # more words than the batch buffers hold: solve alone
