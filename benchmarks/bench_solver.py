@@ -32,15 +32,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from quiddler import default_wordlist, full_deck, solve, solve_many  # noqa: E402
-from quiddler.solver._backends import get_backend  # noqa: E402
-from quiddler.solver.core import _face_counts, _memo_size, _params  # noqa: E402
+from quiddler import default_wordlist, full_deck, solve, solve_many
+from quiddler.solver._backends import get_backend
+from quiddler.solver.core import _face_counts, _memo_size, _params
 
 ROUNDS = range(3, 11)
 
@@ -72,9 +73,10 @@ def deal(seed: int, hands: int) -> dict[int, list[list[Any]]]:
     return {r + 1: [rng.sample(deck, r + 1) for _ in range(hands)] for r in ROUNDS}
 
 
-def timed(fn: Callable[[], object]) -> float:
+def timed(fn: Callable[..., object], *args: Any, **kwargs: Any) -> float:
+    """Microseconds that ``fn(*args, **kwargs)`` takes."""
     start = time.perf_counter_ns()
-    fn()
+    fn(*args, **kwargs)
     return (time.perf_counter_ns() - start) / 1000.0
 
 
@@ -125,16 +127,16 @@ def latency(hands: dict[int, list[list[Any]]], sample: int, repeats: int) -> dic
                 counts = _face_counts(hand)
                 params = _params(len(hand), True, None, None, 10)
                 memo = _memo_size(counts, params)
-                kernel.append(timed(lambda: numba_backend.solve_counts(trie, counts, params, memo)))
+                kernel.append(timed(numba_backend.solve_counts, trie, counts, params, memo))
             for hand in cards:
-                api.append(timed(lambda: solve(hand, discard=True, backend="numba")))
+                api.append(timed(solve, hand, discard=True, backend="numba"))
             kernel_sweeps.append(summary(kernel))
             api_sweeps.append(summary(api))
         for hand in cards[:sample]:
-            python.append(timed(lambda: solve(hand, discard=True, backend="python")))
+            python.append(timed(solve, hand, discard=True, backend="python"))
         if reference is not None and size <= 7:
             for hand in cards[: max(5, sample // 5)]:
-                naive.append(timed(lambda: reference.ranked(hand, discard=True)))
+                naive.append(timed(reference.ranked, hand, discard=True))
         row = {"kernel": middle_sweep(kernel_sweeps), "solve": middle_sweep(api_sweeps), "python": summary(python)}
         row["python_over_numba_solve"] = row["python"]["median_us"] / row["solve"]["median_us"]
         if naive:
@@ -152,7 +154,7 @@ def batch(hands: dict[int, list[list[Any]]]) -> dict[str, Any]:
     result: dict[str, Any] = {"hands": len(every)}
     threads = numba.config.NUMBA_NUM_THREADS
     for n in sorted({1, threads}):
-        seconds = min(timed(lambda: solve_many(every, discard=True, threads=n)) for _ in range(3)) / 1e6
+        seconds = min(timed(solve_many, every, discard=True, threads=n) for _ in range(3)) / 1e6
         result[f"threads_{n}_hands_per_s"] = len(every) / seconds
     # The compiled part alone (what the threads share): counts in, integers out.
     import numpy as np
@@ -164,7 +166,7 @@ def batch(hands: dict[int, list[list[Any]]]) -> dict[str, Any]:
     memo = max(_memo_size(row, params) for row in counts.tolist())
     for n in sorted({1, threads}):
         numba.set_num_threads(n)
-        seconds = min(timed(lambda: engine.solve_batch(trie, counts, params, memo, 8 * n)) for _ in range(3)) / 1e6
+        seconds = min(timed(engine.solve_batch, trie, counts, params, memo, 8 * n) for _ in range(3)) / 1e6
         result[f"kernel_threads_{n}_hands_per_s"] = len(every) / seconds
     result["kernel_speedup_all_threads"] = (
         result[f"kernel_threads_{threads}_hands_per_s"] / result["kernel_threads_1_hands_per_s"]
@@ -215,7 +217,7 @@ def wordlist_figures(runs: int) -> dict[str, Any]:
             builds.append(probe(empty)[0])
     from quiddler.wordlist import cache_dir
 
-    default_wordlist().card_trie  # make sure the real cache is filled
+    assert default_wordlist().card_trie.edge_count  # make sure the real cache is filled
     loads = [probe(str(cache_dir())) for _ in range(runs)]
     with_numba = probe(str(cache_dir()), with_numba=True)
     return {
