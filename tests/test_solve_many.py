@@ -1,0 +1,61 @@
+"""solve_many(): the compiled batch gives exactly what solve() gives, hand by hand."""
+
+from __future__ import annotations
+
+import numba
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quiddler import HandTooLargeError, InvalidCardError, WordList, solve, solve_many
+
+from . import strategies as qst
+
+
+def _one_by_one(hands, **kwargs):
+    return [solve(hand, backend="python", **kwargs) for hand in hands]
+
+
+@settings(max_examples=30)
+@given(hands=st.lists(qst.mixed_hands(1, 12), min_size=1, max_size=40), discard=st.booleans(),
+       targets=qst.targets(), threads=st.sampled_from([None, 1, 2]))  # fmt: skip
+def test_batch_equals_one_solve_per_hand(hands, discard, targets, threads):
+    kwargs = {"discard": discard, "beat_longest": targets.beat_longest, "beat_words": targets.beat_words,
+                  "bonus": targets.bonus}  # fmt: skip
+    assert solve_many(hands, threads=threads, **kwargs) == _one_by_one(hands, **kwargs)
+
+
+def test_batch_of_many_sizes_and_a_custom_list():
+    words = WordList(["aa", "aaaa", "at", "tat", "tea", "eat", "ate"])
+    hands = ["a,a,a,a", "t,e,a", "a", "t,a,t,e,a,a", "e,e,e"]
+    assert solve_many(hands, wordlist=words, discard=True) == _one_by_one(hands, wordlist=words, discard=True)
+
+
+def test_a_huge_hand_in_a_batch_falls_back_to_solving_it_alone():
+    # More words than the batch buffers hold: that hand is solved on its own.
+    huge = "e,a,r,s,t,i,n,o,l,d,u,c,m,p,g,h,b,y,er,in"
+    hands = [huge, "qu,i,t"]
+    assert solve_many(hands, discard=True) == [solve(hand, discard=True) for hand in hands]
+
+
+def test_thread_count_is_restored():
+    before = numba.get_num_threads()
+    solve_many(["a,b,c", "qu,i,t"], threads=1)
+    assert numba.get_num_threads() == before
+
+
+def test_empty_batch():
+    assert solve_many([]) == []
+
+
+@pytest.mark.parametrize(
+    ("hands", "error", "message"),
+    [
+        (["a,b", "zz"], InvalidCardError, "hand 2: unknown card: 'zz'"),
+        (["a,b", ""], InvalidCardError, "hand 2: empty hand"),
+        (["a," * 20 + "a"], HandTooLargeError, "hand 1: hand of 21 cards is too large"),
+    ],
+)
+def test_a_bad_hand_is_named_and_nothing_is_solved(hands, error, message):
+    with pytest.raises(error, match=message):
+        solve_many(hands)
