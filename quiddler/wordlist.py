@@ -190,7 +190,7 @@ def _parse(raw: bytes, name: str) -> WordList:
     except UnicodeDecodeError as exc:
         bad_line = raw[: exc.start].count(b"\n") + 1
         raise WordListError(f"{name}, line {bad_line}: not valid UTF-8 text") from None
-    lines = text.lower().split("\n")
+    lines = text.removeprefix("\ufeff").lower().split("\n")  # a byte-order mark is not a word
     words = set()
     for number, line in enumerate(lines, 1):
         word = line.strip()

@@ -358,3 +358,10 @@ def test_concurrent_builds_share_one_entry(private_cache, expected):
     (entry,) = cache_files(private_cache)  # no temporary files left behind
     assert entry.read_bytes() == tries[0]
     assert answers(load_wordlist(SMALL)) == expected
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_word(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes("\ufeffcat\r\ndog\r\n".encode("utf-8"))
+    words = load_wordlist(path)
+    assert "cat" in words and "dog" in words and len(words) == 2
