@@ -137,6 +137,14 @@ def _parse_cards(
         raise click.BadParameter(str(exc), ctx, param, param_hint="CARDS") from None
 
 
+def _announce_indexing(wordlist: WordList | None) -> None:
+    """Say so on a terminal when the word list must first be indexed (once
+    per list and machine, a few seconds), rather than seem to hang."""
+    words = wordlist if wordlist is not None else default_wordlist()
+    if sys.stderr.isatty() and words.needs_indexing():
+        click.echo(f"indexing the word list {words.name} (once, a few seconds)...", err=True)
+
+
 def _load_wordlist(ctx: click.Context, param: click.Parameter, path: str | None) -> WordList | None:
     """The --wordlist file, loaded and checked."""
     if path is None:
@@ -219,6 +227,7 @@ def solve_command(ctx: click.Context, /, cards: tuple[Card, ...] | None, batch: 
     elif not cards:
         raise click.UsageError("missing CARDS (for example: quiddler solve qu,i,th,er)")
     else:
+        _announce_indexing(options["wordlist"])
         solution = solve(cards, backend="python", **options)
         click.echo(_json(solution.to_dict()) if as_json else _solution_text(solution))
 
@@ -230,6 +239,7 @@ def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) ->
     try:
         if options["wordlist"] is None:
             options["wordlist"] = default_wordlist()  # load it once, outside the per-line timing
+        _announce_indexing(options["wordlist"])
         for number, raw in enumerate(lines, 1):
             text = raw.partition("#")[0].strip()
             if not text:
@@ -273,6 +283,7 @@ def _silence_stdout() -> None:
 def words_command(cards: tuple[Card, ...], order: str, min_letters: int, wordlist: WordList | None,
                   as_json: bool) -> None:  # fmt: skip
     """List every word the CARDS can make, once per way to spell it with them."""
+    _announce_indexing(wordlist)
     found = [w for w in find_words(cards, wordlist=wordlist, backend="python") if w.letters >= min_letters]
     if order == "length":
         found.sort(key=lambda w: -w.letters)  # stable: ties stay by points

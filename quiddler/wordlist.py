@@ -133,10 +133,21 @@ class WordList:
         """SHA-256 of the normalised list: identifies it in the cache."""
         return hashlib.sha256(_CACHE_FORMAT + b"\0" + self._text).hexdigest()
 
+    @property
+    def cache_file(self) -> Path:
+        """Where the compiled card trie of this list is cached."""
+        return cache_dir() / f"cardtrie-{self.digest[:32]}.bin"
+
+    def needs_indexing(self) -> bool:
+        """True if using the solver on this list will first build its card
+        trie (a few seconds for ENABLE): not built in this process and not
+        in the cache.  The command line uses it to say what it is doing."""
+        return "card_trie" not in self.__dict__ and not self.cache_file.is_file()
+
     @cached_property
     def card_trie(self) -> CardTrie:
         """The solver's card-multiset DAWG, from the disk cache when possible."""
-        path = cache_dir() / f"cardtrie-{self.digest[:32]}.bin"
+        path = self.cache_file
         source = bytes.fromhex(self.digest)
         try:
             return CardTrie.from_bytes(path.read_bytes(), source)

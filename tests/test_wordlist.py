@@ -365,3 +365,13 @@ def test_a_byte_order_mark_is_not_part_of_the_first_word(tmp_path):
     path.write_bytes("\ufeffcat\r\ndog\r\n".encode("utf-8"))
     words = load_wordlist(path)
     assert "cat" in words and "dog" in words and len(words) == 2
+
+
+def test_needs_indexing_until_built_or_cached(private_cache):
+    words = load_wordlist(SMALL)
+    assert words.needs_indexing() and not words.cache_file.exists()
+    assert words.card_trie.edge_count > 0
+    assert not words.needs_indexing() and words.cache_file.is_file()
+    assert not load_wordlist(SMALL).needs_indexing()  # a new object finds the cache
+    words.cache_file.unlink()
+    assert load_wordlist(SMALL).needs_indexing()
