@@ -125,7 +125,7 @@ def solve_many(
     numba is not installed.
 
     >>> [s.best.score for s in solve_many(["qu,i,t", "a,b,c"])]
-    [15, -18]
+    [14, 18]
     """
     parsed = []
     for i, cards in enumerate(hands):
@@ -253,7 +253,7 @@ def find_words(cards: Iterable[Card] | str, *, wordlist: WordList | None = None,
     (most points, then most letters, then alphabetical).
 
     >>> [str(w) for w in find_words("qu,e,e,n")][:3]
-    ['queen', 'queen', 'quee']
+    ['queen', 'nee', 'en']
     """
     hand = _cards_of(cards)
     _check_size(hand)
