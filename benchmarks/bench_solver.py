@@ -11,8 +11,8 @@ drift:
 * numba solve(): the public API end to end, value objects included;
 * python solve(): the same kernels run as plain Python (the CLI's path);
 * naive: the obviously-correct reference of the tests (small hands only);
-* batch: solve_many() over every hand with 1 thread and with all threads,
-  and its compiled part alone (the part the threads share);
+* batch: solve_many() and score_many() over every hand with 1 thread and
+  with all threads, and the compiled part alone (the part the threads share);
 * word list: building the card trie for ENABLE with an empty cache, loading
   it from the cache, and the process's resident memory after loading, each
   in a fresh process.
@@ -39,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from quiddler import default_wordlist, full_deck, solve, solve_many
+from quiddler import default_wordlist, full_deck, score_many, solve, solve_many
 from quiddler.solver._backends import get_backend
 from quiddler.solver.core import _face_counts, _memo_size, _params
 
@@ -156,6 +156,9 @@ def batch(hands: dict[int, list[list[Any]]]) -> dict[str, Any]:
     for n in sorted({1, threads}):
         seconds = min(timed(solve_many, every, discard=True, threads=n) for _ in range(3)) / 1e6
         result[f"threads_{n}_hands_per_s"] = len(every) / seconds
+    for n in sorted({1, threads}):
+        seconds = min(timed(score_many, every, discard=True, threads=n) for _ in range(3)) / 1e6
+        result[f"score_many_threads_{n}_hands_per_s"] = len(every) / seconds
     # The compiled part alone (what the threads share): counts in, integers out.
     import numpy as np
 

@@ -12,7 +12,7 @@ from .errors import (
     QuiddlerError,
     WordListError,
 )
-from .solver import MAX_CARDS, Play, Solution, Word, find_words, solve, solve_many
+from .solver import MAX_CARDS, Play, Solution, Word, find_words, score_many, solve, solve_many
 from .wordlist import WordList, cache_dir, default_wordlist, load_wordlist
 
 
@@ -52,6 +52,7 @@ __all__ = [
     "full_deck",
     "load_wordlist",
     "parse_hand",
+    "score_many",
     "solve",
     "solve_many",
 ]

@@ -1,4 +1,5 @@
-"""solve_many(): the compiled batch gives exactly what solve() gives, hand by hand."""
+"""solve_many() and score_many(): the compiled batch gives exactly what
+solve() gives, hand by hand."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quiddler import HandTooLargeError, InvalidCardError, WordList, solve, solve_many
+from quiddler import HandTooLargeError, InvalidCardError, WordList, score_many, solve, solve_many
 
 from . import strategies as qst
 
@@ -25,6 +26,16 @@ def test_batch_equals_one_solve_per_hand(hands, discard, targets, threads):
     assert solve_many(hands, threads=threads, **kwargs) == _one_by_one(hands, **kwargs)
 
 
+@settings(max_examples=30)
+@given(hands=st.lists(qst.mixed_hands(1, 12), min_size=1, max_size=40), discard=st.booleans(),
+       targets=qst.targets(), threads=st.sampled_from([None, 1, 2]))  # fmt: skip
+def test_scores_equal_the_solutions(hands, discard, targets, threads):
+    kwargs = {"discard": discard, "beat_longest": targets.beat_longest, "beat_words": targets.beat_words,
+              "bonus": targets.bonus}  # fmt: skip
+    expected = [(s.best.score, s.best_go_out.score if s.best_go_out else None) for s in _one_by_one(hands, **kwargs)]
+    assert score_many(hands, threads=threads, **kwargs) == expected
+
+
 def test_batch_of_many_sizes_and_a_custom_list():
     words = WordList(["aa", "aaaa", "at", "tat", "tea", "eat", "ate"])
     hands = ["a,a,a,a", "t,e,a", "a", "t,a,t,e,a,a", "e,e,e"]
@@ -35,7 +46,9 @@ def test_a_huge_hand_in_a_batch_falls_back_to_solving_it_alone():
     # More words than the batch buffers hold: that hand is solved on its own.
     huge = "e,a,r,s,t,i,n,o,l,d,u,c,m,p,g,h,b,y,er,in"
     hands = [huge, "qu,i,t"]
-    assert solve_many(hands, discard=True) == [solve(hand, discard=True) for hand in hands]
+    solutions = [solve(hand, discard=True) for hand in hands]
+    assert solve_many(hands, discard=True) == solutions
+    assert score_many(hands, discard=True) == [(s.best.score, s.best_go_out.score) for s in solutions]
 
 
 def test_thread_count_is_restored():
@@ -45,7 +58,7 @@ def test_thread_count_is_restored():
 
 
 def test_empty_batch():
-    assert solve_many([]) == []
+    assert solve_many([]) == [] and score_many([]) == []
 
 
 @pytest.mark.parametrize(
@@ -59,3 +72,5 @@ def test_empty_batch():
 def test_a_bad_hand_is_named_and_nothing_is_solved(hands, error, message):
     with pytest.raises(error, match=message):
         solve_many(hands)
+    with pytest.raises(error, match=message):
+        score_many(hands)

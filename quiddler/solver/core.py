@@ -1,4 +1,4 @@
-"""The public solver: :func:`solve`, :func:`solve_many` and :func:`find_words`.
+"""The public solver: :func:`solve`, :func:`solve_many`, :func:`score_many` and :func:`find_words`.
 
 These validate and convert (cards -> face counts), run one kernel call
 through a backend, and wrap the integers that come back in value objects.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
+from typing import Any
 
 from ..cards import Card, parse_hand
 from ..cardtrie import KERNEL_ORDER, CardTrie
@@ -17,7 +18,7 @@ from . import _kernels as K
 from ._backends import FACE_SLOTS, MAX_CARDS, OUT_BLOCK, get_backend
 from .types import Play, Solution, Word
 
-__all__ = ["MAX_CARDS", "find_words", "solve", "solve_many"]
+__all__ = ["MAX_CARDS", "find_words", "score_many", "solve", "solve_many"]
 
 _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
@@ -122,11 +123,74 @@ def solve_many(
     compiled kernels over all hands in one call, spread over ``threads``
     threads (default: all of numba's).  A bad hand raises before anything is
     solved, naming its position.  Falls back to one solve at a time when
-    numba is not installed.
+    numba is not installed.  (Building the result objects is plain Python
+    and takes longer than the solving; :func:`score_many` skips it.)
 
     >>> [s.best.score for s in solve_many(["qu,i,t", "a,b,c"])]
     [14, 18]
     """
+    options = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest,
+               "beat_words": beat_words, "bonus": bonus}  # fmt: skip
+    parsed = _parse_many(hands)
+    if not parsed:
+        return []
+    batch = _run_batch(parsed, threads, discard, wordlist, beat_longest, beat_words, bonus)
+    if batch is None:
+        return [solve(hand, backend="python", **options) for hand in parsed]  # type: ignore[arg-type]
+    trie, counts, out, status = batch
+    solutions = []
+    for i, hand in enumerate(parsed):
+        if status[i] < 0:  # more words than the batch buffers hold: solve alone
+            solutions.append(solve(hand, backend="numba", **options))  # type: ignore[arg-type]
+            continue
+        best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist())
+        solutions.append(Solution(cards=hand, discard_required=discard, plays=(best,), best_go_out=go_out))
+    return solutions
+
+
+def score_many(
+    hands: Iterable[Iterable[Card] | str],
+    *,
+    discard: bool = False,
+    wordlist: WordList | None = None,
+    beat_longest: int | None = None,
+    beat_words: int | None = None,
+    bonus: int = 10,
+    threads: int | None = None,
+) -> list[tuple[int, int | None]]:
+    """For each hand, ``(best score, best going-out score or None)``: the
+    numbers of :func:`solve_many` without building any play, for
+    simulations that only need scores.  All the work is compiled and runs
+    on every core.
+
+    >>> score_many(["qu,i,t", "a,b,c", "z,z"], discard=True)
+    [(5, 5), (10, 10), (-14, None)]
+    """
+    options = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest,
+               "beat_words": beat_words, "bonus": bonus}  # fmt: skip
+    parsed = _parse_many(hands)
+    if not parsed:
+        return []
+    batch = _run_batch(parsed, threads, discard, wordlist, beat_longest, beat_words, bonus)
+    if batch is None:
+        solutions = [solve(hand, backend="python", **options) for hand in parsed]  # type: ignore[arg-type]
+        return [(s.best.score, s.best_go_out.score if s.best_go_out else None) for s in solutions]
+    _, _, out, status = batch
+    scores = ((out[:, 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET).tolist()
+    go_out = ((out[:, OUT_BLOCK + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET).tolist()
+    can = (out[:, OUT_BLOCK + 3] >= 0).tolist()
+    result: list[tuple[int, int | None]] = []
+    for i, hand in enumerate(parsed):
+        if status[i] < 0:  # more words than the batch buffers hold: solve alone
+            alone = solve(hand, backend="numba", **options)  # type: ignore[arg-type]
+            result.append((alone.best.score, alone.best_go_out.score if alone.best_go_out else None))
+        else:
+            result.append((scores[i], go_out[i] if can[i] else None))
+    return result
+
+
+def _parse_many(hands: Iterable[Iterable[Card] | str]) -> list[tuple[Card, ...]]:
+    """Every hand parsed and size-checked; a bad one raises, naming its position."""
     parsed = []
     for i, cards in enumerate(hands):
         try:
@@ -135,13 +199,20 @@ def solve_many(
         except ValueError as exc:
             raise type(exc)(f"hand {i + 1}: {exc}") from None
         parsed.append(hand)
-    if not parsed:
-        return []
+    return parsed
+
+
+def _run_batch(parsed: Sequence[tuple[Card, ...]], threads: int | None, discard: bool,
+               wordlist: WordList | None, beat_longest: int | None, beat_words: int | None,
+               bonus: int) -> tuple[CardTrie, Any, Any, Any] | None:  # fmt: skip
+    """Run the parallel batch kernel: (trie, counts, out, status) as numpy
+    arrays, or None when numba is not installed.  A hand whose status is
+    negative overflowed the batch buffers and must be solved on its own."""
+    params = _params(max((len(h) for h in parsed), default=1), discard, beat_longest, beat_words, bonus)
     try:
         engine = get_backend("numba")
     except ImportError:
-        kwargs = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest, "beat_words": beat_words}
-        return [solve(hand, bonus=bonus, backend="python", **kwargs) for hand in parsed]  # type: ignore[arg-type]
+        return None
     import numba
     import numpy as np
 
@@ -149,28 +220,19 @@ def solve_many(
 
     assert isinstance(engine, NumbaBackend)
     trie = (wordlist if wordlist is not None else default_wordlist()).card_trie
-    params = _params(max(len(h) for h in parsed), discard, beat_longest, beat_words, bonus)
-    counts = np.array([_face_counts(hand) for hand in parsed], dtype=np.int64)
-    memo_size = max(_memo_size(row, params) for row in counts.tolist())
+    counts = np.array([_face_counts(hand) for hand in parsed], dtype=np.int64).reshape(len(parsed), FACE_SLOTS)
+    memo_size = max((_memo_size(row, params) for row in counts.tolist()), default=1)
     previous_threads = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
     try:
         # Several chunks a thread balance the load; each chunk has its own
         # memo, so huge hands (a 20-card memo can take tens of MB) get fewer.
-        chunks = min(len(parsed), 8 * numba.get_num_threads(), max(1, _BATCH_MEMO_BYTES // (8 * memo_size)))
+        chunks = min(max(len(parsed), 1), 8 * numba.get_num_threads(), max(1, _BATCH_MEMO_BYTES // (8 * memo_size)))
         out, status = engine.solve_batch(trie, counts, params, memo_size, chunks)
     finally:
         numba.set_num_threads(previous_threads)
-    solutions = []
-    for i, hand in enumerate(parsed):
-        if status[i] < 0:  # more words than the batch buffers hold: solve alone
-            solutions.append(solve(hand, discard=discard, wordlist=wordlist, beat_longest=beat_longest,
-                                   beat_words=beat_words, bonus=bonus, backend="numba"))  # fmt: skip
-            continue
-        best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist())
-        solutions.append(Solution(cards=hand, discard_required=discard, plays=(best,), best_go_out=go_out))
-    return solutions
+    return trie, counts, out, status
 
 
 def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None, bonus: int) -> list[int]:
