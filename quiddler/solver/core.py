@@ -131,10 +131,7 @@ def solve_many(
     """
     options = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest,
                "beat_words": beat_words, "bonus": bonus}  # fmt: skip
-    parsed = _parse_many(hands)
-    if not parsed:
-        return []
-    batch = _run_batch(parsed, threads, discard, wordlist, beat_longest, beat_words, bonus)
+    parsed, batch = _parse_and_run(hands, threads, options)
     if batch is None:
         return [solve(hand, backend="python", **options) for hand in parsed]  # type: ignore[arg-type]
     trie, counts, out, status = batch
@@ -168,13 +165,9 @@ def score_many(
     """
     options = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest,
                "beat_words": beat_words, "bonus": bonus}  # fmt: skip
-    parsed = _parse_many(hands)
-    if not parsed:
-        return []
-    batch = _run_batch(parsed, threads, discard, wordlist, beat_longest, beat_words, bonus)
+    parsed, batch = _parse_and_run(hands, threads, options)
     if batch is None:
-        solutions = [solve(hand, backend="python", **options) for hand in parsed]  # type: ignore[arg-type]
-        return [(s.best.score, s.best_go_out.score if s.best_go_out else None) for s in solutions]
+        return [_scores_of(solve(hand, backend="python", **options)) for hand in parsed]  # type: ignore[arg-type]
     _, _, out, status = batch
     scores = ((out[:, 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET).tolist()
     go_out = ((out[:, OUT_BLOCK + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET).tolist()
@@ -182,11 +175,25 @@ def score_many(
     result: list[tuple[int, int | None]] = []
     for i, hand in enumerate(parsed):
         if status[i] < 0:  # more words than the batch buffers hold: solve alone
-            alone = solve(hand, backend="numba", **options)  # type: ignore[arg-type]
-            result.append((alone.best.score, alone.best_go_out.score if alone.best_go_out else None))
+            result.append(_scores_of(solve(hand, backend="numba", **options)))  # type: ignore[arg-type]
         else:
             result.append((scores[i], go_out[i] if can[i] else None))
     return result
+
+
+def _scores_of(solution: Solution) -> tuple[int, int | None]:
+    return solution.best.score, solution.best_go_out.score if solution.best_go_out else None
+
+
+def _parse_and_run(hands: Iterable[Iterable[Card] | str], threads: int | None,
+                   options: dict[str, Any]) -> tuple[list[tuple[Card, ...]], tuple[CardTrie, Any, Any, Any] | None]:  # fmt: skip
+    """The shared start of :func:`solve_many` and :func:`score_many`: parse
+    every hand, then run the batch kernel (None when there is nothing to run
+    it on, or numba is not installed)."""
+    parsed = _parse_many(hands)
+    if not parsed:
+        return parsed, None
+    return parsed, _run_batch(parsed, threads, **options)
 
 
 def _parse_many(hands: Iterable[Iterable[Card] | str]) -> list[tuple[Card, ...]]:
@@ -202,7 +209,7 @@ def _parse_many(hands: Iterable[Iterable[Card] | str]) -> list[tuple[Card, ...]]
     return parsed
 
 
-def _run_batch(parsed: Sequence[tuple[Card, ...]], threads: int | None, discard: bool,
+def _run_batch(parsed: Sequence[tuple[Card, ...]], threads: int | None, *, discard: bool,
                wordlist: WordList | None, beat_longest: int | None, beat_words: int | None,
                bonus: int) -> tuple[CardTrie, Any, Any, Any] | None:  # fmt: skip
     """Run the parallel batch kernel: (trie, counts, out, status) as numpy
