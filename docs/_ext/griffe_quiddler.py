@@ -1,0 +1,129 @@
+"""A griffe extension that lets mkdocstrings render quiddler's docstrings as
+they are written (reST-flavoured prose), without changing the code.
+
+* ``#:`` comments above a dataclass field or constant become its docstring
+  (the Sphinx convention the code uses for ``Rules`` and friends).
+* Sphinx roles (``:func:`solve```, ``:class:`~quiddler.WordList```) become
+  cross-references when they name something the site documents, else inline
+  code.  Names are resolved in the docstring's own scope, as Sphinx does, so
+  a strict build fails on a reference to something that no longer exists.
+* ``>>>`` examples become fenced ``pycon`` blocks (plain Markdown would read
+  ``>>>`` as nested block quotes).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import griffe
+
+_ROLE = re.compile(r":(?:py:)?(func|meth|class|attr|data|exc|obj|mod|const):`(~?)([^`<>]+?)`")
+_CALLABLE_ROLES = {"func", "meth"}
+
+
+def _comment_doc(attr: griffe.Attribute) -> str | None:
+    """The ``#:`` comment lines right above ``attr``'s definition, if any."""
+    if attr.lineno is None:
+        return None
+    lines = attr.module.lines
+    found: list[str] = []
+    index = attr.lineno - 2  # the line above, 0-based
+    while index >= 0 and lines[index].strip().startswith("#:"):
+        found.append(lines[index].strip()[2:].strip())
+        index -= 1
+    return " ".join(reversed(found)) or None
+
+
+def _is_documented(obj: griffe.Object | griffe.Alias) -> bool:
+    """Whether the site renders ``obj``: a public object of the package
+    (no component of its path starts with an underscore)."""
+    return not any(part.startswith("_") for part in obj.path.split("."))
+
+
+def _resolve(scope: griffe.Object, name: str) -> str | None:
+    """The full path ``name`` refers to from ``scope``, or None."""
+    modules = scope.modules_collection
+    try:
+        modules[name]  # a full path
+        return name
+    except (KeyError, ValueError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+        pass
+    head, _, rest = name.partition(".")
+    obj: griffe.Object | None = scope
+    while obj is not None:
+        try:
+            path = obj.resolve(head)
+        except (griffe.NameResolutionError, ValueError, AttributeError):
+            path = None
+        if path is not None:
+            full = f"{path}.{rest}" if rest else path
+            try:
+                modules[full]
+            except (KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+                return None
+            return full
+        obj = obj.parent
+    return None
+
+
+def _rewrite_roles(text: str, scope: griffe.Object) -> str:
+    def replace(match: re.Match[str]) -> str:
+        role, tilde, name = match.groups()
+        name = name.strip()
+        shown = name.rsplit(".", 1)[-1] if tilde else name
+        if role in _CALLABLE_ROLES:
+            shown += "()"
+        target = _resolve(scope, name)
+        if target is not None:
+            try:
+                documented = _is_documented(scope.modules_collection[target])
+            except (KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+                documented = False
+            if documented:
+                return f"[`{shown}`][{target}]"
+        return f"`{shown}`"
+
+    return _ROLE.sub(replace, text)
+
+
+def _fence_doctests(text: str) -> str:
+    """Wrap each run of ``>>>`` lines (with their output) in a pycon fence."""
+    out: list[str] = []
+    in_example = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not in_example and stripped.startswith(">>>"):
+            out.append("```pycon")
+            in_example = True
+        elif in_example and not stripped:
+            out.append("```")
+            in_example = False
+        out.append(line)
+    if in_example:
+        out.append("```")
+    return "\n".join(out)
+
+
+class QuiddlerDocstrings(griffe.Extension):
+    """See the module docstring."""
+
+    def on_attribute_instance(self, *, attr: griffe.Attribute, **kwargs: Any) -> None:
+        if attr.docstring is None:
+            text = _comment_doc(attr)
+            if text:
+                attr.docstring = griffe.Docstring(text, parent=attr)
+
+    def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+        for obj in _walk(pkg):
+            if obj.docstring is not None:
+                value = _fence_doctests(_rewrite_roles(obj.docstring.value, obj))
+                obj.docstring = griffe.Docstring(value, lineno=obj.docstring.lineno, parent=obj)
+
+
+def _walk(obj: griffe.Object) -> list[griffe.Object]:
+    found = [obj]
+    for member in obj.members.values():
+        if not member.is_alias:
+            found.extend(_walk(member))  # type: ignore[arg-type]
+    return found
