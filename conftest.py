@@ -9,7 +9,9 @@
   terminal shows them; ``...`` matches anything) must be what it prints. A
   command shown without output must exit 0.
 * ``<!-- slow: why -->`` before a block marks its commands as slow (over a
-  second): they are skipped unless ``QUIDDLER_DOCS_SLOW=1`` is set.
+  second): they are skipped unless ``QUIDDLER_DOCS_SLOW=1`` is set, and
+  then run from the repository root (they are benchmark commands and the
+  like, which a page tells you to run from a source checkout).
 
 Each page runs in a fresh temporary folder (examples may write files
 there), with its Python namespace shared from one block to the next.
@@ -114,7 +116,7 @@ def run_console(example: Example) -> str | None:
     checker = doctest.OutputChecker()
     for command, expected in _commands(str(example.parsed)):
         done = subprocess.run(
-            ["bash", "-o", "pipefail", "-c", command], cwd=namespace["_workdir"], env=env,
+            ["bash", "-o", "pipefail", "-c", command], cwd=ROOT if slow else namespace["_workdir"], env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, timeout=COMMAND_TIMEOUT,
         )  # fmt: skip

@@ -136,6 +136,10 @@ def main() -> None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(result, indent=2) + "\n")
         print(f"wrote {args.out}")
+        if args.out.resolve() == RESULTS.resolve():
+            from plots import draw_after_benchmark
+
+            draw_after_benchmark("ai_strength")  # docs/images/ shows this run
 
 
 if __name__ == "__main__":

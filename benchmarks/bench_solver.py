@@ -44,6 +44,7 @@ from quiddler.solver._backends import get_backend
 from quiddler.solver.core import _face_counts, _memo_size, _params
 
 ROUNDS = range(3, 11)
+RESULTS_DIR = ROOT / "benchmarks" / "results"
 
 
 def machine() -> dict[str, Any]:
@@ -282,6 +283,10 @@ def main() -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\nwrote {path}")
+    if path.resolve().parent == RESULTS_DIR:
+        from plots import draw_after_benchmark
+
+        draw_after_benchmark("solve_time")  # docs/images/ shows this run
 
 
 if __name__ == "__main__":

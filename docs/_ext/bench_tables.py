@@ -1,0 +1,111 @@
+"""MkDocs hook: tables on the benchmarks page drawn from benchmarks/results/.
+
+A page's ``<!-- bench: NAME -->`` is replaced by the table NAME, built
+from the JSON the benchmark scripts wrote, so the page shows the same run as
+the pictures and never a number copied by hand.  A missing results file or
+an unknown table name fails a strict build (it is logged as a warning).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("mkdocs.hooks.bench_tables")
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+MARKER = re.compile(r"<!-- bench: ([\w-]+) -->")
+
+
+def _load(name: str) -> dict[str, Any]:
+    return dict(json.loads((RESULTS / name).read_text()))
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _us(entry: dict[str, Any] | None) -> str:
+    if not entry:
+        return "-"
+    value = entry["median_us"]
+    return f"{value / 1000:,.2f} ms" if value >= 1000 else f"{value:,.1f} µs"
+
+
+def solver_latency() -> str:
+    data = _load("solver.json")
+    rows = []
+    for size in sorted(data["latency"], key=int):
+        row = data["latency"][size]
+        naive = row.get("naive_over_numba_solve")
+        rows.append([
+            size, _us(row.get("kernel")), f"{row['kernel']['p99_us']:,.1f} µs", _us(row.get("solve")),
+            _us(row.get("python")), _us(row.get("naive")), f"{naive:,.0f}×" if naive else "-",
+        ])  # fmt: skip
+    return _table(
+        ["cards", "kernel median", "kernel p99", "solve() median", "pure Python", "naive reference",
+         "naive / solve()"], rows,
+    )  # fmt: skip
+
+
+def solver_batch() -> str:
+    data = _load("solver.json")
+    batch, words = data["batch"], data["wordlist"]
+    rows = [
+        ["`solve_many`, 1 thread / all threads",
+         f"{batch['threads_1_hands_per_s']:,.0f} / {batch['threads_2_hands_per_s']:,.0f} hands/s"],
+        ["`score_many`, 1 thread / all threads",
+         f"{batch['score_many_threads_1_hands_per_s']:,.0f} / {batch['score_many_threads_2_hands_per_s']:,.0f} hands/s"],
+        ["`solve()` in a loop", f"{batch['solve_loop_hands_per_s']:,.0f} hands/s"],
+        ["ENABLE card trie: first build / load from the cache",
+         f"{words['first_build_s']:.2f} s / {words['cached_load_ms']:.0f} ms"],
+        ["resident memory after loading ENABLE / with numba loaded",
+         f"{words['rss_after_load_mb']:.0f} MB / {words['rss_with_numba_mb']:.0f} MB"],
+    ]  # fmt: skip
+    return _table(["what", f"measured ({batch['hands']:,} hands of 4-11 cards)"], rows)
+
+
+def startup() -> str:
+    data = _load("startup.json")
+    rows = [[f"`{cmd}`", f"{t['median_s'] * 1000:,.0f} ms", f"{t['p90_s'] * 1000:,.0f} ms"]
+            for cmd, t in data["startup"]["commands"].items()]  # fmt: skip
+    return _table(["command", "median", "p90"], rows)
+
+
+def game() -> str:
+    data = _load("game.json")
+    rows = [[name, f"{t['games_per_second_median']:,.0f}", f"{t['seconds_per_game_median'] * 1000:,.1f} ms",
+             f"{t['seconds_per_game_max'] * 1000:,.0f} ms"] for name, t in data["throughput"].items()]  # fmt: skip
+    return _table(["players", "games/s", "median per game", "slowest game"], rows)
+
+
+def machine() -> str:
+    info = _load("solver.json")["machine"]
+    return (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, Python {info.get('python', '?')}, "
+            f"numba {info.get('numba', '?')}")  # fmt: skip
+
+
+TABLES: dict[str, Callable[[], str]] = {
+    "solver-latency": solver_latency,
+    "solver-batch": solver_batch,
+    "startup": startup,
+    "game": game,
+    "machine": machine,
+}
+
+
+def on_page_markdown(markdown: str, **kwargs: Any) -> str:
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        try:
+            return TABLES[name]()
+        except (KeyError, OSError, ValueError, TypeError) as exc:
+            log.warning("benchmark table %r could not be made: %s: %s", name, type(exc).__name__, exc)
+            return f"*(table {name} unavailable)*"
+
+    return MARKER.sub(replace, markdown)
