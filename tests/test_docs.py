@@ -40,6 +40,7 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
         assert f"quiddler {name} [OPTIONS]" in cli_page, f"the generated command line reference lacks {name}"
     api_page = (site / "api" / "index.html").read_text()
     assert 'id="quiddler.solve"' in api_page
+    assert "UNSET" not in cli_page
 
 
 def _commands() -> list[str]:
