@@ -117,7 +117,7 @@ def run_console(example: Example) -> str | None:
     for command, expected in _commands(str(example.parsed)):
         done = subprocess.run(
             ["bash", "-o", "pipefail", "-c", command], cwd=ROOT if slow else namespace["_workdir"], env=env,
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            check=False, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, timeout=COMMAND_TIMEOUT,
         )  # fmt: skip
         got = "\n".join(line.rstrip() for line in done.stdout.strip("\n").splitlines())

@@ -34,11 +34,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a source tree too
 
-import matplotlib  # noqa: E402
+import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import FancyBboxPatch  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.patches import FancyBboxPatch
 
 RESULTS = ROOT / "benchmarks" / "results"
 IMAGES = ROOT / "docs" / "images"
@@ -320,7 +320,7 @@ def draw_after_benchmark(*names: str) -> None:
     try:
         for path in draw(list(names)):
             print(f"picture: {path.relative_to(ROOT)}")
-    except Exception as exc:  # a picture never fails a benchmark run
+    except Exception as exc:  # noqa: BLE001 (a picture never fails a benchmark run)
         print(f"pictures not drawn ({type(exc).__name__}: {exc})", file=sys.stderr)
 
 
