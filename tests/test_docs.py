@@ -15,9 +15,10 @@ from pathlib import Path
 
 import click
 
-from quiddler import FACES, Card
+from quiddler import FACES, Card, solve
 from quiddler.cli import main
-from quiddler.game import Rules
+from quiddler.game import Rules, make_player, play_game
+from quiddler.game.record import game_record
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -77,3 +78,24 @@ def test_the_deck_table_on_the_rules_page_is_the_deck() -> None:
     cells = [c.strip() for line in table.splitlines()[2:] for c in line.strip("|").split("|")]
     rows = {cells[i]: (int(cells[i + 1]), int(cells[i + 2])) for i in range(0, len(cells), 3) if cells[i]}
     assert rows == {face: (Card(face).copies, Card(face).points) for face in FACES}
+
+
+def _documented_fields(page: str) -> set[str]:
+    """Field names in the first column of a page's tables."""
+    return set(re.findall(r"^\| `(\w+)` \|", (DOCS / page).read_text(), re.MULTILINE))
+
+
+def test_every_json_field_is_on_the_json_page() -> None:
+    solution = solve("d,cl,o,g,a,b,er,in,n,y,s", discard=True, backend="python").to_dict()
+    keys = set(solution) | set(solution["best"]) | set(solution["best"]["words"][0])
+    missing = keys - _documented_fields("json.md")
+    assert not missing, f"docs/json.md does not describe {sorted(missing)}"
+
+
+def test_every_game_record_field_is_on_the_game_page() -> None:
+    game = play_game([make_player("greedy"), make_player("random", seed=1)], seed=7)
+    record = game_record(game, ["greedy", "random"])
+    first_round = record["rounds"][0]
+    keys = set(record) | set(first_round) | set(first_round["result"])
+    missing = keys - _documented_fields("game.md") - {"scores"}  # scores: described in the result row
+    assert not missing, f"docs/game.md does not describe record fields {sorted(missing)}"
