@@ -307,10 +307,10 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
         for c in cards:
             if static[c][1] is None:
                 continue
-            for play in _going_out_plays(pos, kept[c]):
-                bonus = _bonus_keep(pos, play) if style.bonus_aware else 0.0
-                value = play.card_score + bonus - style.gift_weight * gifts[c]
-                options.append(HintOption("go-out", c, play.words, value))
+            ways = [(play.card_score + (_bonus_keep(pos, play) if style.bonus_aware else 0.0), play)
+                    for play in _going_out_plays(pos, kept[c])]  # fmt: skip
+            value, play = max(ways, key=lambda way: way[0])  # the best way to go out discarding c
+            options.append(HintOption("go-out", c, play.words, value - style.gift_weight * gifts[c]))
     can_go = bool(options)
     wait = _wait_cost(pos) if can_go else 0.0
     order = sorted(cards, key=lambda c: (-static[c][0], -c.points, c))
@@ -337,9 +337,12 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
         words = ", ".join(w.text for w in best.words or ())
         score = sum(w.points for w in best.words or ())
         waiting = [o.value for o in options if o.action == "discard"]
-        reason = f"Go out with {words} for {score} and discard the {best.card}"
+        reason = f"Go out with {words} for {score}"
+        if round(best.value) != score:
+            reason += f" (worth about {best.value:.0f} with the bonuses it should keep)"
+        reason += f" and discard the {best.card}"
         if waiting and not math.isinf(wait):
-            reason += f": waiting is worth about {max(waiting):.0f} after the others' extra turn."
+            reason += f"; waiting is worth about {max(waiting):.0f} once the others' extra turn is counted."
         else:
             reason += "."
     elif can_go:
@@ -393,7 +396,7 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
     options.sort(key=lambda o: -o.value)
     best, play = options[0], max(plays, key=value)
     words = ", ".join(w.text for w in play.words) or "no words"
-    reason = f"Lay down {words} and discard the {best.card}: worth {best.value:.0f}"
+    reason = f"Lay down {words} and discard the {best.card}: {play.card_score} points"
     notes = []
     if eligible and play.words and lb and play.longest_word > longest:
         notes.append(f"the longest word beats their {longest} letters (+{lb})")
@@ -401,8 +404,8 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
         notes.append(f"tying their {longest}-letter word voids their longest-word bonus")
     if eligible and play.words and mb and play.word_count > count:
         notes.append(f"{play.word_count} words beat their {count} (+{mb})")
-    reason += (": " + "; ".join(notes) + ".") if notes else "."
-    return options, reason.replace(": worth", ", worth", 1) if notes else reason
+    reason += (", and " + "; ".join(notes) + ".") if notes else "."
+    return options, reason
 
 
 def _bonus_holders(view: PlayerView) -> tuple[bool, bool]:
