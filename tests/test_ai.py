@@ -115,6 +115,17 @@ def test_ev_goes_out_as_soon_as_it_can() -> None:
     assert advise(view, EV).recommended.action == "go-out"
 
 
+def test_expert_waits_on_its_first_turn_but_not_later() -> None:
+    # A complete hand is never lost by waiting, and being the last to lay
+    # down is worth more than going out first (measured): the expert waits
+    # on its first turn of a round, never after.
+    first = hint(position_view(cards("qu,i,e,t,er")))
+    assert first.recommended.action == "discard" and first.reason.startswith("Wait")
+    assert any(o.action == "go-out" for o in first.options)
+    later = hint(position_view(cards("qu,i,e,t,er"), turn=2))
+    assert later.recommended.action == "go-out"
+
+
 def test_hint_to_dict_shape() -> None:
     data = hint(position_view(cards("qu,i,e,t,er"))).to_dict()
     assert set(data) == {"recommended", "options", "reason"}
@@ -333,7 +344,7 @@ def test_cli_json() -> None:
 
 
 def test_cli_going_out_json_words() -> None:
-    code, out, _ = run("hint", "qu", "i", "e", "t", "er", "--json", "--opponents", "2")
+    code, out, _ = run("hint", "qu", "i", "e", "t", "er", "--json", "--opponents", "2", "--turn", "3")
     assert code == 0
     rec = json.loads(out)["recommended"]
     assert rec["action"] == "go-out" and rec["words"] and all(
@@ -356,6 +367,7 @@ def test_cli_final_turn() -> None:
         (["a,b,c", "--discard-top", "e", "--round", "5"], "round 5 deals 7 cards"),
         (["a,b,c,d", "--opponents", "9"], "--opponents must be 1 to 7"),
         (["a,b,c,d", "--round", "9"], "--round must be 1 to 8"),
+        (["a,b,c,d", "--turn", "0"], "--turn must be at least 1"),
         (["c,a,t,e,r", "--went-out", "xyzzy"], "not a playable word"),
         (["c,a,t,e", "--seen", "a,,b"], "--seen"),
     ],

@@ -89,13 +89,15 @@ def _cards(text: str | None, what: str) -> tuple[Card, ...]:
 @click.option("--opponents", type=int, default=1, show_default=True, help="Number of other players.")
 @click.option("--round", "round_number", type=int, default=None, metavar="N",
               help="Round number, 1-8 (default: the round that deals this many cards).")  # fmt: skip
+@click.option("--turn", type=int, default=1, show_default=True, metavar="N",
+              help="Your turn number in this round, this turn included (the expert waits only early).")  # fmt: skip
 @click.option("--went-out", metavar="WORDS", default=None,
               help="Words an opponent went out with: this is your final turn (HAND after drawing).")  # fmt: skip
 @click.option("--wordlist", "wordlist_path", type=click.Path(dir_okay=False), default=None,
               help="Word list file (default: ENABLE).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def hint_command(hand_text: tuple[str, ...], discard_top: str | None, seen: str | None, opponents: int,
-                 round_number: int | None, went_out: str | None, wordlist_path: str | None,
+                 round_number: int | None, turn: int, went_out: str | None, wordlist_path: str | None,
                  as_json: bool) -> None:  # fmt: skip
     """Advise on a Quiddler position: with --discard-top, HAND is your hand
     before drawing and the hint says whether to take the discard top or draw
@@ -118,7 +120,7 @@ def hint_command(hand_text: tuple[str, ...], discard_top: str | None, seen: str 
     if words and top_cards:
         raise _InputError("--went-out describes a final turn after drawing: leave out --discard-top")
     view = position_view(hand, discard_top=top_cards[0] if top_cards else None, seen=_cards(seen, "--seen"),
-                         opponents=opponents, round_number=round_number, went_out=words,
+                         opponents=opponents, round_number=round_number, went_out=words, turn=turn,
                          rules=Rules(wordlist=wordlist if wordlist_path else None))  # fmt: skip
     result = hint(view)
     click.echo(json.dumps(result.to_dict()) if as_json else _hint_text(result))

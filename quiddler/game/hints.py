@@ -94,17 +94,20 @@ def hint(view: PlayerView) -> Hint:
 
 def position_view(hand: tuple[Card, ...], *, discard_top: Card | None = None, seen: tuple[Card, ...] = (),
                   opponents: int = 1, round_number: int | None = None, went_out: tuple[Word, ...] = (),
-                  rules: Rules | None = None) -> PlayerView:  # fmt: skip
+                  turn: int = 1, rules: Rules | None = None) -> PlayerView:  # fmt: skip
     """The view of seat 0 in a position described by hand: before drawing
     when ``discard_top`` is given (the hand as dealt), else just after
     drawing (one card more than dealt).  ``seen`` are other cards known to
     be out of play (face up earlier); ``went_out`` the words an opponent
-    went out with, which makes this the final turn.  Raises ValueError
-    naming what does not fit."""
+    went out with, which makes this the final turn; ``turn`` counts the
+    player's turns this round, this one included.  Raises ValueError naming
+    what does not fit."""
     rules = rules or Rules()
     players = opponents + 1
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"--opponents must be 1 to {MAX_PLAYERS - 1}, not {opponents}")
+    if turn < 1:
+        raise ValueError(f"--turn must be at least 1, not {turn}")
     drawing = discard_top is not None
     n = len(hand) if drawing else len(hand) - 1
     if n < 2:
@@ -135,5 +138,5 @@ def position_view(hand: tuple[Card, ...], *, discard_top: Card | None = None, se
         draw_pile_size=max(1, DECK_SIZE - hands_out), discard_pile_size=len(face_up),
         hand_sizes=(len(hand),) + ((0,) if went_out else (n,)) + (n,) * (opponents - 1),
         seen=face_up, laid_down=laid, totals=(0,) * players, went_out=1 if went_out else None,
-        turns_taken=1 if (went_out or not drawing) else 0, history=(),
+        turns_taken=turn - 1 if drawing else turn, history=(),
     )  # fmt: skip
