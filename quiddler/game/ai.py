@@ -257,7 +257,7 @@ def _bonus_keep(pos: _Position, play: Play) -> float:
     """The bonuses a going-out play is expected to keep: the chance that no
     other player ties or beats its longest word (its word count), times the
     bonus; the others' best plays are sampled once per round size."""
-    if pos.view.rules.bonus_requires_going_out is False and not play.words:
+    if not play.words:
         return 0.0
     _, longest, counts = _table(pos.words, pos.n)
     others = pos.view.players - 1
@@ -350,8 +350,8 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
             reason += "."
     elif can_go:
         out_value = max(o.value for o in options if o.action == "go-out")
-        reason = (f"Wait: discard the {best.card} and keep a hand that averages {values.get(best.card, 0):.0f} "
-                  f"after one more draw; going out now is worth {out_value:.0f}.")  # fmt: skip
+        reason = (f"Wait: discard the {best.card} and keep your hand; with one more draw and the last say in "
+                  f"the round it is worth about {best.value:.0f}, going out now {out_value:.0f}.")  # fmt: skip
     elif best.card in values:
         reason = (f"Discard the {best.card}: the hand you keep averages {values[best.card]:.0f} after your next "
                   f"draw ({chances[best.card]:.0%} chance to go out).")  # fmt: skip
