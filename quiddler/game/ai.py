@@ -30,6 +30,7 @@ All hands of one decision are scored in one batch (:mod:`.evaluate`).
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Sequence
@@ -182,14 +183,7 @@ def _table(words: WordList, n: int) -> tuple[dict[Card, float], list[int], list[
 
 def _share_below(sorted_values: list[int], value: int) -> float:
     """Fraction of ``sorted_values`` strictly below ``value``."""
-    lo, hi = 0, len(sorted_values)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if sorted_values[mid] < value:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo / len(sorted_values) if sorted_values else 0.0
+    return bisect.bisect_left(sorted_values, value) / len(sorted_values) if sorted_values else 0.0
 
 
 # -- the three decisions ------------------------------------------------------------
