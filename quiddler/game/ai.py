@@ -91,7 +91,7 @@ class Style:
     noise: float = 0.0
 
 
-EV = Style("ev")
+EV = Style("ev", prune=32)  # looks ahead on every discard
 EXPERT = Style("expert", out_premium=2.0, out_weight=4.0, gift_weight=0.5, bonus_aware=True, wait_cost=-4.0,
                wait_turns=1, standings=True, deny_bonus=True)  # fmt: skip
 MEDIUM = Style("medium", vocabulary="medium", lookahead=False, noise=1.5)
