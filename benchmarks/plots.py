@@ -13,8 +13,9 @@ show the numbers in the results folder.  Pictures:
 * go_out_odds.png: the chance a hand can go out on its first turn, by round
   (the odds benchmark's table when results/ holds one, otherwise a quick
   Monte Carlo estimate made here with score_many, and said so on the picture);
-* ai_strength.png: win rates with their 95% Wilson intervals for every
-  simulation result found in results/*.json (the simulate JSON shape);
+* ai_strength.png: win rates with their 95% intervals for every head-to-head
+  result in results/*.json (the AI benchmark's duels, and anything in the
+  simulate JSON shape);
 * split.png: how one hand is split into words (solved when drawn).
 
 Needs the ``docs`` extra (``pip install '.[docs]'``) for matplotlib.
@@ -28,6 +29,7 @@ import math
 import random
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -206,45 +208,70 @@ def go_out_odds() -> Path:
 
 
 def _is_simulation(d: dict[str, Any]) -> bool:
+    """The `quiddler simulate --json` shape: per-strategy statistics."""
     strategies = d.get("strategies")
     return isinstance(strategies, dict) and bool(strategies) and "games" in d and all(
         isinstance(s, dict) and "win_rate" in s for s in strategies.values()
     )
 
 
-def simulations() -> list[tuple[str, dict[str, Any]]]:
-    """(label, simulate JSON) for every simulation result in results/*.json."""
+def _is_duel(d: dict[str, Any]) -> bool:
+    """The AI benchmark's shape: one player's wins against named opponents."""
+    return "player" in d and "win_rate" in d and ("opponent" in d or "opponents" in d)
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """One strategy's win rate against others, with its 95% interval."""
+
+    label: str
+    win_rate: float
+    ci95: tuple[float, float]
+    fair_share: float
+
+
+def matchups() -> list[Matchup]:
+    """Every head-to-head result in results/*.json: the AI benchmark's duels,
+    then simulate-shaped results (their first-named strategy)."""
     found = []
     for path in sorted(RESULTS.glob("*.json")):
-        for where, sim in _find(_load(path.name), _is_simulation):
+        data = _load(path.name)
+        for _, duel in _find(data, _is_duel):
+            opponents = duel.get("opponents") or [duel["opponent"]]
+            against = (f"{len(opponents)} {opponents[0]}" if len(set(opponents)) == 1 and len(opponents) > 1
+                       else ", ".join(opponents))  # fmt: skip
+            low, high = duel.get("ci95") or wilson(duel["wins"], duel["games"])
+            found.append(Matchup(f"{duel['player']} vs {against}  ({duel['games']:,} games)", duel["win_rate"],
+                                 (low, high), duel.get("fair_share", 1 / (1 + len(opponents)))))  # fmt: skip
+    for path in sorted(RESULTS.glob("*.json")):
+        for _, sim in _find(_load(path.name), _is_simulation):
             names = sim.get("players") or list(sim["strategies"])
-            label = " vs ".join(dict.fromkeys(names))
-            found.append((f"{label}  ({sim['games']:,} games)", sim))
+            first = sim["strategies"][names[0]]
+            low, high = first.get("ci95") or wilson(first["wins"], first.get("seats", sim["games"]))
+            found.append(Matchup(f"{' vs '.join(dict.fromkeys(names))}  ({sim['games']:,} games)",
+                                 first["win_rate"], (low, high), 1 / len(names)))  # fmt: skip
     return found
 
 
 def ai_strength() -> Path | None:
-    """Each simulation's first strategy: win rate and 95% interval, against
-    the fair share (1 / players)."""
-    sims = simulations()
-    if not sims:
+    """Each matchup's win rate and 95% interval, against the fair share."""
+    rows = matchups()
+    if not rows:
         return None
-    fig, ax = plt.subplots(figsize=(7.5, 0.55 * len(sims) + 1.6))
-    for row, (label, sim) in enumerate(reversed(sims)):
-        names = sim.get("players") or list(sim["strategies"])
-        first = sim["strategies"][names[0]]
-        rate = first["win_rate"]
-        low, high = first.get("ci95") or wilson(first["wins"], first.get("seats", sim["games"]))
-        ax.errorbar(rate, row, xerr=[[rate - low], [high - rate]], fmt="o", color=TEAL, capsize=4)
-        ax.annotate(f"{rate:.1%}", (rate, row), textcoords="offset points", xytext=(0, 7), ha="center",
-                    fontsize=8)  # fmt: skip
-        ax.plot([1 / len(names)] * 2, [row - 0.35, row + 0.35], color=GREY, linestyle=":")
-    ax.set_yticks(range(len(sims)))
-    ax.set_yticklabels([label for label, _ in reversed(sims)])
+    fig, ax = plt.subplots(figsize=(7.5, 0.5 * len(rows) + 1.6))
+    for y, row in enumerate(reversed(rows)):
+        low, high = row.ci95
+        ax.errorbar(row.win_rate, y, xerr=[[row.win_rate - low], [high - row.win_rate]], fmt="o", color=TEAL,
+                    capsize=4)  # fmt: skip
+        ax.annotate(f"{row.win_rate:.1%}", (row.win_rate, y), textcoords="offset points", xytext=(0, 6),
+                    ha="center", fontsize=8)  # fmt: skip
+        ax.plot([row.fair_share] * 2, [y - 0.35, y + 0.35], color=GREY, linestyle=":")
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([row.label for row in reversed(rows)])
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
-    ax.set_xlabel("win rate of the first-named strategy, with its 95% interval (dotted: fair share)")
-    ax.set_title("AI strength: head-to-head win rates (seats rotated)", fontsize=10)
+    ax.set_xlabel("win rate of the first-named player, with its 95% interval (dotted: fair share)")
+    ax.set_title("AI strength: head-to-head win rates with 95% intervals", fontsize=10)
     return _save(fig, "ai_strength.png")
 
 

@@ -6,6 +6,7 @@ conftest.py); this module checks the site as a whole.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import subprocess
@@ -14,10 +15,11 @@ from dataclasses import fields
 from pathlib import Path
 
 import click
+import pytest
 
 from quiddler import FACES, Card, solve
 from quiddler.cli import main
-from quiddler.game import Rules, make_player, play_game
+from quiddler.game import Game, Rules, hint, make_player, play_game
 from quiddler.game.record import game_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +89,9 @@ def _documented_fields(page: str) -> set[str]:
 
 def test_every_json_field_is_on_the_json_page() -> None:
     solution = solve("d,cl,o,g,a,b,er,in,n,y,s", discard=True, backend="python").to_dict()
+    advice = hint(Game(2, seed=7).view(1)).to_dict()
     keys = set(solution) | set(solution["best"]) | set(solution["best"]["words"][0])
+    keys |= set(advice) | set(advice["recommended"])
     missing = keys - _documented_fields("json.md")
     assert not missing, f"docs/json.md does not describe {sorted(missing)}"
 
@@ -99,3 +103,13 @@ def test_every_game_record_field_is_on_the_game_page() -> None:
     keys = set(record) | set(first_round) | set(first_round["result"])
     missing = keys - _documented_fields("game.md") - {"scores"}  # scores: described in the result row
     assert not missing, f"docs/game.md does not describe record fields {sorted(missing)}"
+
+
+@pytest.mark.parametrize("module", ["quiddler", "quiddler.game", "quiddler.game.record"])
+def test_every_export_is_in_the_api_reference(module: str) -> None:
+    """Each name a namespace exports has its own `::: module.name` entry on
+    an API page (the griffe extension links only to these)."""
+    pages = "\n".join(p.read_text() for p in (DOCS / "api").glob("*.md"))
+    exports = [name for name in importlib.import_module(module).__all__ if name != "__version__"]
+    missing = [name for name in exports if f"::: {module}.{name}\n" not in pages]
+    assert not missing, f"docs/api/ lacks {module}: {missing}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -18,6 +19,7 @@ def plots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     spec = importlib.util.spec_from_file_location("plots_under_test", ROOT / "benchmarks" / "plots.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # dataclasses look their module up
     spec.loader.exec_module(module)
     monkeypatch.setattr(module, "RESULTS", tmp_path / "results")
     monkeypatch.setattr(module, "IMAGES", tmp_path / "images")
@@ -50,7 +52,11 @@ def test_pictures_from_results(plots: ModuleType) -> None:
     _write(plots, "odds.json", {"trials": 100, "seed": 1, "turn": "first", "rows": [
         {"cards": 3, "go_out": 0.85, "se": 0.01}, {"cards": 4, "go_out": 0.83, "se": 0.01},
     ]})  # fmt: skip
-    assert [label for label, _ in plots.simulations()] == ["greedy vs random  (10 games)"]
+    _write(plots, "ai.json", {"sections": {"duel": {"player": "expert", "opponents": ["greedy"] * 3,
+                                                     "games": 40, "wins": 12.0, "win_rate": 0.3}}})  # fmt: skip
+    rows = plots.matchups()
+    assert [row.label for row in rows] == ["expert vs 3 greedy  (40 games)", "greedy vs random  (10 games)"]
+    assert rows[0].fair_share == 0.25 and rows[0].ci95 == plots.wilson(12, 40)
     written = plots.draw(["solve_time", "ai_strength", "go_out_odds", "split"])
     assert sorted(p.name for p in written) == ["ai_strength.png", "go_out_odds.png", "solve_time.png", "split.png"]
     for path in written:

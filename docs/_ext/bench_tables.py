@@ -84,6 +84,29 @@ def game() -> str:
     return _table(["players", "games/s", "median per game", "slowest game"], rows)
 
 
+def ai_strength() -> str:
+    rows = []
+    for section in _load("ai.json")["sections"].values():
+        if "win_rate" not in section:
+            continue
+        opponents = section.get("opponents") or [section["opponent"]]
+        against = f"{len(opponents)} × {opponents[0]}" if len(opponents) > 1 else opponents[0]
+        low, high = section["ci95"]
+        margin = section.get("mean_margin", section.get("mean_margin_vs_best_other"))
+        rows.append([f"{section['player']} vs {against}", f"{section['games']:,}", f"{section['win_rate']:.1%}",
+                     f"{low:.1%} - {high:.1%}", f"{margin:+.1f}" if margin is not None else "-"])  # fmt: skip
+    return _table(["match", "games", "win rate", "95% interval", "mean margin"], rows)
+
+
+def ai_timing() -> str:
+    timing = _load("ai.json")["sections"]["timing"]
+    rows = [[name, f"{t['decisions']:,}", f"{t['median_ms']:.2f} ms", f"{t['p99_ms']:.1f} ms"]
+            for name, t in [("all", timing["all"]), *timing["by_decision"].items()]]  # fmt: skip
+    rows.append(["a whole 2-player game", "", f"{timing['game_seconds_median'] * 1000:,.0f} ms", ""])
+    return _table([f"{timing['player']} decisions ({timing['games']} games vs {timing['opponent']})", "count",
+                   "median", "p99"], rows)  # fmt: skip
+
+
 def machine() -> str:
     info = _load("solver.json")["machine"]
     return (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, Python {info.get('python', '?')}, "
@@ -95,6 +118,8 @@ TABLES: dict[str, Callable[[], str]] = {
     "solver-batch": solver_batch,
     "startup": startup,
     "game": game,
+    "ai-strength": ai_strength,
+    "ai-timing": ai_timing,
     "machine": machine,
 }
 

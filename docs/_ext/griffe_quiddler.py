@@ -4,9 +4,10 @@ they are written (reST-flavoured prose), without changing the code.
 * ``#:`` comments above a dataclass field or constant become its docstring
   (the Sphinx convention the code uses for ``Rules`` and friends).
 * Sphinx roles (``:func:`solve```, ``:class:`~quiddler.WordList```) become
-  cross-references when they name something the site documents, else inline
-  code.  Names are resolved in the docstring's own scope, as Sphinx does, so
-  a strict build fails on a reference to something that no longer exists.
+  cross-references when they name something the site documents (an object
+  exported by one of the ``namespaces`` the API pages render, or a member of
+  one), else inline code.  Names are resolved in the docstring's own scope,
+  as Sphinx does, and a strict build fails on a link that does not resolve.
 * ``>>>`` examples become fenced ``pycon`` blocks (plain Markdown would read
   ``>>>`` as nested block quotes).
 """
@@ -35,12 +36,6 @@ def _comment_doc(attr: griffe.Attribute) -> str | None:
     return " ".join(reversed(found)) or None
 
 
-def _is_documented(obj: griffe.Object | griffe.Alias) -> bool:
-    """Whether the site renders ``obj``: a public object of the package
-    (no component of its path starts with an underscore)."""
-    return not any(part.startswith("_") for part in obj.path.split("."))
-
-
 def _resolve(scope: griffe.Object, name: str) -> str | None:
     """The full path ``name`` refers to from ``scope``, or None."""
     modules = scope.modules_collection
@@ -67,21 +62,16 @@ def _resolve(scope: griffe.Object, name: str) -> str | None:
     return None
 
 
-def _rewrite_roles(text: str, scope: griffe.Object) -> str:
+def _rewrite_roles(text: str, scope: griffe.Object, documented: set[str]) -> str:
     def replace(match: re.Match[str]) -> str:
         role, tilde, name = match.groups()
         name = name.strip()
         shown = name.rsplit(".", 1)[-1] if tilde else name
         if role in _CALLABLE_ROLES:
             shown += "()"
-        target = _resolve(scope, name)
-        if target is not None:
-            try:
-                documented = _is_documented(scope.modules_collection[target])
-            except (KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
-                documented = False
-            if documented:
-                return f"[`{shown}`][{target}]"
+        target = _canonical(scope, _resolve(scope, name))
+        if target is not None and (target in documented or target.rpartition(".")[0] in documented):
+            return f"[`{shown}`][{target}]"
         return f"`{shown}`"
 
     return _ROLE.sub(replace, text)
@@ -105,8 +95,24 @@ def _fence_doctests(text: str) -> str:
     return "\n".join(out)
 
 
+def _canonical(scope: griffe.Object, path: str | None) -> str | None:
+    """The path where the object at ``path`` is defined (aliases followed)."""
+    if path is None:
+        return None
+    try:
+        obj = scope.modules_collection[path]
+        return str(obj.target_path if obj.is_alias else obj.path)
+    except (KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+        return None
+
+
 class QuiddlerDocstrings(griffe.Extension):
-    """See the module docstring."""
+    """See the module docstring.  ``namespaces``: the modules whose exports
+    (``__all__``) the API pages render."""
+
+    def __init__(self, namespaces: list[str] | None = None) -> None:
+        super().__init__()
+        self.namespaces = namespaces or []
 
     def on_attribute_instance(self, *, attr: griffe.Attribute, **kwargs: Any) -> None:
         if attr.docstring is None:
@@ -114,10 +120,26 @@ class QuiddlerDocstrings(griffe.Extension):
             if text:
                 attr.docstring = griffe.Docstring(text, parent=attr)
 
+    def _documented(self, pkg: griffe.Module) -> set[str]:
+        """Canonical paths of everything the API pages render."""
+        found = set()
+        for name in self.namespaces:
+            try:
+                module = pkg.modules_collection[name]
+            except KeyError:
+                continue
+            exports = module.exports if module.exports is not None else list(module.members)
+            for export in exports:
+                canonical = _canonical(module, f"{name}.{export}" if isinstance(export, str) else None)
+                if canonical is not None:
+                    found.add(canonical)
+        return found
+
     def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+        documented = self._documented(pkg)
         for obj in _walk(pkg):
             if obj.docstring is not None:
-                value = _fence_doctests(_rewrite_roles(obj.docstring.value, obj))
+                value = _fence_doctests(_rewrite_roles(obj.docstring.value, obj, documented))
                 obj.docstring = griffe.Docstring(value, lineno=obj.docstring.lineno, parent=obj)
 
 
