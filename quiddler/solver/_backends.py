@@ -398,19 +398,28 @@ def batch_backend(name: str, hands: int) -> NumbaBackend | None:
     return engine if isinstance(engine, NumbaBackend) else None
 
 
-def show_notices(stream: Any = None) -> None:
-    """Print quiddler's log notices (a compile starting, a cache that cannot
-    be written) as ``quiddler: ...`` lines on ``stream`` (stderr): what the
-    command line does, so a person watching knows why a run is slow."""
+class _NoticeHandler(logging.Handler):
+    """Writes ``quiddler: <message>`` to whatever ``sys.stderr`` is when a
+    record comes (the command line's tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(f"quiddler: {record.getMessage()}\n")
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001 - a notice must never break a run
+            self.handleError(record)
+
+
+def show_notices() -> None:
+    """Print quiddler's log notices (a compile starting or done, a cache
+    that cannot be written) as ``quiddler: ...`` lines on stderr: what the
+    command line does, so a person watching knows why a run is slow.  Each
+    such notice happens once per process at most."""
     logger = logging.getLogger("quiddler")
-    if any(getattr(handler, "_quiddler_notices", False) for handler in logger.handlers):
-        return
-    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
-    handler.setFormatter(logging.Formatter("quiddler: %(message)s"))
-    handler._quiddler_notices = True  # type: ignore[attr-defined]
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+    if not any(isinstance(handler, _NoticeHandler) for handler in logger.handlers):
+        logger.addHandler(_NoticeHandler(logging.INFO))
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
 
 
 _backends: dict[str, Backend] = {}
