@@ -955,7 +955,7 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     return 0
 
 
-def work_size(capacity, memo_size):
+def work_size(capacity: int, memo_size: int) -> int:
     """The size of a :func:`solve_rows` work array with room for ``capacity``
     words and a memo of ``memo_size``."""
     return FACE_TABLES + HAND_HEAD + HAND_STRIDE * 32 + 32 + GROUP_SIZE + 2 * STACK_SIZE + WORD_STRIDE * capacity + memo_size

@@ -109,10 +109,10 @@ def _declare() -> ModuleType:
     from numba.core import config
 
     wanted = os.environ.get("NUMBA_CACHE_DIR", "")
-    if wanted and config.CACHE_DIR != wanted:
+    if wanted and getattr(config, "CACHE_DIR", None) != wanted:
         # numba was imported before quiddler chose the folder: make it read
         # its configuration again, or the kernels would find no cache locator.
-        config.reload_config()
+        config.reload_config()  # type: ignore[no-untyped-call]
     name = "quiddler.solver._kernels_jit"
     spec = importlib.util.spec_from_file_location(name, KERNEL_FILE)
     assert spec is not None and spec.loader is not None
