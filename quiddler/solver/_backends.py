@@ -202,12 +202,14 @@ class NumbaBackend:
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                    memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
+        from . import _native
+
         np = self._np
         capacity = words_capacity(sum(face_count))
         while True:
             out = np.zeros(top * OUT_BLOCK, dtype=np.int64)
             args = self._common(trie, face_count, params, memo_size, capacity)
-            result = self._k.top_plays(
+            result = _native.kernel("top_plays")(
                 *args, self._scratch("dfs", STACK_SIZE), self._scratch("path", MAX_CARDS + 2),
                 np.zeros(top, dtype=np.int64), out,
             )  # fmt: skip

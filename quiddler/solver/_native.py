@@ -160,24 +160,47 @@ def _signature(fn: Any) -> tuple[Any, ...]:
     )
 
 
-def load() -> ModuleType:
+#: Kernels compiled only when first used (top-K: a quarter of the compile
+#: time, and most programs never ask for it).
+ON_DEMAND = frozenset({"top_plays"})
+_compiled: set[str] = set()
+
+
+def load(everything: bool = False) -> ModuleType:
     """The compiled kernels (compiled on the first call in a process with a
-    cold cache, else loaded from numba's cache), each for its one signature."""
+    cold cache, else loaded from numba's cache), each for its one signature;
+    those in :data:`ON_DEMAND` only if ``everything`` (else see :func:`kernel`)."""
     global _loaded
     with _lock:
         if _loaded is None:
-            started = time.perf_counter()
-            module = _declare()
-            for name in kernel_names(module):
-                dispatcher = getattr(module, name)
-                dispatcher.compile(_signature(dispatcher))
-                dispatcher.disable_compile()  # callers use this signature, literal arguments included
-            folder = cache_folder()
-            if folder is not None:
-                _mark_ready(folder)
-            log.debug("solver kernels ready in %.1f s", time.perf_counter() - started)
-            _loaded = module
+            _loaded = _declare()
+        started = time.perf_counter()
+        for name in kernel_names(_loaded):
+            if everything or name not in ON_DEMAND:
+                _compile(_loaded, name)
+        log.debug("solver kernels ready in %.1f s", time.perf_counter() - started)
         return _loaded
+
+
+def kernel(name: str) -> Any:
+    """The compiled kernel ``name`` (compiled now if it is on demand)."""
+    module = load()
+    with _lock:
+        _compile(module, name)
+    return getattr(module, name)
+
+
+def _compile(module: ModuleType, name: str) -> None:
+    dispatcher = getattr(module, name)
+    if name in _compiled or not hasattr(dispatcher, "py_func"):  # NUMBA_DISABLE_JIT: plain Python
+        return
+    dispatcher.compile(_signature(dispatcher))
+    dispatcher.disable_compile()  # callers use this signature, literal arguments included
+    _compiled.add(name)
+    if _compiled >= set(kernel_names(module)):  # the cache holds every kernel now
+        folder = cache_folder()
+        if folder is not None:
+            _mark_ready(folder)
 
 
 # -- is the cache warm?  (answered without importing numba) -------------------
@@ -213,8 +236,6 @@ def _mark_ready(folder: Path) -> None:
 def ready() -> bool:
     """True if the compiled kernels are in numba's cache (or loaded), so
     :func:`load` takes about a second, not a compile."""
-    if _loaded is not None:
-        return True
     folder = cache_folder()
     marker = _ready_file(folder) if folder is not None else None
     return marker is not None and marker.is_file()
@@ -246,12 +267,12 @@ def _compile_here() -> int:
     try:
         import fcntl
     except ImportError:  # not POSIX: no lock, the compile may happen twice
-        load()
+        load(everything=True)
         return 0
     with open(folder / "quiddler-kernels.lock", "a+b") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not ready():
-            load()
+            load(everything=True)
     return 0
 
 
