@@ -5,6 +5,7 @@ and the same answers throughout."""
 from __future__ import annotations
 
 import logging
+import time
 
 import pytest
 
@@ -122,3 +123,22 @@ def test_notices_go_to_stderr_once(capsys):
         assert capsys.readouterr().err == "quiddler: compiling something\n"
     finally:
         logger.handlers[:], logger.level, logger.propagate = saved
+
+
+def test_the_compile_is_polled_at_most_every_so_often_but_not_forever(auto, monkeypatch):
+    process = FakeCompile()
+    polls = []
+    real_poll = process.poll
+    monkeypatch.setattr(process, "poll", lambda: polls.append(1) or real_poll())
+    monkeypatch.setattr(_native, "ready", lambda: process.returncode == 0)
+    monkeypatch.setattr(_native, "start_background_compile", lambda: process)
+    auto._POLL_SECONDS = 0.05
+    auto.python_seconds = auto.PAYOFF_SECONDS
+    for _ in range(20):  # calls much closer together than the poll interval
+        solve("a,b")
+    assert len(polls) <= 2
+    process.returncode = 0
+    deadline = time.monotonic() + 5
+    while auto.compiled is None and time.monotonic() < deadline:
+        solve("a,b")  # keeps solving in quick succession: must still notice the end
+    assert isinstance(auto.compiled, NumbaBackend)

@@ -283,7 +283,7 @@ class AutoBackend:
     PAYOFF_SECONDS = 0.5
     #: What compiling every kernel takes on the project's 2-core machine (said
     #: in the notice; see benchmarks/results/first_use.json).
-    COMPILE_SECONDS_ESTIMATE = 10
+    COMPILE_SECONDS_ESTIMATE = "10-30"
     _POLL_SECONDS = 0.1
 
     def __init__(self) -> None:
@@ -314,8 +314,10 @@ class AutoBackend:
             return self.compiled
         if self._compiler is not None:
             now = time.monotonic()
-            if now < self._next_poll or self._compiler.poll() is None:
-                self._next_poll = now + self._POLL_SECONDS
+            if now < self._next_poll:
+                return self.python
+            self._next_poll = now + self._POLL_SECONDS
+            if self._compiler.poll() is None:
                 return self.python
             code, self._compiler = self._compiler.returncode, None
             if code != 0 or not _native.ready():
@@ -339,7 +341,7 @@ class AutoBackend:
             self._given_up = True
             return self.python
         self._compile_started = self._next_poll = time.monotonic()
-        log.info("compiling the solver kernels in the background (once per install, about %d s); "
+        log.info("compiling the solver kernels in the background (once per install, about %s s); "
                  "solving in pure Python until they are ready", self.COMPILE_SECONDS_ESTIMATE)  # fmt: skip
         return self.python
 
