@@ -321,7 +321,8 @@ class AutoBackend:
                 return self.python
             code, self._compiler = self._compiler.returncode, None
             if code != 0 or not _native.ready():
-                log.warning("compiling the solver kernels failed (exit code %s); staying with pure Python", code)
+                log.warning("compiling the solver kernels in the background failed (exit code %s, see "
+                            "quiddler-kernels.log in %s); staying with pure Python", code, _native.cache_folder())  # fmt: skip
                 self._given_up = True
                 return self.python
             log.info("solver kernels compiled in %.1f s; using them from now on",

@@ -216,7 +216,7 @@ def _ready_file(folder: Path) -> Path | None:
     for path in (KERNEL_FILE, Path(__file__), Path(spec.origin)):
         try:
             stat = path.stat()
-            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+            digest.update(f"{stat.st_size}\0{stat.st_mtime_ns}\0".encode())  # not the path: links differ
         except OSError:
             return None
     digest.update(KERNEL_FILE.read_bytes())
@@ -247,13 +247,18 @@ def start_background_compile() -> subprocess.Popen[bytes] | None:
     fill or no process could be started.  The process outlives this one if
     need be (a later run then finds the cache warm), and processes that start
     one at the same time take turns (a lock file): the kernels compile once."""
-    if cache_folder() is None:
+    folder = cache_folder()
+    if folder is None:
         return None
     try:
-        return subprocess.Popen(
-            [sys.executable, "-m", __name__], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
-        )  # fmt: skip
+        with open(folder / "quiddler-kernels.log", "ab") as log_file:
+            # Run from the folder holding this very package, so the child
+            # imports the same quiddler whatever the current folder holds.
+            return subprocess.Popen(
+                [sys.executable, "-m", "quiddler.solver._native"], stdin=subprocess.DEVNULL,
+                stdout=log_file, stderr=log_file, start_new_session=True, close_fds=True,
+                cwd=KERNEL_FILE.parent.parent.parent,
+            )  # fmt: skip
     except OSError as exc:
         log.warning("could not start compiling the solver kernels in the background: %s", exc)
         return None
