@@ -61,12 +61,8 @@ ARRAY_PARAMETERS = frozenset({
 })  # fmt: skip
 
 # The native build injects ``kernel_decorator`` (numba.njit) before running
-# this source, and ``inline_kernel_decorator`` for the small or single-use
-# kernels that numba should inline into their callers rather than compile
-# on their own (each compiled function costs compile time); as plain Python
-# the decorators do nothing.
+# this source; as plain Python the decorator does nothing.
 kernel = globals().get("kernel_decorator", lambda fn: fn)
-inline_kernel = globals().get("inline_kernel_decorator", lambda fn: fn)
 
 
 @kernel
@@ -159,7 +155,7 @@ def group_words(words, nwords, ndig, group):
         group[head] = w
 
 
-@inline_kernel
+@kernel
 def first_digit(hand, swar, d):
     """The lowest digit at or after ``d`` present in state ``swar``."""
     ndig = hand[0]
@@ -171,7 +167,7 @@ def first_digit(hand, swar, d):
     return d
 
 
-@inline_kernel
+@kernel
 def state_points(hand, swar):
     """Points of every card in state ``swar``."""
     total = 0
@@ -598,7 +594,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     return best_total
 
 
-@inline_kernel
+@kernel
 def _candidate(hand, full_radix, full_swar, hand_points, discard, c):
     """(radix, swar, points) of the hand after discarding digit ``c`` (or of
     the whole hand when not discarding)."""
@@ -660,7 +656,7 @@ def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, f
     return nstates
 
 
-@inline_kernel
+@kernel
 def full_state(hand):
     """(radix, swar) of the whole hand."""
     radix = 0
@@ -672,7 +668,7 @@ def full_state(hand):
     return radix, swar
 
 
-@inline_kernel
+@kernel
 def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
                  hand, face_digit, words, group, memo, stack, kstack, out):  # fmt: skip
     """Solve one hand given as counts per kernel face; the whole job in one call.

@@ -118,7 +118,6 @@ def _declare() -> ModuleType:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     module.kernel_decorator = _decorator(numba, cache)  # type: ignore[attr-defined]
-    module.inline_kernel_decorator = numba.njit(inline="always")  # type: ignore[attr-defined]
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
@@ -126,8 +125,7 @@ def _declare() -> ModuleType:
 
 def kernel_names(module: ModuleType) -> list[str]:
     """The kernels of ``module``, callees before their callers."""
-    kernels = {name: fn for name, fn in vars(module).items()
-               if hasattr(fn, "py_func") and fn.targetoptions.get("inline") != "always"}  # fmt: skip
+    kernels = {name: fn for name, fn in vars(module).items() if hasattr(fn, "py_func")}
     order: list[str] = []
 
     def visit(name: str) -> None:
