@@ -485,8 +485,11 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     hand_points = state_points(hand, full_swar)
     best_total = INFEASIBLE
     # Pass 1: the best (total, goes out), cheapest discard first: a discard
-    # whose remaining points cannot reach the best so far is skipped.
+    # whose remaining points cannot reach the best so far is skipped.  The
+    # discards that reach the best are noted in ``optimal`` (one bit each):
+    # only they can be part of an optimal play, so pass 2 looks at no other.
     used = 0
+    optimal = 0
     for _ in range(ncand):
         c = 0
         if discard != 0:
@@ -512,7 +515,11 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                     continue
                 bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                 total = value + (bonus << SCORE_SHIFT)
-                best_total = max(best_total, total)
+                if total > best_total:
+                    best_total = total
+                    optimal = 1 << c
+                elif total == best_total:
+                    optimal |= 1 << c
     if best_total == INFEASIBLE:
         return INFEASIBLE
     target_points = (best_total >> SCORE_SHIFT) - SCORE_OFFSET
@@ -533,9 +540,9 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         if group[LENGTH_HEADS + length] < 0:
             continue
         for c in range(ncand):
-            radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
-            if points + bonus_room < target_points:
+            if (optimal >> c) & 1 == 0:
                 continue
+            radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
             guarded = swar | hand[1]
             w = group[LENGTH_HEADS + length]
             while w >= 0:
