@@ -1,7 +1,10 @@
-"""Batch throughput, this tree against a baseline commit in the same run:
-``solve_many`` and ``score_many`` over the seeded deals of bench_solver.py
-(1,000 hands of each size from 4 to 11 cards, discard mode), with one thread
-and with every core, compiled backend, kernels already cached.
+"""Batch throughput and steady-state latency, this tree against a baseline
+commit in the same run: ``solve_many`` and ``score_many`` over the seeded
+deals of bench_solver.py (1,000 hands of each size from 4 to 11 cards,
+discard mode), with one thread and with every core; and the median and p99
+of one compiled kernel call (through the backend, as bench_solver.py
+measures it) and of one ``solve()`` on the 11-card hands.  Compiled backend,
+kernels already cached.
 
 Each measurement runs in a fresh process per tree (the trees alternate,
 ``--repeats`` times, so drift on this shared machine hits both alike); a
@@ -46,6 +49,27 @@ for name, fn in (("solve_many", solve_many), ("score_many", score_many)):
     for threads in sorted({{1, cores}}):
         best = min(seconds(fn, threads) for _ in range(3))
         out[f"{{name}}_threads_{{threads}}_hands_per_s"] = len(hands) / best
+
+from quiddler import default_wordlist, solve
+from quiddler.solver._backends import get_backend
+from quiddler.solver.core import _face_counts, _memo_size, _params
+engine = get_backend("numba")
+trie = default_wordlist().card_trie
+eleven = hands[-{hands}:]
+for label, call in (("kernel", lambda h, c, p, m: engine.solve_counts(trie, c, p, m)),
+                    ("solve", lambda h, c, p, m: solve(h, discard=True, backend="numba"))):
+    sweeps = []
+    for _ in range(3):
+        times = []
+        for h in eleven:
+            c = _face_counts(h); p = _params(11, True, None, None, 10); m = _memo_size(c, p)
+            started = time.perf_counter_ns()
+            call(h, c, p, m)
+            times.append((time.perf_counter_ns() - started) / 1000)
+        times.sort()
+        sweeps.append((times[len(times) // 2], times[int(len(times) * 0.99)]))
+    sweeps.sort()
+    out[f"{{label}}_11_median_us"], out[f"{{label}}_11_p99_us"] = sweeps[1]
 print(json.dumps(out))
 """
 
@@ -84,13 +108,14 @@ def main() -> None:
         for repeat in range(args.repeats):
             for name, (tree, new_api) in trees.items():
                 runs[name].append(probe(tree, args.hands, new_api))
-                print(f"repeat {repeat + 1}, {name}: " + ", ".join(f"{k} {v:,.0f}" for k, v in runs[name][-1].items()),
+                print(f"repeat {repeat + 1}, {name}: " + ", ".join(f"{k} {v:,.1f}" for k, v in runs[name][-1].items()),
                       flush=True)  # fmt: skip
     medians = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for name, rs in runs.items()}
     ratios = {k: medians["this tree"][k] / medians["baseline"][k] for k in medians["baseline"]}
-    print(f"\nhands/s, median of {args.repeats} processes (each the best of 3); baseline {baseline[:10]}")
+    print(f"\nmedians of {args.repeats} processes (hands/s: each the best of 3; us: the middle of 3 sweeps);"
+          f" baseline {baseline[:10]}")  # fmt: skip
     for k in medians["baseline"]:
-        print(f"{k:<36} {medians['baseline'][k]:>10,.0f} {medians['this tree'][k]:>10,.0f} {ratios[k]:>6.2f}")
+        print(f"{k:<36} {medians['baseline'][k]:>10,.1f} {medians['this tree'][k]:>10,.1f} {ratios[k]:>6.2f}")
     result = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                           "load_average_after": os.getloadavg()},  # fmt: skip
               "baseline": baseline, "hands": 8 * args.hands, "runs": runs, "medians": medians,

@@ -23,6 +23,10 @@ __all__ = ["MAX_CARDS", "find_words", "score_many", "solve", "solve_many"]
 
 _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
+# Card order and points as dict lookups, for sorting and summing leftovers at
+# C speed (Card.__lt__ and Card.points are Python calls).
+_CARD_ORDER = {card: card.index for card in _KERNEL_CARDS}
+_CARD_POINTS = {card: card.points for card in _KERNEL_CARDS}
 _NO_TARGET = 1 << 20
 _BATCH_MEMO_BYTES = 1 << 29  # what solve_many's per-chunk memos may take together
 
@@ -302,10 +306,10 @@ def _play_from(out: Sequence[int], ob: int, trie: CardTrie, digits: Sequence[Car
     named = sorted((names.get(rank) or _name(trie, rank, names) for rank in out[start : start + out[ob + 1]]),
                    key=_PLAY_ORDER)  # fmt: skip
     start += K.OUT_MAXC
-    unused = tuple(sorted(digits[d] for d in out[start : start + out[ob + 2]]))
+    unused = tuple(sorted(map(digits.__getitem__, out[start : start + out[ob + 2]]), key=_CARD_ORDER.__getitem__))
     discard = digits[out[ob]] if out[ob] >= 0 else None
     total = (out[ob + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET
-    card_score = -sum(name[0] for name in named) - sum(card.points for card in unused)
+    card_score = -sum(name[0] for name in named) - sum(map(_CARD_POINTS.__getitem__, unused))
     return Play(words=tuple(name[3] for name in named), unused=unused, discard=discard, bonus=total - card_score)
 
 
