@@ -67,8 +67,11 @@ def test_the_batch_uses_no_numba_threading_layer():
 
 
 def test_bad_thread_count():
-    with pytest.raises(ValueError, match="threads must be at least 1"):
-        solve_many(["a,b"], threads=0, backend="numba")
+    for backend in ("numba", "auto", "python"):
+        with pytest.raises(ValueError, match="threads must be at least 1"):
+            solve_many(["a,b"], threads=0, backend=backend)
+        with pytest.raises(ValueError, match="threads must be at least 1"):
+            score_many(["a,b"], threads=-1, backend=backend)
 
 
 def test_empty_batch():

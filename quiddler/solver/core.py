@@ -209,6 +209,8 @@ def _batches(parsed: list[tuple[Card, ...]], threads: int | None, backend: str, 
     hands in order, in chunks, each with the compiled batch's results
     (trie, counts, out, status) or None (solve that chunk one by one).  Once
     the compiled backend is ready, the rest goes to it in one batch."""
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
     start = 0
     while start < len(parsed):
         engine = batch_backend(backend, len(parsed) - start)
@@ -247,8 +249,6 @@ def _run_batch(engine: NumbaBackend, parsed: Sequence[tuple[Card, ...]], threads
     memo_size = max((_memo_size(row, params) for row in counts.tolist()), default=1)
     if threads is None:
         threads = _cores()
-    elif threads < 1:
-        raise ValueError(f"threads must be at least 1, not {threads}")
     # Each thread has its own memo: huge hands (a 20-card memo can take tens
     # of MB) get fewer threads.
     threads = min(threads, max(1, _BATCH_MEMO_BYTES // (8 * memo_size)))
