@@ -26,13 +26,9 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
             return
         sys.path.insert(0, self.root)
         try:
-            from quiddler.cardtrie import build_card_trie
-            from quiddler.wordlist import default_wordlist
+            from quiddler.wordlist import default_wordlist, write_prebuilt_trie
         finally:
             sys.path.remove(self.root)
-        words = default_wordlist()
-        trie = build_card_trie(words._text.decode("ascii").split())
-        folder = Path(tempfile.mkdtemp(prefix="quiddler-build-"))
-        target = folder / "enable.cardtrie"
-        target.write_bytes(trie.to_bytes(bytes.fromhex(words.digest)))
+        target = Path(tempfile.mkdtemp(prefix="quiddler-build-")) / "enable.cardtrie"
+        write_prebuilt_trie(default_wordlist(), target)
         build_data["force_include"][str(target)] = "quiddler/data/enable.cardtrie"

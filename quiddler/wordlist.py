@@ -262,6 +262,14 @@ def _parse(raw: bytes, name: str) -> WordList:
     return WordList._from_validated_text("\n".join(sorted(words)).encode("ascii"), name)
 
 
+def write_prebuilt_trie(words: WordList, path: Path) -> None:
+    """Build the card trie of ``words`` and write it to ``path`` in the cache
+    format, keyed for this list and this build: what the wheel build hook
+    ships as ENABLE's trie (``hatch_build.py``)."""
+    trie = build_card_trie(words._text.decode("ascii").split())
+    path.write_bytes(trie.to_bytes(bytes.fromhex(words.digest)))
+
+
 _default: WordList | None = None
 
 

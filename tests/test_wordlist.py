@@ -498,5 +498,18 @@ def test_a_damaged_prebuilt_trie_is_rebuilt_into_the_user_cache(private_cache, e
     assert prebuilt.read_bytes() == damaged(pristine)[damage]  # the package is never written to
 
 
+def test_the_trie_the_wheel_ships_is_the_one_enable_loads(tmp_path, monkeypatch):
+    # What hatch_build.py writes must pass every check for ENABLE in this
+    # build, or a fresh install would index the list again on first use.
+    shipped = tmp_path / "enable.cardtrie"
+    quiddler.wordlist.write_prebuilt_trie(default_wordlist(), shipped)
+    enable = default_wordlist()
+    monkeypatch.setattr(quiddler.wordlist, "build_card_trie", pytest.fail)
+    loaded = WordList._from_validated_text(enable._text, enable.name, shipped)
+    assert not loaded.needs_indexing()
+    assert loaded.card_trie.multiset_count == 238_729
+    assert solve("d,cl,o,g,a,b,er,in,n,y,s", wordlist=loaded, backend="python").best.score == 59
+
+
 def test_enable_looks_for_its_trie_in_the_package():
     assert default_wordlist()._prebuilt == Path(quiddler.__file__).parent / "data" / "enable.cardtrie"
