@@ -161,6 +161,10 @@ def _signature(fn: Any) -> tuple[Any, ...]:
 #: Kernels compiled only when first used (top-K: a quarter of the compile
 #: time, and most programs never ask for it).
 ON_DEMAND = frozenset({"top_plays"})
+#: The kernels the backend calls from Python.  When the cache is known to be
+#: warm only these are loaded: each cached entry holds the code of
+#: everything it calls, so loading the callees too would only cost time.
+ENTRY_POINTS = frozenset({"solve_rows", "find_words", "layout_hand", "top_plays"})
 _compiled: set[str] = set()
 
 
@@ -173,8 +177,11 @@ def load(everything: bool = False) -> ModuleType:
         if _loaded is None:
             _loaded = _declare()
         started = time.perf_counter()
+        # A cold cache compiles every kernel, callees first, so that each is
+        # compiled once for its one signature; a warm one loads the entry points.
+        wanted = ENTRY_POINTS if ready() and not everything else frozenset(kernel_names(_loaded))
         for name in kernel_names(_loaded):
-            if everything or name not in ON_DEMAND:
+            if name in wanted and (everything or name not in ON_DEMAND):
                 _compile(_loaded, name)
         log.debug("solver kernels ready in %.1f s", time.perf_counter() - started)
         return _loaded
