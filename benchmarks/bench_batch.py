@@ -116,9 +116,8 @@ def main() -> None:
           f" baseline {baseline[:10]}")  # fmt: skip
     for k in medians["baseline"]:
         print(f"{k:<36} {medians['baseline'][k]:>10,.1f} {medians['this tree'][k]:>10,.1f} {ratios[k]:>6.2f}")
-    result = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
-                          "load_average_after": os.getloadavg()},  # fmt: skip
-              "baseline": baseline, "hands": 8 * args.hands, "runs": runs, "medians": medians,
+    machine = {"cores": os.cpu_count(), "python": platform.python_version(), "load_average_after": os.getloadavg()}
+    result = {"machine": machine, "baseline": baseline, "hands": 8 * args.hands, "runs": runs, "medians": medians,
               "ratio_this_tree_to_baseline": ratios,
               "note": "2 shared, noisy cores: compare the trees within this run"}  # fmt: skip
     Path(args.json).write_text(json.dumps(result, indent=2) + "\n")

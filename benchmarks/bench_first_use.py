@@ -39,7 +39,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = "d,cl,o,g,a,b,er,in,n,y,s"
@@ -168,13 +167,14 @@ def main() -> None:
     print(f"{'figure':<34} {'baseline':>9} {'this tree':>10} {'ratio':>7}")
     for key in medians["baseline"]:
         print(f"{key:<34} {medians['baseline'][key]:>9.2f} {medians['this tree'][key]:>10.2f} {ratios[key]:>7.2f}")
+    machine = {"cores": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
+               "load_average_after": os.getloadavg()}  # fmt: skip
     result = {
-        "machine": {"cores": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
-                    "load_average_after": os.getloadavg()},  # fmt: skip
+        "machine": machine,
         "hand": HAND, "baseline": baseline, "tree": head, "repeats": args.repeats,
         "runs": runs, "medians": medians, "ratio_this_tree_to_baseline": ratios,
         "note": "2 shared, noisy cores: compare the two trees within this run; CPU seconds are steadier than wall",
-    }  # fmt: skip
+    }
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {args.json}")
