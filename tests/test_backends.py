@@ -142,3 +142,23 @@ def test_the_compile_is_polled_at_most_every_so_often_but_not_forever(auto, monk
     while auto.compiled is None and time.monotonic() < deadline:
         solve("a,b")  # keeps solving in quick succession: must still notice the end
     assert isinstance(auto.compiled, NumbaBackend)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_forked_child_does_not_wait_for_its_parents_compile(auto, monkeypatch):
+    import os
+
+    process = FakeCompile()
+    monkeypatch.setattr(_native, "ready", lambda: False)
+    monkeypatch.setattr(_native, "start_background_compile", lambda: process)
+    auto.python_seconds = auto.PAYOFF_SECONDS
+    solve(HAND)
+    assert auto._compiler is process
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: the parent's compile is not ours to wait for
+        os.write(write, b"1" if auto._compiler is None and not auto._given_up else b"0")
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(read, 1) == b"1"
+    assert auto._compiler is process  # the parent still waits for it

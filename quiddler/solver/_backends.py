@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import os
 import sys
 import threading
 import time
@@ -294,6 +295,16 @@ class AutoBackend:
         self._compile_started = 0.0
         self._next_poll = 0.0
         self._given_up = False
+        self._decide_lock = threading.Lock()
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._after_fork)
+
+    def _after_fork(self) -> None:
+        """In a forked child (a worker pool): the background compile is the
+        parent's process, which the child cannot wait for; forget it (the
+        child starts its own if it needs one, and the lock file makes it
+        wait for the parent's), and renew the lock another thread may hold."""
+        self._compiler = None
         self._decide_lock = threading.Lock()
 
     def current(self, upcoming: float = 0.0) -> Backend:
