@@ -31,7 +31,7 @@ __all__ = ["InputError", "QuiddlerGroup", "input_errors", "main"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Commands that live elsewhere, imported only when run or listed in --help.
-LAZY_COMMANDS = {"simulate": "quiddler.game.cli:simulate"}
+LAZY_COMMANDS = {"simulate": "quiddler.game.cli:simulate", "hint": "quiddler.game.hint_cli:hint_command"}
 
 _EPILOG_SOLVE = """\b
 Examples:
