@@ -433,9 +433,10 @@ def show_notices() -> None:
     such notice happens once per process at most."""
     logger = logging.getLogger("quiddler")
     if not any(isinstance(handler, _NoticeHandler) for handler in logger.handlers):
+        # Records still propagate: an application's own logging sees them
+        # too (and with no handler above, logging's last resort stays quiet).
         logger.addHandler(_NoticeHandler(logging.INFO))
         logger.setLevel(logging.INFO)
-        logger.propagate = False
 
 
 _backends: dict[str, Backend] = {}
