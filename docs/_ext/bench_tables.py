@@ -107,6 +107,29 @@ def ai_timing() -> str:
                    "median", "p99"], rows)  # fmt: skip
 
 
+FIRST_USE = {
+    "first_cli_s": "first `quiddler solve`, empty caches",
+    "warm_cli_s": "the same command again",
+    "first_library_solve_call_s": "first `solve()` in a new process, empty numba cache",
+    "compile_all_cpu_s": "compiling every kernel (CPU seconds)",
+    "warm_numba_cpu_s": "loading the compiled kernels from the cache (CPU seconds)",
+}
+
+
+def first_use() -> str:
+    data = _load("first_use.json")
+    runs = data["runs"]
+
+    def median(tree: str, key: str) -> float:
+        values = sorted(run[key] for run in runs[tree] if key in run)
+        middle = len(values) // 2
+        return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+    rows = [[label, f"{median('baseline', key):.2f} s", f"{median('this tree', key):.2f} s"]
+            for key, label in FIRST_USE.items() if key in runs["this tree"][0]]  # fmt: skip
+    return _table(["what", f"before (`{data['baseline'][:7]}`)", f"after (`{data['tree']}`)"], rows)
+
+
 def machine() -> str:
     info = _load("solver.json")["machine"]
     return (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, Python {info.get('python', '?')}, "
@@ -118,6 +141,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "solver-batch": solver_batch,
     "startup": startup,
     "game": game,
+    "first-use": first_use,
     "ai-strength": ai_strength,
     "ai-timing": ai_timing,
     "machine": machine,
