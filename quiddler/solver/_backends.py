@@ -14,6 +14,7 @@ radix deltas.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -30,6 +31,9 @@ MAX_CARDS = K.MAX_CARDS
 OUT_BLOCK = K.OUT_BLOCK
 HAND_SIZE = K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS
 STACK_SIZE = K.STACK_SIZE
+#: Per-thread scratch buffers up to this size are kept for the next call;
+#: a bigger one (the memo of a huge hand: up to ~1.8 GB) is freed after use.
+KEEP_BYTES = 1 << 27
 
 
 class Backend(Protocol):
@@ -120,26 +124,27 @@ class NumbaBackend:
         self._k = kernels
         self._points = np.array(FACE_POINTS, dtype=np.int64)
         self._letters = np.array(FACE_LETTERS, dtype=np.int64)
-        self._tries: dict[int, tuple[CardTrie, Any, Any]] = {}
+        # Held weakly: a trie's arrays go when its word list does.
+        self._tries: weakref.WeakKeyDictionary[CardTrie, tuple[Any, Any]] = weakref.WeakKeyDictionary()
         self._local = threading.local()
 
     def trie_arrays(self, trie: CardTrie) -> tuple[Any, Any]:
         """The trie's edges (padded, see ``CardTrie.padded_edges``) and ranks as
         numpy arrays, made once per trie."""
-        entry = self._tries.get(id(trie))
-        if entry is None or entry[0] is not trie:
+        entry = self._tries.get(trie)
+        if entry is None:
             np = self._np
             edges = np.frombuffer(trie.padded_edges(), dtype=np.int32)
-            entry = (trie, edges, np.frombuffer(trie.ranks, dtype=np.int32))
-            self._tries[id(trie)] = entry
-        return entry[1], entry[2]
+            entry = self._tries.setdefault(trie, (edges, np.frombuffer(trie.ranks, dtype=np.int32)))
+        return entry
 
     def _scratch(self, name: str, size: int) -> Any:
         """A per-thread int64 buffer of at least ``size`` slots, reused between calls."""
         buffer = getattr(self._local, name, None)
         if buffer is None or len(buffer) < size:
             buffer = self._np.zeros(max(size, 64), dtype=self._np.int64)
-            setattr(self._local, name, buffer)
+            if buffer.nbytes <= KEEP_BYTES:  # a huge hand's memo is not held on to
+                setattr(self._local, name, buffer)
         return buffer
 
     def _common(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int], memo_size: int,
@@ -179,7 +184,8 @@ class NumbaBackend:
             work = self._np.zeros(max(size, K.PACKED_MEMO + (1 << 16)), dtype=self._np.int64)
             work[:32] = FACE_POINTS
             work[32:64] = FACE_LETTERS
-            self._local.work = work
+            if work.nbytes <= KEEP_BYTES:  # a huge hand's memo is not held on to
+                self._local.work = work
         return work
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
