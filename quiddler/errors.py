@@ -15,7 +15,6 @@ __all__ = [
     "InvalidWordError",
     "QuiddlerError",
     "WordListError",
-    "shown",
 ]
 
 
