@@ -313,7 +313,7 @@ def _with_progress(label: str, work: Callable[[], R]) -> R:
     def run() -> None:
         try:
             result.append(work())
-        except BaseException as exc:  # re-raised in the main thread
+        except BaseException as exc:  # noqa: BLE001 (re-raised in the main thread)
             failure.append(exc)
 
     worker = threading.Thread(target=run, name="quiddler-solve", daemon=True)

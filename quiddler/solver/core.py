@@ -27,8 +27,10 @@ __all__ = ["MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "find_words", "score_many"
 MAX_BONUS = 1_000_000
 #: The most plays one ``top=K`` solve lists.  Any K is accepted and the
 #: result is sized by the plays that exist; only a hand with more distinct
-#: plays than this, asked for more than this, is refused.
-MAX_TOP_PLAYS = 100_000
+#: plays than this, asked for more than this, is refused.  (The kernel keeps
+#: its plays in an insertion-sorted array: 1,001 plays of a 10-card hand took
+#: 0.9 s, 10,001 took 53 s.)
+MAX_TOP_PLAYS = 1_000
 #: The search's memory bound in MB unless ``$QUIDDLER_MAX_MEMORY_MB`` says
 #: otherwise.  The worst 20-card hand (20 distinct faces with both bonus
 #: targets) needs about 1.8 GB; a typical hand well under 1 MB.
@@ -179,7 +181,7 @@ def solve_many(
             solutions.append(solve(hand, backend="numba", **options))  # type: ignore[arg-type]
             continue
         best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist())
-        solutions.append(Solution(cards=hand, discard_required=options["discard"], plays=(best,),
+        solutions.append(Solution(cards=hand, discard_required=bool(options["discard"]), plays=(best,),
                                   best_go_out=go_out))  # fmt: skip
     return solutions
 
