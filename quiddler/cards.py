@@ -147,7 +147,7 @@ def parse_hand(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     try:
         items = tuple(text)
     except TypeError:
-        raise TypeError(f"parse_hand() takes a str or an iterable of cards, not {type(text).__name__}") from None
+        raise TypeError(f"cards must be a str or an iterable of cards, not {type(text).__name__}") from None
     cards = tuple(item if isinstance(item, Card) else Card.parse(item) for item in items)
     if not cards:
         raise InvalidCardError("empty hand")

@@ -188,7 +188,7 @@ def test_parse_hand_of_non_cards(bad):
 
 @pytest.mark.parametrize("bad", [None, 5])
 def test_parse_hand_of_a_non_iterable(bad):
-    with pytest.raises(TypeError, match="parse_hand"):
+    with pytest.raises(TypeError, match="cards must be a str or an iterable of cards"):
         parse_hand(bad)
 
 

@@ -45,20 +45,9 @@ _FIRST_TOP = 64  # top=K starts with room for this many plays and grows while mo
 
 
 def _cards_of(cards: Iterable[Card] | str) -> tuple[Card, ...]:
-    if isinstance(cards, str):
-        return parse_hand(cards)
-    if isinstance(cards, Card):
-        return (cards,)
-    try:
-        hand = tuple(cards)
-    except TypeError:
-        raise TypeError(f"cards must be a str or an iterable of cards, not {type(cards).__name__}") from None
-    if all(type(item) is Card for item in hand):
-        return hand  # the common case: nothing to parse
-    for item in hand:
-        if not isinstance(item, (Card, str)):
-            raise InvalidCardError(f"not a card: {shown(item)}")
-    return parse_hand(hand) if hand else hand
+    if isinstance(cards, (tuple, list)) and all(type(item) is Card for item in cards):
+        return tuple(cards)  # the common case: nothing to parse
+    return parse_hand(cards)
 
 
 def _face_counts(hand: Sequence[Card]) -> list[int]:
