@@ -321,14 +321,16 @@ def _with_progress(label: str, work: Callable[[], R]) -> R:
     worker.start()
     tty = sys.stderr.isatty()
     shown = False
+    last = ""
     try:
         while worker.is_alive():
             worker.join(0.25)
             elapsed = time.monotonic() - started
-            if tty and worker.is_alive() and elapsed >= PROGRESS_AFTER_SECONDS:
-                sys.stderr.write(f"\r{label}... {elapsed:.0f} s (Ctrl-C stops)")
+            line = f"\r{label}... {elapsed:.0f} s (Ctrl-C stops)"
+            if tty and worker.is_alive() and elapsed >= PROGRESS_AFTER_SECONDS and line != last:
+                sys.stderr.write(line)
                 sys.stderr.flush()
-                shown = True
+                shown, last = True, line
     finally:
         if shown:
             sys.stderr.write("\r\033[K")  # clear the progress line
