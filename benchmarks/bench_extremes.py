@@ -16,6 +16,7 @@ The machine is shared and noisy: read the times as rough (medians of
 
     python benchmarks/bench_extremes.py                 # table, JSON to results/extremes.json
     python benchmarks/bench_extremes.py --timeout 60 --json -
+    python benchmarks/bench_extremes.py --only "beat-words 8" --timeout 600 --json results/extremes-worst.json
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs of each fast case (median)")
     parser.add_argument("--slow", type=float, default=5.0, help="a case slower than this runs once")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a case is stopped")
+    parser.add_argument("--only", default="", metavar="TEXT", help="only the cases whose name contains TEXT")
     parser.add_argument("--json", default=str(REPO / "benchmarks" / "results" / "extremes.json"),
                         help="where to write the results ('-': stdout)")  # fmt: skip
     args = parser.parse_args()
@@ -109,6 +111,8 @@ def main() -> None:
     results = []
     print(f"{'case':<52} {'backend':<7} {'median s':>9} {'peak MB':>8} {'vs python':>9}  outcome")
     for name, hand, options, baseline in CASES:
+        if args.only not in name:
+            continue
         rows = [measure(hand, options, "numba", args, env)]
         if baseline:
             rows.append(measure(hand, options, "python", args, env))
