@@ -183,6 +183,10 @@ class Deck:
 
     def deal(self, n: int) -> tuple[Card, ...]:
         """Take ``n`` cards from the top of the deck."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"the number of cards to deal must be an integer, not {type(n).__name__} {shown(n)}")
+        if n < 0:
+            raise ValueError(f"cannot deal a negative number of cards: {n}")  # deal(-1) took all but one
         if n > len(self._cards):
             raise ValueError(f"cannot deal {n} cards from a deck of {len(self._cards)}")
         dealt = self._cards[-n:] if n else []

@@ -331,3 +331,16 @@ def test_loading_a_list_with_unplayable_words_says_how_many(tmp_path):
 def test_a_bad_word_list_line_is_still_an_error():
     with pytest.raises(WordListError):
         WordList(["c-at"])
+
+
+def test_a_deck_deals_only_a_whole_number_of_cards():
+    import random
+
+    from quiddler import Deck
+
+    deck = Deck(random.Random(1))
+    with pytest.raises(ValueError, match="negative"):
+        deck.deal(-1)  # used to deal 117 cards
+    with pytest.raises(TypeError, match="integer"):
+        deck.deal(2.5)
+    assert len(deck) == 118 and len(deck.deal(0)) == 0
