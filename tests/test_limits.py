@@ -20,6 +20,7 @@ from quiddler import (
     UnplayableWordsWarning,
     WordList,
     WordListError,
+    default_wordlist,
     find_words,
     load_wordlist,
     parse_hand,
@@ -91,6 +92,24 @@ def test_top_when_more_plays_tie_for_the_best_than_k(backend, top):
     assert solution.plays[0] == solve(hand, wordlist=words, backend=backend).best
     found = [RefPlay.of(play) for play in solution.plays]
     assert len(set(found)) == top and set(found) <= tied
+
+
+@pytest.fixture
+def compiled_loaded():
+    solve("a,b", top=2, backend="numba")  # compiling the kernels is not the test's time
+
+
+@pytest.mark.timeout(60, func_only=True)
+def test_top_on_a_20_card_hand_does_not_visit_every_tied_play(compiled_loaded):
+    # Every play tied on score with the 10th was visited: over 2 minutes here.
+    hand = parse_hand("a,e,e,i,o,r,s,t,n,l,a,d,u,e,g,th,er,y,o,t")
+    solution = solve(hand, top=10, backend="numba")
+    keys = [(p.score, p.goes_out, p.longest_word, p.word_count) for p in solution.plays]
+    assert len(set(solution.plays)) == 10 and keys == sorted(keys, reverse=True)
+    assert solution.plays[0] == solve(hand, backend="numba").best
+    for play in solution.plays:
+        assert sorted(play.cards) == sorted(hand)
+        assert all(word.text in default_wordlist() for word in play.words)
 
 
 # -- the compiled word search past its first buffer ----------------------------------
