@@ -13,7 +13,7 @@ from operator import index, itemgetter
 from typing import Any
 
 from ..cards import Card, parse_hand
-from ..cardtrie import KERNEL_ORDER, CardTrie
+from ..cardtrie import KERNEL_ORDER, MAX_WORD_CARDS, CardTrie
 from ..errors import HandTooLargeError, InvalidCardError, shown
 from ..wordlist import WordList, default_wordlist
 from . import _kernels as K
@@ -37,6 +37,7 @@ MAX_TOP_PLAYS = 1_000
 DEFAULT_MAX_MEMORY_MB = 2048
 MEMORY_ENV = "QUIDDLER_MAX_MEMORY_MB"
 
+assert MAX_WORD_CARDS == MAX_CARDS, "the index leaves out words no hand can hold"
 _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
 _NO_TARGET = 1 << 20
