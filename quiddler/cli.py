@@ -3,15 +3,17 @@
 Every command is a few lines over :func:`~quiddler.solve`,
 :func:`~quiddler.find_words` and :class:`~quiddler.WordList`.  A single
 command uses the pure-Python solver backend, so it never imports numba or
-numpy; ``solve --batch`` moves to the compiled backend once a batch is long
-enough to repay loading it.  Bad input of any kind prints one line,
-``Error: ...``, on stderr and exits with code 2.
+numpy; ``solve --batch`` uses the auto backend, which moves to the compiled
+kernels once a batch is long enough to repay loading them (compiling them in
+the background the first time, said in one line on stderr).  Bad input of
+any kind prints one line, ``Error: ...``, on stderr and exits with code 2.
 """
 
 from __future__ import annotations
 
 import errno
 import importlib
+import importlib.util
 import os
 import sys
 import threading
@@ -27,6 +29,7 @@ from .cards import Card, format_hand, parse_hand
 from .cardtrie import MAX_WORD_CARDS, fewest_cards
 from .errors import QuiddlerError
 from .solver import Play, Solution, Word, find_words, solve
+from .solver._backends import show_notices
 from .solver.core import MAX_BONUS, search_size
 from .wordlist import WordList, default_wordlist, load_wordlist
 
@@ -36,11 +39,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: Commands that live elsewhere, imported only when run or listed in --help.
 LAZY_COMMANDS = {"simulate": "quiddler.game.cli:simulate", "hint": "quiddler.game.hint_cli:hint_command"}
-
-#: Seconds of pure-Python solving after which a batch loads the numba backend.
-#: Loading numba costs about this much (more on the first compile), so a batch
-#: never spends much more than twice what the better choice in hindsight would.
-BATCH_PYTHON_SECONDS = 0.5
 
 #: A single solve whose search may visit more states than this (see
 #: :func:`quiddler.solver.core.search_size`) runs on the compiled backend:
@@ -248,6 +246,7 @@ def main() -> None:
     Cards are written as their faces, separated by commas and/or spaces:
     single letters and the two-letter cards er, in, qu, th and cl.
     """
+    show_notices()  # a compile starting, a cache that cannot be written: one line each on stderr
 
 
 @main.command(
@@ -296,7 +295,9 @@ def _backend_for(cards: Sequence[Card], options: dict[str, Any]) -> str:
                        beat_words=options["beat_words"])  # fmt: skip
     if options["top"] > 1:
         size *= 256  # the top-K search visits far more than the best play's
-    return "auto" if size > COMPILED_SEARCH_STATES else "python"
+    if size > COMPILED_SEARCH_STATES and importlib.util.find_spec("numba") is not None:
+        return "numba"  # not "auto": that starts in pure Python, and this one solve is the whole run
+    return "python"
 
 
 R = TypeVar("R")
@@ -343,7 +344,6 @@ def _with_progress(label: str, work: Callable[[], R]) -> R:
 def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) -> None:
     """One JSON line out per hand in; a bad hand gives ``{"line": N, "error": ...}``."""
     failed = False
-    backend, python_seconds = "python", 0.0
     try:
         if options["wordlist"] is None:
             options["wordlist"] = default_wordlist()  # load it once, outside the per-line timing
@@ -354,16 +354,12 @@ def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) ->
             text = raw.partition("#")[0].strip()
             if not text:
                 continue
-            started = time.perf_counter()
             try:
-                record = {"line": number, **solve(text, backend=backend, **options).to_dict()}
+                # auto: pure Python until numba repays loading (see AutoBackend)
+                record = {"line": number, **solve(text, backend="auto", **options).to_dict()}
             except (QuiddlerError, ValueError, MemoryError) as exc:
                 message = str(exc) if not isinstance(exc, MemoryError) else "out of memory for this hand"
                 record, failed = {"line": number, "error": message}, True
-            if backend == "python":
-                python_seconds += time.perf_counter() - started
-                if python_seconds > BATCH_PYTHON_SECONDS:
-                    backend = "auto"  # numba when installed
             sys.stdout.write(_json(record) + "\n")
             sys.stdout.flush()  # a process feeding hands on stdin sees each answer at once
     except KeyboardInterrupt:

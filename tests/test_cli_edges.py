@@ -72,7 +72,7 @@ def test_a_big_search_uses_the_compiled_backend(monkeypatch):
     assert run("solve", "d,cl,o,g,a,b,er,in,n,y,s", "--discard").exit_code == 0
     assert run("solve", DISTINCT_20, "--discard").exit_code == 0
     assert run("solve", "a,e,r,s,t,l,n,i,o,d,g,p", "--top", "2").exit_code == 0
-    assert backends == ["python", "auto", "auto"]
+    assert backends == ["python", "numba", "numba"]
 
 
 def test_a_search_over_the_memory_bound_is_one_error_line(monkeypatch):
