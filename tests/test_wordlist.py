@@ -508,7 +508,7 @@ def test_the_trie_the_wheel_ships_is_the_one_enable_loads(tmp_path, monkeypatch)
     monkeypatch.setattr(quiddler.wordlist, "build_card_trie", pytest.fail)
     loaded = WordList._from_validated_text(enable._text, enable.name, shipped)
     assert not loaded.needs_indexing()
-    assert loaded.card_trie.multiset_count == 238_729
+    assert loaded.card_trie.multiset_count == 238_553  # spellings of more than 20 cards are not indexed
     assert solve("d,cl,o,g,a,b,er,in,n,y,s", wordlist=loaded, backend="python").best.score == 59
 
 
