@@ -130,10 +130,25 @@ def first_use() -> str:
     return _table(["what", f"before (`{data['baseline'][:7]}`)", f"after (`{data['tree']}`)"], rows)
 
 
+def extremes() -> str:
+    rows = []
+    for case in _load("extremes.json")["cases"]:
+        for result in case["results"]:
+            seconds = result.get("median_seconds")
+            rows.append([case["case"], result["backend"], f"{seconds:,.2f} s" if seconds is not None else "-",
+                         f"{result['peak_mb']:,} MB" if result.get("peak_mb") is not None else "-",
+                         str(result.get("outcome", ""))])  # fmt: skip
+    return _table(["hand", "backend", "median time", "peak memory", "outcome"], rows)
+
+
 def machine() -> str:
     info = _load("solver.json")["machine"]
-    return (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, Python {info.get('python', '?')}, "
+    text = (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, Python {info.get('python', '?')}, "
             f"numba {info.get('numba', '?')}")  # fmt: skip
+    load = info.get("load_average")
+    if load:
+        text += f" (load average {load[0]:.1f} when the solver benchmark ran)"
+    return text
 
 
 TABLES: dict[str, Callable[[], str]] = {
@@ -142,6 +157,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "startup": startup,
     "game": game,
     "first-use": first_use,
+    "extremes": extremes,
     "ai-strength": ai_strength,
     "ai-timing": ai_timing,
     "machine": machine,
