@@ -235,6 +235,16 @@ class NumbaBackend:
         )  # fmt: skip
         return out, status
 
+    def solve_rows(self, trie: CardTrie, counts: Any, params: Sequence[int], memo_size: int) -> tuple[Any, Any]:
+        """:meth:`solve_batch`'s result from the serial kernel, one hand at a
+        time on this thread (for processes that must not enter a parallel
+        region; see :mod:`quiddler.solver._parallel`)."""
+        np = self._np
+        out = np.zeros((len(counts), 2 * OUT_BLOCK), dtype=np.int64)
+        for i, row in enumerate(counts.tolist()):
+            out[i] = self.solve_counts(trie, row, params, memo_size)
+        return out, np.zeros(len(counts), dtype=np.int64)
+
 
 _backends: dict[str, Backend] = {}
 _lock = threading.Lock()

@@ -217,29 +217,48 @@ def _run_batch(parsed: Sequence[tuple[Card, ...]], threads: int | None, *, disca
     negative overflowed the batch buffers and must be solved on its own."""
     params = _params(max((len(h) for h in parsed), default=1), discard, beat_longest, beat_words, bonus)
     try:
-        engine = get_backend("numba")
+        get_backend("numba")
     except ImportError:
         return None
-    import numba
     import numpy as np
 
-    from ._backends import NumbaBackend
-
-    assert isinstance(engine, NumbaBackend)
     trie = (wordlist if wordlist is not None else default_wordlist()).card_trie
     counts = np.array([_face_counts(hand) for hand in parsed], dtype=np.int64).reshape(len(parsed), FACE_SLOTS)
-    memo_size = max((_memo_size(row, params) for row in counts.tolist()), default=1)
-    previous_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
-    try:
-        # Several chunks a thread balance the load; each chunk has its own
-        # memo, so huge hands (a 20-card memo can take tens of MB) get fewer.
-        chunks = min(max(len(parsed), 1), 8 * numba.get_num_threads(), max(1, _BATCH_MEMO_BYTES // (8 * memo_size)))
-        out, status = engine.solve_batch(trie, counts, params, memo_size, chunks)
-    finally:
-        numba.set_num_threads(previous_threads)
+    out, status = _batch_counts(trie, counts, params, threads)
     return trie, counts, out, status
+
+
+def _batch_counts(trie: CardTrie, counts: Any, params: Sequence[int], threads: int | None) -> tuple[Any, Any]:
+    """(out, status) of the batch kernel over the int64 face-count matrix ``counts``.
+
+    Safe from any thread and in forked children (see
+    :mod:`~quiddler.solver._parallel`): runs hold a lock, and a child
+    forked after an OpenMP run uses the serial kernel.
+    """
+    import numba
+
+    from . import _parallel
+    from ._backends import NumbaBackend
+
+    engine = get_backend("numba")
+    assert isinstance(engine, NumbaBackend)
+    memo_size = max((_memo_size(row, params) for row in counts.tolist()), default=1)
+    if not _parallel.parallel_allowed():
+        return engine.solve_rows(trie, counts, params, memo_size)
+    with _parallel.BATCH_LOCK:
+        previous_threads = numba.get_num_threads()
+        if threads is not None:
+            numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
+        try:
+            # Several chunks a thread balance the load; each chunk has its own
+            # memo, so huge hands (a 20-card memo can take tens of MB) get fewer.
+            chunks = min(max(len(counts), 1), 8 * numba.get_num_threads(),
+                         max(1, _BATCH_MEMO_BYTES // (8 * memo_size)))  # fmt: skip
+            result: tuple[Any, Any] = engine.solve_batch(trie, counts, params, memo_size, chunks)
+            _parallel.batch_ran()
+        finally:
+            numba.set_num_threads(previous_threads)
+    return result
 
 
 def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None, bonus: int) -> list[int]:
