@@ -101,7 +101,7 @@ def plan_games(seed: int, games: int, players: int, *, paired: bool = True) -> l
     Unpaired: game ``i`` has the ``i``-th seed.
 
     >>> [(p.seed % 1000, p.rotation) for p in plan_games(1, 4, 2)]
-    [(3, 0), (3, 1), (466, 0), (466, 1)]
+    [(517, 0), (517, 1), (607, 0), (607, 1)]
     """
     if paired:
         seeds = list(game_seeds(seed, -(-games // players)))
