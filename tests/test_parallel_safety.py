@@ -51,7 +51,7 @@ def _run(script: str, layer: str | None) -> subprocess.CompletedProcess[str]:
     env.pop("NUMBA_THREADING_LAYER", None)
     if layer is not None:
         env["NUMBA_THREADING_LAYER"] = layer
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], check=False, env=env, capture_output=True,
                           text=True, timeout=240)  # fmt: skip
 
 

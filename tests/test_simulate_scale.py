@@ -16,8 +16,8 @@ from click.testing import CliRunner
 
 from quiddler import WordList, default_wordlist
 from quiddler.game import Rules
-from quiddler.game.record import replay
 from quiddler.game.cli import simulate as simulate_command
+from quiddler.game.record import replay
 from quiddler.game.runner import GameResult, SimulationInterrupted, plan_games, simulate, wilson_interval
 
 SHORT = Rules(round_sizes=(3, 4, 5))  # three rounds: a fast game
