@@ -51,8 +51,8 @@ def _run(script: str, layer: str | None) -> subprocess.CompletedProcess[str]:
     env.pop("NUMBA_THREADING_LAYER", None)
     if layer is not None:
         env["NUMBA_THREADING_LAYER"] = layer
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], check=False, env=env, capture_output=True,
-                          text=True, timeout=240)  # fmt: skip
+    command = [sys.executable, "-c", textwrap.dedent(script)]
+    return subprocess.run(command, check=False, env=env, capture_output=True, text=True, timeout=240)
 
 
 def _layer_available(layer: str) -> bool:
