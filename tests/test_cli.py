@@ -419,8 +419,8 @@ def test_lazy_command_is_offered_only_when_its_module_exists(
 
 
 def test_main_offers_simulate_lazily() -> None:
-    assert cli.main.lazy_commands == {"simulate": "quiddler.game.cli:simulate"}
-    assert "simulate" in cli.main.list_commands(click.Context(cli.main))
+    assert cli.main.lazy_commands == {"simulate": "quiddler.game.cli:simulate", "odds": "quiddler.odds_cli:odds"}
+    assert {"simulate", "odds"} <= set(cli.main.list_commands(click.Context(cli.main)))
 
 
 # -- start-up ------------------------------------------------------------------

@@ -82,7 +82,7 @@ def _default_workers() -> int:
         return os.cpu_count() or 1
 
 
-@click.command(cls=_OneLineErrors, epilog=_EPILOG)
+@click.command(cls=_OneLineErrors, epilog=_EPILOG, short_help="Play many games between strategies; win rates and more.")
 @click.option("--players", "players_text", default="greedy,random", show_default=True, metavar="NAMES",
               help="Comma-separated strategy per seat (2 to 8), e.g. greedy,random.")  # fmt: skip
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Complete games to play.")
