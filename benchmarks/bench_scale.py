@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import sys
 import time
@@ -49,20 +50,38 @@ def timed(fn: Any, *args: Any, **kwargs: Any) -> tuple[float, Any]:
     return time.perf_counter() - start, value
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (worker processes)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed_cpu(fn: Any, *args: Any, **kwargs: Any) -> tuple[float, float, Any]:
+    """(wall seconds, CPU seconds, value): on a shared machine the CPU time
+    shows whether the work itself grew, whatever share of the cores we got."""
+    cpu = cpu_seconds()
+    wall, value = timed(fn, *args, **kwargs)
+    return wall, cpu_seconds() - cpu, value
+
+
 def bench_simulate(games: int, repeats: int, seed: int) -> dict[str, Any]:
     simulate(PLAYERS, 4, seed=seed)  # numba and the card trie loaded once, outside the timing
-    one, two, startup = [], [], []
+    one, two, startup, cpu1, cpu2, cpu_start = [], [], [], [], [], []
     stats: dict[int, Any] = {}
     for _ in range(repeats):
         clear_solve_cache()  # workers start with empty solve caches: so does this process
-        t, s = timed(simulate, PLAYERS, games, seed=seed, workers=1)
+        t, c, s = timed_cpu(simulate, PLAYERS, games, seed=seed, workers=1)
         one.append(t)
+        cpu1.append(c)
         stats[1] = s.to_dict()
-        t, s = timed(simulate, PLAYERS, games, seed=seed, workers=2)
+        t, c, s = timed_cpu(simulate, PLAYERS, games, seed=seed, workers=2)
         two.append(t)
+        cpu2.append(c)
         stats[2] = s.to_dict()
         # 16 games on 2 workers: almost all of it is starting them.
-        startup.append(timed(simulate, PLAYERS, 16, seed=seed, workers=2)[0])
+        t, c, _ = timed_cpu(simulate, PLAYERS, 16, seed=seed, workers=2)
+        startup.append(t)
+        cpu_start.append(c)
     t1, t2, ts = statistics.median(one), statistics.median(two), statistics.median(startup)
     return {
         "games": games,
@@ -74,6 +93,13 @@ def bench_simulate(games: int, repeats: int, seed: int) -> dict[str, Any]:
         "games_per_second_2_workers": round(games / t2, 1),
         "speedup": round(t1 / t2, 2),
         "speedup_after_startup": round(t1 / max(t2 - ts, 1e-9), 2),
+        "cpu_seconds_1_worker": [round(x, 2) for x in cpu1],
+        "cpu_seconds_2_workers": [round(x, 2) for x in cpu2],
+        "cpu_seconds_start_2_workers": [round(x, 2) for x in cpu_start],
+        # What 2 workers would give with two free cores: the games' CPU time
+        # split in two, plus the start-up's wall time.
+        "speedup_if_2_free_cores": round(
+            statistics.median(cpu1) / ((statistics.median(cpu2) - statistics.median(cpu_start)) / 2 + ts), 2),
         "identical_results": stats[1] == stats[2],
     }
 
@@ -152,6 +178,10 @@ def main() -> None:
           f"2 workers {sim['games_per_second_2_workers']} games/s: {sim['speedup']}x (target >= 1.8x); "
           f"{sim['speedup_after_startup']}x after the ~{statistics.median(sim['seconds_start_2_workers']):.1f} s "
           f"start-up; identical results: {sim['identical_results']}")  # fmt: skip
+    print(f"  CPU seconds: 1 worker {statistics.median(sim['cpu_seconds_1_worker']):.1f}, 2 workers "
+          f"{statistics.median(sim['cpu_seconds_2_workers']):.1f} (of which starting them "
+          f"{statistics.median(sim['cpu_seconds_start_2_workers']):.1f}); with two free cores that would be "
+          f"{sim['speedup_if_2_free_cores']}x")  # fmt: skip
     dask = bench_dask(games, args.repeats, args.seed)
     if "skipped" in dask:
         print(f"dask: skipped ({dask['skipped']})")

@@ -25,8 +25,9 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -129,17 +130,20 @@ def _sigint_ignored() -> Iterator[None]:
 
 
 def _in_order(futures: Sequence[Any], stop: _Stop) -> Iterator[GameResult]:
-    """Each future's games, future by future, polling so a stop request is seen at once."""
+    """Each future's games, future by future, polling so a stop request is
+    seen at once.  (Polling ``done()`` works for both kinds of future; a
+    Dask ``result(timeout=...)`` that times out can fail inside Dask.)"""
     for future in futures:
-        while True:
+        while not future.done():
             if stop.requested:
                 return
-            try:
-                results = future.result(timeout=0.1)
-                break
-            except TimeoutError:
-                continue
-        yield from results
+            if isinstance(future, Future):
+                wait([future], timeout=0.1)
+            else:
+                time.sleep(0.02)
+        if stop.requested:
+            return
+        yield from future.result()
 
 
 def process_results(workers: int, names: Sequence[str], plans: Sequence[GamePlan], rules: Rules,
