@@ -190,6 +190,35 @@ def _one_batch(batch: Any, cards: int, turn: Turn, wordlist: WordList | None,
     return int(takes.sum()), best
 
 
+#: Best scores are counted in a histogram over [-_SCORE_SHIFT, _SCORE_SHIFT):
+#: far wider than any hand of at most 20 cards can score.
+_SCORE_SHIFT = 1024
+
+
+def _mean_and_quartiles(histogram: Any) -> tuple[float, tuple[float, float, float]]:
+    """The mean and quartiles of the scores counted in ``histogram`` (index
+    ``score + _SCORE_SHIFT``), the quartiles as numpy's default (linear)
+    ``percentile`` computes them from the sorted scores."""
+    import numpy as np
+
+    n = int(histogram.sum())
+    values = np.arange(len(histogram)) - _SCORE_SHIFT
+    mean = float((histogram * values).sum() / n)
+    cumulative = np.cumsum(histogram)
+
+    def sorted_score(k: int) -> int:  # the k-th smallest score (from 0)
+        return int(values[np.searchsorted(cumulative, k, side="right")])
+
+    quartiles = []
+    for q in (0.25, 0.5, 0.75):
+        position = q * (n - 1)
+        low = math.floor(position)
+        a = sorted_score(low)
+        b = sorted_score(min(low + 1, n - 1))
+        quartiles.append(a + (b - a) * (position - low))
+    return mean, (quartiles[0], quartiles[1], quartiles[2])
+
+
 def go_out_odds(
     cards: Iterable[int] = range(3, 11),
     *,
@@ -227,15 +256,14 @@ def go_out_odds(
         seed = random.SystemRandom().randrange(2**31)
     rows = []
     for size in sizes:
-        went_out, scores = 0, []
+        went_out = 0
+        histogram = np.zeros(2 * _SCORE_SHIFT, dtype=np.int64)  # memory stays flat for any trials
         for batch in _batches(seed, size, trials):
             count, best = _one_batch(batch, size, turn, wordlist, workers)
             went_out += count
-            scores.append(best)
+            histogram += np.bincount(best + _SCORE_SHIFT, minlength=2 * _SCORE_SHIFT)
             if on_batch is not None:
                 on_batch(size, len(batch))
-        best_all = np.concatenate(scores)
-        q1, q2, q3 = (float(q) for q in np.percentile(best_all, [25, 50, 75]))
-        rows.append(OddsRow(size, trials, went_out, float(best_all.mean()), (q1, q2, q3)))
+        rows.append(OddsRow(size, trials, went_out, *_mean_and_quartiles(histogram)))
     name = wordlist.name if wordlist is not None else "ENABLE"
     return OddsTable(trials=trials, seed=seed, turn=turn, wordlist=name, rows=tuple(rows))

@@ -143,3 +143,14 @@ def test_odds_bad_options_are_one_line(args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli.main, ["odds", *args])
     assert result.exit_code == 2 and result.stdout == ""
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 10, 101])
+def test_histogram_quartiles_equal_numpy_percentile(n: int) -> None:
+    from quiddler.odds import _SCORE_SHIFT, _mean_and_quartiles
+
+    rng = random.Random(n)
+    scores = np.array([rng.randint(-40, 90) for _ in range(n)])
+    mean, quartiles = _mean_and_quartiles(np.bincount(scores + _SCORE_SHIFT, minlength=2 * _SCORE_SHIFT))
+    assert mean == pytest.approx(scores.mean())
+    assert quartiles == pytest.approx(tuple(np.percentile(scores, [25, 50, 75])))
