@@ -182,3 +182,18 @@ def test_dask_missing_is_one_clear_line(monkeypatch) -> None:
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.strip() == ("Error: Dask is not installed: pip install 'quiddler[dask]' "
                                       "(or dask[distributed]) to use --dask or --scheduler")  # fmt: skip
+
+
+def test_tasks_do_not_carry_the_word_list() -> None:
+    import pickle
+
+    from quiddler.game.workers import _jobs
+
+    words = WordList([w for w in default_wordlist() if len(w) <= 6], name="six-letters")
+    rules = Rules(wordlist=words)
+    jobs, source = _jobs(["greedy", "random"], plan_games(1, 100, 2), rules, False, 2)
+    assert source is not None and source.digest == words.digest and len(source.text) > 100_000
+    assert all(len(pickle.dumps(job)) < 10_000 for job in jobs)  # the words go once per worker, not per task
+    assert sum(len(job.plans) for job in jobs) == 100 and len(jobs) > 2
+    _, no_source = _jobs(["greedy", "random"], plan_games(1, 10, 2), SHORT, False, 2)
+    assert no_source is None  # ENABLE: each worker loads it itself
