@@ -164,17 +164,24 @@ def process_results(workers: int, names: Sequence[str], plans: Sequence[GamePlan
         if finished:
             pool.shutdown(wait=True)
         else:
-            _abandon(pool, futures)
+            _abandon(pool)
 
 
-def _abandon(pool: ProcessPoolExecutor, futures: Sequence[Future[Any]]) -> None:
-    """Stop a pool at once: cancel what has not started, end the running workers."""
-    for future in futures:
-        future.cancel()
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
+def _abandon(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: end its workers, then let it wind down.
+
+    The futures are deliberately not cancelled first: on Python 3.11 the
+    pool's manager thread then fails (InvalidStateError) when it marks the
+    pending work broken, printing a traceback.  Ended workers break the pool
+    and fail whatever was pending, which nobody reads any more.
+    """
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+    else:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+    pool.shutdown(wait=True)
 
 
 # -- Dask ---------------------------------------------------------------------------
