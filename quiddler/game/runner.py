@@ -148,7 +148,7 @@ def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[flo
     wins make ``successes`` fractional, which the formula takes as it is.
 
     >>> [round(x, 4) for x in wilson_interval(60, 100)]
-    [0.5020, 0.6906]
+    [0.502, 0.6906]
     """
     if trials <= 0:
         return (0.0, 1.0)
