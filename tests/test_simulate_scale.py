@@ -197,3 +197,31 @@ def test_tasks_do_not_carry_the_word_list() -> None:
     assert sum(len(job.plans) for job in jobs) == 100 and len(jobs) > 2
     _, no_source = _jobs(["greedy", "random"], plan_games(1, 10, 2), SHORT, False, 2)
     assert no_source is None  # ENABLE: each worker loads it itself
+
+
+def test_auto_workers_stay_in_process_when_the_run_is_short(monkeypatch, in_process) -> None:
+    from quiddler.game import runner, workers
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a short run must not start worker processes")
+
+    monkeypatch.setattr(runner, "available_cores", lambda: 2)
+    monkeypatch.setattr(workers, "process_results", no_pool)
+    assert _run(workers="auto") == in_process
+
+
+def test_auto_workers_take_over_once_the_games_show_it_pays(monkeypatch, in_process) -> None:
+    from quiddler.game import runner, workers
+
+    handed: list[int] = []
+    real = workers.process_results
+
+    def spy(count, names, plans, *args):
+        handed.append(len(plans))
+        return real(count, names, plans, *args)
+
+    monkeypatch.setattr(runner, "available_cores", lambda: 2)
+    monkeypatch.setattr(runner, "_WORKER_START_SECONDS", 0.0)  # any remaining work repays a start
+    monkeypatch.setattr(workers, "process_results", spy)
+    assert _run(workers="auto") == in_process
+    assert handed == [20]  # 1 untimed game and 3 timed ones here, the other 20 on the workers

@@ -8,11 +8,10 @@ command lazily, and it also works on its own (errors stay one line, exit 2).
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 import click
 
@@ -20,7 +19,7 @@ from ..errors import QuiddlerError
 from ..wordlist import WordList, load_wordlist
 from .players import player_names
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from .runner import GameResult, SimulationInterrupted, SimulationStats
+from .runner import GameResult, SimulationInterrupted, SimulationStats, available_cores
 from .runner import simulate as run_simulation
 
 __all__ = ["simulate"]
@@ -74,22 +73,15 @@ def _parse_players(text: str) -> list[str]:
     return names
 
 
-def _default_workers() -> int:
-    """Every core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 @click.command(cls=_OneLineErrors, epilog=_EPILOG, short_help="Play many games between strategies; win rates and more.")
 @click.option("--players", "players_text", default="greedy,random", show_default=True, metavar="NAMES",
               help="Comma-separated strategy per seat (2 to 8), e.g. greedy,random.")  # fmt: skip
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Complete games to play.")
 @click.option("--seed", type=int, default=None, help="Seed for reproducible games (default: random).")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Worker processes (default: every core; 1 = in this process). "
-                   "With --dask: the LocalCluster's workers.")  # fmt: skip
+              help="Worker processes (default: every core, once the first games show the run is long "
+                   "enough to repay starting them; 1 = in this process). With --dask: the LocalCluster's "
+                   "workers (default: every core).")  # fmt: skip
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Run the games on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786).")  # fmt: skip
 @click.option("--scheduler-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
@@ -145,14 +137,15 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
         floor_at_zero=not no_floor,
     )
     rules.check_players(len(names))
-    count = workers if workers is not None else _default_workers()
+    count: int | Literal["auto"] = workers if workers is not None else "auto"
     show = progress if progress is not None else sys.stderr.isatty()
     with ExitStack() as stack:
         client = None
         if scheduler is not None or local_dask:
             from .workers import dask_client
 
-            client = stack.enter_context(dask_client(scheduler, count, timeout=scheduler_timeout))
+            cluster_size = workers if workers is not None else available_cores()
+            client = stack.enter_context(dask_client(scheduler, cluster_size, timeout=scheduler_timeout))
         bar = stack.enter_context(_progress_bar(games, show))
 
         def after_game(result: GameResult) -> None:

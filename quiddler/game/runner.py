@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from .engine import Game
 from .players import Player, make_player
@@ -256,7 +258,7 @@ def simulate(
     seed: int = 0,
     rules: Rules | None = None,
     paired: bool = True,
-    workers: int = 1,
+    workers: int | Literal["auto"] = 1,
     client: Any = None,
     records: bool = False,
     on_game: Callable[[GameResult], None] | None = None,
@@ -266,8 +268,9 @@ def simulate(
     The plan (:func:`plan_games`) fixes every game, so the statistics and
     records are the same whatever runs them: this process
     (``workers=1``), ``workers`` worker processes (started with ``spawn``;
-    at most one per 8 games), or the workers of a ``dask.distributed``
-    ``client``.  ``on_game(result)`` is called for each game in game order
+    at most one per 8 games), every core when the games are long enough to
+    repay starting workers (``workers="auto"``: the first games are played
+    here and timed), or the workers of a ``dask.distributed`` ``client``.  ``on_game(result)`` is called for each game in game order
     (``result.record`` holds its JSON record when ``records`` is true).
 
     Ctrl-C stops at the next finished game and raises
@@ -276,8 +279,8 @@ def simulate(
     """
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, not {games}")
-    if workers < 1:
-        raise ValueError(f"the number of workers must be at least 1, not {workers}")
+    if workers != "auto" and (not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be 'auto' or at least 1, not {workers!r}")
     rules = rules if rules is not None else Rules()
     rules.check_players(len(names))
     for name in names:
@@ -302,25 +305,64 @@ def simulate(
     return stats
 
 
-def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers: int, client: Any,
-             records: bool, stop: _StopOnInterrupt) -> Iterator[GameResult]:  # fmt: skip
+def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers: int | Literal["auto"],
+             client: Any, records: bool, stop: _StopOnInterrupt) -> Iterator[GameResult]:  # fmt: skip
     """Every planned game's result, in game order, from wherever it is played."""
-    if client is None and min(workers, -(-len(plans) // _GAMES_PER_WORKER)) <= 1:
-        for plan in plans:
+    if client is not None:
+        from .workers import dask_results
+
+        yield from dask_results(client, names, plans, rules, records, stop)
+        return
+    done = 0
+    if workers == "auto":
+        workers = available_cores()
+        if workers > 1:
+            done = yield from _play_while_cheap(names, plans, rules, records, stop, workers)
+    rest = plans[done:]
+    if min(workers, -(-len(rest) // _GAMES_PER_WORKER)) <= 1:
+        for plan in rest:
             if stop.requested:
                 return
             yield play_planned(names, plan, rules, record=records)
-        return
-    from . import workers as pool
+    elif not stop.requested:
+        from .workers import process_results
 
-    if client is not None:
-        yield from pool.dask_results(client, names, plans, rules, records, stop)
-    else:
-        yield from pool.process_results(workers, names, plans, rules, records, stop)
+        yield from process_results(workers, names, rest, rules, records, stop)
+
+
+def _play_while_cheap(names: Sequence[str], plans: list[GamePlan], rules: Rules, records: bool,
+                      stop: _StopOnInterrupt, workers: int) -> Generator[GameResult, None, int]:  # fmt: skip
+    """``workers="auto"``: play games here while they show whether the rest
+    repays starting worker processes (about a second each); return how many
+    were played.  The first game is not timed (it loads the solver)."""
+    spent = 0.0
+    for done, plan in enumerate(plans):
+        if stop.requested:
+            return done
+        started = time.perf_counter()
+        yield play_planned(names, plan, rules, record=records)
+        if done == 0:
+            continue
+        spent += time.perf_counter() - started
+        if done >= 3 or spent >= 0.25:
+            rest = (len(plans) - done - 1) * spent / done
+            if rest * (1 - 1 / workers) > _WORKER_START_SECONDS:
+                return done + 1  # worth it: the workers take the rest
+    return len(plans)
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 #: A worker process is started for at most every this-many games (starting one costs about a second).
 _GAMES_PER_WORKER = 8
+#: What starting a worker process costs (Python, numba, the compiled kernels), for ``workers="auto"``.
+_WORKER_START_SECONDS = 1.0
 
 
 class _StopOnInterrupt:
