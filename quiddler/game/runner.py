@@ -319,7 +319,8 @@ def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers:
         if workers > 1:
             done = yield from _play_while_cheap(names, plans, rules, records, stop, workers)
     rest = plans[done:]
-    if min(workers, -(-len(rest) // _GAMES_PER_WORKER)) <= 1:
+    processes = min(workers, -(-len(rest) // _GAMES_PER_WORKER))
+    if processes <= 1:
         for plan in rest:
             if stop.requested:
                 return
@@ -327,7 +328,7 @@ def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers:
     elif not stop.requested:
         from .workers import process_results
 
-        yield from process_results(workers, names, rest, rules, records, stop)
+        yield from process_results(processes, names, rest, rules, records, stop)
 
 
 def _play_while_cheap(names: Sequence[str], plans: list[GamePlan], rules: Rules, records: bool,
