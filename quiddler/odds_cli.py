@@ -12,6 +12,7 @@ import click
 
 from .cli import InputError, input_errors
 from .odds import TURNS, OddsTable, go_out_odds, parse_cards_range
+from .solver._backends import show_notices
 from .wordlist import WordList, load_wordlist
 
 __all__ = ["odds"]
@@ -54,6 +55,7 @@ def odds(ctx: click.Context, /, cards_text: str, trials: int, turn: str, wordlis
     with its standard error, and the mean and quartiles of the best score
     of the hand after the draw.  Monte Carlo over deals from the official
     118-card deck, solved exactly by the compiled batch solver."""
+    show_notices()  # the solver's compile notice, on stderr (once per install)
     try:
         sizes = parse_cards_range(cards_text)
     except ValueError as exc:

@@ -1,6 +1,8 @@
 """score_many/solve_many from several threads and in forked children
-(issue 11, item 3).  Each case runs in a fresh interpreter, because the
-threading layer is chosen once per process and a failure aborts it."""
+(issue 11, item 3: a numba ``parallel=True`` batch kernel aborted the
+process under the workqueue layer and killed forked children under OpenMP).
+Each case runs in a fresh interpreter, because numba's threading layer is
+chosen once per process and a failure aborts it."""
 
 from __future__ import annotations
 
@@ -16,33 +18,34 @@ import os, sys, threading
 from quiddler import score_many, solve_many
 import numba
 hands = ["qu,i,t,e,a,t,s", "a,b,c,d,e,f,g", "th,e,r,m,o,s", "z,z,x"] * 100
-expected = score_many(hands)
+expected = score_many(hands, backend="numba")
 """
 
 _THREADS = _PRELUDE + """
 results = []
 def work():
     for _ in range(10):
-        results.append(score_many(hands, threads=2) == expected)
-        results.append([s.best.score for s in solve_many(hands[:40])] == [e[0] for e in expected[:40]])
+        results.append(score_many(hands, threads=2, backend="numba") == expected)
+        solutions = solve_many(hands[:40], backend="numba")
+        results.append([s.best.score for s in solutions] == [e[0] for e in expected[:40]])
 threads = [threading.Thread(target=work) for _ in range(4)]
 for t in threads: t.start()
 for t in threads: t.join()
 assert len(results) == 80 and all(results), results
-print(numba.threading_layer(), "ok")
+print(numba.config.THREADING_LAYER, "ok")
 """
 
 _FORK = _PRELUDE + """
 pid = os.fork()
 if pid == 0:
-    os._exit(0 if score_many(hands) == expected else 3)
+    os._exit(0 if score_many(hands, backend="numba") == expected else 3)
 _, status = os.waitpid(pid, 0)
 assert status == 0, f"child status {status}"
 import multiprocessing
 with multiprocessing.get_context("fork").Pool(2) as pool:
     assert pool.map(score_many, [hands[:50], hands[50:120]]) == [expected[:50], expected[50:120]]
-assert score_many(hands) == expected  # the parent still runs in parallel
-print(numba.threading_layer(), "ok")
+assert score_many(hands, backend="numba") == expected  # the parent still runs its batches
+print(numba.config.THREADING_LAYER, "ok")
 """
 
 
@@ -56,7 +59,8 @@ def _run(script: str, layer: str | None) -> subprocess.CompletedProcess[str]:
 
 
 def _layer_available(layer: str) -> bool:
-    probe = _run("from quiddler import score_many; score_many(['a,t'] * 4)", layer)
+    probe = _run("import numba, numpy\n@numba.njit(parallel=True)\ndef f(a):\n    s = 0.0\n"
+                 "    for i in numba.prange(len(a)):\n        s += a[i]\n    return s\nf(numpy.ones(8))", layer)
     return probe.returncode == 0
 
 

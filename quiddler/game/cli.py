@@ -16,10 +16,12 @@ from typing import IO, Any, Literal
 import click
 
 from ..errors import QuiddlerError
+from ..solver._backends import show_notices
+from ..solver.core import _cores as available_cores
 from ..wordlist import WordList, load_wordlist
 from .players import player_names
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from .runner import GameResult, SimulationInterrupted, SimulationStats, available_cores
+from .runner import GameResult, SimulationInterrupted, SimulationStats
 from .runner import simulate as run_simulation
 
 __all__ = ["simulate"]
@@ -102,8 +104,8 @@ def _parse_players(text: str) -> list[str]:
               help="Show progress on stderr (default: when stderr is a terminal).")  # fmt: skip
 @click.pass_context
 def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | None, workers: int | None,
-             scheduler: str | None, scheduler_timeout: float, local_dask: bool, paired: bool, as_json: bool, log_file: IO[str] | None,
-             wordlist_path: str | None, no_first_turn_out: bool, no_bonuses: bool, no_floor: bool,
+             scheduler: str | None, scheduler_timeout: float, local_dask: bool, paired: bool, as_json: bool,
+             log_file: IO[str] | None, wordlist_path: str | None, no_first_turn_out: bool, no_bonuses: bool, no_floor: bool,
              progress: bool | None) -> None:  # fmt: skip
     """Play complete games between strategies and report, per strategy,
     wins (a shared win counts 1/k), win rate with its 95% (Wilson)
@@ -117,6 +119,7 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
     printed, marked partial, the log holds exactly those games, and the
     exit code is 130.
     """
+    show_notices()  # the solver's compile notice, on stderr (once per install)
     names = _parse_players(players_text)
     if games < 1:
         raise _InputError(f"--games must be at least 1, not {games}")

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import signal
 import threading
@@ -28,6 +27,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Self
 
+from ..solver.core import _cores as available_cores  # the cores this process may run on
 from .engine import Game
 from .players import Player, make_player
 from .record import game_record
@@ -350,14 +350,6 @@ def _play_while_cheap(names: Sequence[str], plans: list[GamePlan], rules: Rules,
             if rest * (1 - 1 / workers) > _WORKER_START_SECONDS:
                 return done + 1  # worth it: the workers take the rest
     return len(plans)
-
-
-def available_cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 #: A worker process is started for at most every this-many games (starting one costs about a second).

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -88,11 +86,8 @@ def play_chunk(job: ChunkJob, source: WordSource | None = None) -> list[GameResu
 
 
 def _init_worker(source: WordSource | None) -> None:
-    """Start-up of a pool worker: ignore Ctrl-C, one numba thread (the pool
-    already has a process per core), and the custom word list if any."""
+    """Start-up of a pool worker: ignore Ctrl-C; install the custom word list, if any."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if "numba" not in sys.modules:
-        os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     _install(source)
 
 
