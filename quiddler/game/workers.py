@@ -73,9 +73,21 @@ def _install(source: WordSource | None) -> None:
         _wordlists[source.digest] = WordList._from_validated_text(source.text, source.name)
 
 
+def _expect_much_solving() -> None:
+    """A worker exists because there are many games to play: let the solver's
+    auto backend load the compiled kernels now (at once when they are cached)
+    instead of first spending its pure-Python allowance on the first games."""
+    from ..solver._backends import AutoBackend, get_backend
+
+    auto = get_backend("auto")
+    if isinstance(auto, AutoBackend):
+        auto.current(upcoming=AutoBackend.PAYOFF_SECONDS)
+
+
 def play_chunk(job: ChunkJob, source: WordSource | None = None) -> list[GameResult]:
     """Play a chunk's games (in a worker).  ``source``: the custom word list,
     when Dask passes it along (a process pool installs it at start-up)."""
+    _expect_much_solving()
     _install(source)
     key = (repr(sorted(job.rules.items())), job.words)
     rules = _rules.get(key)
