@@ -77,6 +77,7 @@ def test_record_fields_and_tampering_is_detected() -> None:
     assert set(record) == {
         "format",
         "seed",
+        "shuffle",
         "players",
         "rules",
         "rounds",
@@ -86,13 +87,14 @@ def test_record_fields_and_tampering_is_detected() -> None:
     }
     assert record["rules"]["wordlist"] == "ENABLE" and record["finished"]
     first = record["rounds"][0]
-    assert {"round", "cards", "dealer", "hands", "discard", "draw_pile", "actions", "result"} <= set(first)
+    assert set(first) == {"round", "cards", "dealer", "hands", "discard", "draw_pile", "actions", "reshuffles",
+                          "result"}  # fmt: skip
     assert len(first["draw_pile"]) == 118 - 2 * 3 - 1
     assert json.loads(json.dumps(record)) == record
 
     bad = json.loads(json.dumps(record))
     bad["final_scores"][0] += 1
-    with pytest.raises(GameRecordError, match="final scores"):
+    with pytest.raises(GameRecordError, match="final_scores"):
         replay(bad)
     bad = json.loads(json.dumps(record))
     bad["seed"] += 1

@@ -83,11 +83,13 @@ def _parse_players(text: str) -> list[str]:
 @click.option("--no-first-turn-out", is_flag=True, help="Variant: no going out on a player's first turn.")
 @click.option("--no-bonuses", is_flag=True, help="Variant: no longest-word or most-words bonus.")
 @click.option("--no-floor", is_flag=True, help="Variant: totals may go below zero.")
+@click.option("--turn-limit", type=click.IntRange(min=1), default=Rules().turn_limit, show_default=True,
+              metavar="N", help="A round nobody goes out of ends once every player has taken N turns.")  # fmt: skip
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr (default: when stderr is a terminal).")  # fmt: skip
 def simulate(players_text: str, games: int, seed: int | None, as_json: bool, log_file: IO[str] | None,
              wordlist_path: str | None, no_first_turn_out: bool, no_bonuses: bool, no_floor: bool,
-             progress: bool | None) -> None:  # fmt: skip
+             turn_limit: int, progress: bool | None) -> None:  # fmt: skip
     """Play complete games between strategies and report, per strategy,
     wins (a shared win counts 1/k), win rate, mean final score and
     going-out rate.  Seats rotate between games."""
@@ -105,6 +107,7 @@ def simulate(players_text: str, games: int, seed: int | None, as_json: bool, log
         longest_word_bonus=0 if no_bonuses else 10,
         most_words_bonus=0 if no_bonuses else 10,
         floor_at_zero=not no_floor,
+        turn_limit=turn_limit,
     )
     show = progress if progress is not None else sys.stderr.isatty()
     bar = click.progressbar(length=games, label="games", file=sys.stderr) if show else None
