@@ -65,6 +65,8 @@ SPECS = (
     Spec("three-unfinished", ("greedy", "random", "random"), 12, stop_after=40),
     Spec("two-turn-limit", ("greedy", "random"), 13, {"round_sizes": [3, 4], "turn_limit": 5},
          wordlist=TINY_WORDS, needs="turn_limit"),
+    Spec("two-turn-limit-words", ("greedy", "random"), 14, {"no_going_out_first_turn": True, "turn_limit": 1},
+         needs="turn_limit"),
 )
 
 
