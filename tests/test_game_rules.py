@@ -104,3 +104,70 @@ def test_rules_validation_and_dict_round_trip() -> None:
     assert Rules.from_dict(rules.to_dict()) == rules
     assert rules.first_turn_out_forbidden(1) and not rules.first_turn_out_forbidden(2)
     assert not Rules().first_turn_out_forbidden(0)
+
+
+def test_a_round_negative_before_its_bonus_gets_the_bonus_before_the_floor() -> None:
+    # 5 points in words, 12 left in hand, +10 bonus: the round is -7 + 10 = 3.
+    # Flooring before the bonus would give 0 + 10 = 10 (from 0) or 5 - 7 -> 0 + 10 = 10 (from 5).
+    round_score = RoundScore((w("a,t"),), cards("b,a,a"), longest_bonus=10)
+    assert round_score.score == 3
+    assert add_to_totals([0, 0], [round_score, RoundScore((), ())]) == (3, 0)
+    assert add_to_totals([5, 0], [round_score, RoundScore((), ())]) == (8, 0)
+    # Negative even with the bonus: floored after it, at zero.
+    worse = RoundScore((w("a,t"),), cards("z,q"), most_words_bonus=10)  # 5 - 29 + 10 = -14
+    assert add_to_totals([4, 20], [worse, worse]) == (0, 6)
+    assert add_to_totals([4, 20], [worse, worse], Rules(floor_at_zero=False)) == (-10, 6)
+
+
+def test_one_bonus_variant_with_the_two_bonuses_won_by_different_players() -> None:
+    # Seat 0 has the longest word, seat 1 the most words.
+    laid, unused = [[w("q,u,e,e,n")], [w("a,t"), w("o,x")]], [(), ()]
+    both = score_round(laid, unused, 0)
+    assert (both[0].longest_bonus, both[0].most_words_bonus, both[1].longest_bonus, both[1].most_words_bonus) == (
+        10, 0, 0, 10)  # fmt: skip
+    longest = score_round(laid, unused, 0, Rules(two_player_bonuses="longest"))
+    assert [s.bonus for s in longest] == [10, 0]
+    most = score_round(laid, unused, 0, Rules(two_player_bonuses="most"))
+    assert [s.bonus for s in most] == [0, 10]
+    assert Rules(two_player_bonuses="most", most_words_bonus=15).bonuses(2) == (0, 15)
+    assert Rules(two_player_bonuses="longest", longest_word_bonus=7).bonuses(2) == (7, 0)
+    assert Rules(two_player_bonuses="most").bonuses(3) == (10, 10)
+
+
+def test_the_turn_limit_is_a_rule_field_with_a_default_of_fifty() -> None:
+    assert Rules().turn_limit == 50
+    assert Rules(turn_limit=3).to_dict()["turn_limit"] == 3
+    assert Rules.from_dict({"turn_limit": 7}).turn_limit == 7
+    old = Rules().to_dict()
+    del old["turn_limit"]  # a record written before the field existed
+    assert Rules.from_dict(old).turn_limit == 50
+    with pytest.raises(ValueError, match="turn_limit must be at least 1, not 0"):
+        Rules(turn_limit=0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"turn_limit": 2.5}, "turn_limit must be an integer"),
+        ({"turn_limit": True}, "turn_limit must be an integer"),
+        ({"longest_word_bonus": "10"}, "longest_word_bonus must be an integer"),
+        ({"round_sizes": (3, 4.0)}, "round_sizes must be an integer"),
+        ({"round_sizes": "345"}, "round_sizes must be a sequence"),
+        ({"first_turn_rule_rounds": 1.5}, "first_turn_rule_rounds must be an integer"),
+        ({"floor_at_zero": 1}, "floor_at_zero must be True or False"),
+        ({"reshuffle_discards": "no"}, "reshuffle_discards must be True or False"),
+        ({"wordlist": ["cat"]}, "wordlist must be a WordList"),
+    ],
+)
+def test_rules_refuse_values_of_the_wrong_type(kwargs: dict, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        Rules(**kwargs)
+
+
+def test_rules_from_a_record_refuse_values_of_the_wrong_type() -> None:
+    with pytest.raises(TypeError, match="rules must be an object"):
+        Rules.from_dict(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="round_sizes must be a list"):
+        Rules.from_dict({"round_sizes": "3,4"})
+    with pytest.raises(TypeError, match="floor_at_zero"):
+        Rules.from_dict({"floor_at_zero": "false"})

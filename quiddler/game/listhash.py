@@ -25,7 +25,9 @@ from ..wordlist import WordList
 
 __all__ = ["legacy_wordlist_keys", "wordlist_sha256"]
 
+# Both hashes of a list, computed once per WordList object (ENABLE takes ~0.3 s).
 _CACHE: weakref.WeakKeyDictionary[WordList, str] = weakref.WeakKeyDictionary()
+_LEGACY_CACHE: weakref.WeakKeyDictionary[WordList, frozenset[str]] = weakref.WeakKeyDictionary()
 
 # The card-trie format strings of every version that wrote format-1 records:
 # "quiddler-cardtrie-1" and "-2", then "-4" with the solver's face order of
@@ -61,5 +63,11 @@ def legacy_wordlist_keys(wordlist: WordList) -> frozenset[str]:
     """Every ``wordlist_sha256`` a format-1 record of ``wordlist`` can hold:
     SHA-256 of a trie-format string, a zero byte, and the sorted unique
     words joined by newlines (no final newline)."""
+    try:
+        return _LEGACY_CACHE[wordlist]
+    except KeyError:
+        pass
     text = "\n".join(_sorted_words(wordlist)).encode("ascii")
-    return frozenset(hashlib.sha256(fmt + b"\0" + text).hexdigest() for fmt in _LEGACY_FORMATS)
+    keys = frozenset(hashlib.sha256(fmt + b"\0" + text).hexdigest() for fmt in _LEGACY_FORMATS)
+    _LEGACY_CACHE[wordlist] = keys
+    return keys

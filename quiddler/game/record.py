@@ -110,6 +110,8 @@ def _new_game(record: dict[str, Any], version: int, wordlist: WordList | None) -
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise GameRecordError(f"the record's seed must be an integer, not {_short(seed)}")
     shuffle: ShuffleScheme = "single-stream"
+    if version == 1 and "shuffle" in record:
+        raise GameRecordError("a format-1 record has no shuffle field (its games used the single stream)")
     if version >= 2:
         shuffle = record.get("shuffle")  # type: ignore[assignment]
         if shuffle not in SHUFFLE_SCHEMES:
