@@ -267,7 +267,8 @@ class _MutantLoader(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def exec_module(self, module):  # type: ignore[no-untyped-def]
-        exec(compile(self.source, str(TARGETS[self.module]), "exec"), module.__dict__)
+        code = compile(self.source, str(TARGETS[self.module]), "exec")
+        exec(code, module.__dict__)  # noqa: S102 - running the mutated module is the point
 
 
 def run_tests(mutant: Mutant | None, timeout: float) -> tuple[str, float]:
@@ -289,7 +290,7 @@ def run_tests(mutant: Mutant | None, timeout: float) -> tuple[str, float]:
             os.dup2(devnull, 2)
             code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
                                 "--no-header", "-W", "ignore", *TESTS])  # fmt: skip
-        except BaseException:
+        except BaseException:  # noqa: BLE001 - whatever happens, the forked child must exit here
             code = 3
         os._exit(int(code))
     deadline = start + timeout
@@ -360,7 +361,7 @@ def write_report(rows: list[dict[str, object]], baseline: float, seconds: float,
     report = {
         "what": "mutation testing of quiddler/game rules, engine, record, shuffle and listhash (benchmarks/mutation.py)",
         "machine": {"nproc": os.cpu_count(), "python": platform.python_version(),
-                    "note": "shared, noisy 2-core machine: times are indicative"},  # fmt: skip
+                    "note": "shared, noisy 2-core machine: times are indicative"},
         "tests": TESTS,
         "sample": args.sample,
         "seed": args.seed,
@@ -372,7 +373,7 @@ def write_report(rows: list[dict[str, object]], baseline: float, seconds: float,
             {k: r[k] for k in ("module", "line", "kind", "before", "after", "status")}
             for r in rows if r["status"] != "caught"
         ],
-    }  # fmt: skip
+    }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     print(f"\n{'module':<10} {'mutants':>8} {'caught':>7} {'timeout':>8} {'survived':>9} {'score':>7}")

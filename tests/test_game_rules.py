@@ -98,6 +98,9 @@ def test_rules_validation_and_dict_round_trip() -> None:
         Rules().check_players(9)
     with pytest.raises(ValueError, match="do not fit"):
         Rules(round_sizes=(15,)).check_players(8)
+    with pytest.raises(ValueError, match="a round of 21 cards is too large.*at most 20"):
+        Rules(round_sizes=(3, 21))
+    assert Rules(round_sizes=(20,)).round_sizes == (20,)
     rules = Rules(
         round_sizes=(3, 4, 3), no_going_out_first_turn=True, first_turn_rule_rounds=2, floor_at_zero=False
     )

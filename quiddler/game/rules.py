@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from ..cards import DECK_SIZE, Card
+from ..solver import MAX_CARDS
 from ..solver.types import Word
 from ..wordlist import WordList, default_wordlist
 from .listhash import wordlist_sha256
@@ -98,6 +99,9 @@ class Rules:
                 raise ValueError(f"a round must deal at least 2 cards, not {n}")
             if n * MIN_PLAYERS >= DECK_SIZE:
                 raise ValueError(f"a round of {n} cards does not fit the {DECK_SIZE}-card deck")
+            if n > MAX_CARDS:
+                raise ValueError(f"a round of {n} cards is too large: a round ended by the turn limit is "
+                                 f"laid down by the solver, which takes at most {MAX_CARDS} cards")  # fmt: skip
         for name in ("longest_word_bonus", "most_words_bonus"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative, not {getattr(self, name)}")
