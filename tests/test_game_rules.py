@@ -174,3 +174,23 @@ def test_rules_from_a_record_refuse_values_of_the_wrong_type() -> None:
         Rules.from_dict({"round_sizes": "3,4"})
     with pytest.raises(TypeError, match="floor_at_zero"):
         Rules.from_dict({"floor_at_zero": "false"})
+
+
+def test_the_default_rules_are_the_official_game_and_the_projects_decisions() -> None:
+    rules = Rules()
+    assert rules.round_sizes == (3, 4, 5, 6, 7, 8, 9, 10) and rules.rounds == 8
+    assert (rules.longest_word_bonus, rules.most_words_bonus, rules.two_player_bonuses) == (10, 10, "both")
+    assert rules.bonuses(2) == rules.bonuses(8) == (10, 10)
+    assert rules.bonus_requires_going_out is False and rules.floor_at_zero is True
+    assert rules.no_going_out_first_turn is False and rules.first_turn_rule_rounds is None
+    assert rules.fresh_deck_each_round is True and rules.reshuffle_discards is True
+    assert rules.turn_limit == 50 and rules.wordlist is None and rules.words.name == "ENABLE"
+
+
+def test_rule_values_are_frozen() -> None:
+    import dataclasses
+
+    for value, field in ((Rules(), "turn_limit"), (RoundScore((), ()), "longest_bonus")):
+        assert dataclasses.is_dataclass(value) and not hasattr(value, "__dict__")  # slots: no stray attributes
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, field, 3)

@@ -97,8 +97,6 @@ class Rules:
         for n in self.round_sizes:
             if n < 2:
                 raise ValueError(f"a round must deal at least 2 cards, not {n}")
-            if n * MIN_PLAYERS >= DECK_SIZE:
-                raise ValueError(f"a round of {n} cards does not fit the {DECK_SIZE}-card deck")
             if n > MAX_CARDS:
                 raise ValueError(f"a round of {n} cards is too large: a round ended by the turn limit is "
                                  f"laid down by the solver, which takes at most {MAX_CARDS} cards")  # fmt: skip
@@ -143,7 +141,9 @@ class Rules:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"quiddler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         biggest = max(self.round_sizes)
-        if biggest * players >= DECK_SIZE:
+        # The hands and the up card must fit: players * cards + 1 <= 118.  (With at most
+        # 20 cards and 8 players the product is never 118: ">" would do as well.)
+        if biggest * players >= DECK_SIZE:  # pragma: no mutate
             raise ValueError(f"{players} hands of {biggest} cards do not fit the {DECK_SIZE}-card deck")
 
     def to_dict(self) -> dict[str, Any]:
