@@ -21,6 +21,9 @@ each with a reason next to it).
     python benchmarks/mutation.py                 # every mutant (~20-40 min on 2 busy cores)
     python benchmarks/mutation.py --sample 40     # a seeded sample, for a quick look
     python benchmarks/mutation.py --list          # print the mutants only
+    python benchmarks/mutation.py --rerun benchmarks/results/mutation.json
+        # after adding tests: run again only what that report did not catch,
+        # and write the report with those statuses updated
 
 The machine this runs on is shared and noisy: times are indicative only.
 """
@@ -82,6 +85,14 @@ class Mutant:
     after: str
     start: int  # byte offsets in the file
     end: int
+
+    @property
+    def line_text(self) -> str:
+        return _SOURCES[self.module].split(b"\n")[self.line - 1].decode().strip()
+
+    def key(self) -> tuple[str, str, str, str, str]:
+        """What identifies a mutant across edits that move lines."""
+        return (self.module, self.kind, self.before, self.after, self.line_text)
 
     @property
     def label(self) -> str:
@@ -325,8 +336,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument("--rerun", type=Path, default=None, metavar="REPORT",
+                        help="run only the mutants REPORT did not catch; keep its other rows")  # fmt: skip
     args = parser.parse_args(argv)
     mutants = find_mutants()
+    kept: list[dict[str, object]] = []
+    if args.rerun is not None:
+        previous = json.loads(args.rerun.read_text())
+        wanted = {tuple(row["key"]) for row in previous["rows"] if row["status"] != "caught"}
+        kept = [row for row in previous["rows"] if row["status"] == "caught"]
+        mutants = [m for m in mutants if m.key() in wanted]
+        gone = len(wanted) - len({m.key() for m in mutants})
+        print(f"rerun: {len(mutants)} mutants not caught before; {gone} no longer exist (code changed)")
     if args.list:
         for mutant in mutants:
             print(mutant.label)
@@ -345,9 +366,10 @@ def main(argv: list[str] | None = None) -> None:
     began = time.perf_counter()
     for number, mutant in enumerate(mutants, 1):
         status, seconds = run_tests(mutant, timeout)
-        outcomes.append({**asdict(mutant), "status": status, "seconds": round(seconds, 2)})
+        outcomes.append({**asdict(mutant), "key": list(mutant.key()), "status": status,
+                         "seconds": round(seconds, 2)})  # fmt: skip
         print(f"[{number:>3}/{len(mutants)}] {status:<8} {seconds:5.1f} s  {mutant.label}", flush=True)
-    write_report(outcomes, baseline, time.perf_counter() - began, args)
+    write_report(kept + outcomes, baseline, time.perf_counter() - began, args)
 
 
 def _counts(rows: list[dict[str, object]]) -> dict[str, object]:
@@ -373,6 +395,8 @@ def write_report(rows: list[dict[str, object]], baseline: float, seconds: float,
             {k: r[k] for k in ("module", "line", "kind", "before", "after", "status")}
             for r in rows if r["status"] != "caught"
         ],
+        "rerun_of": str(args.rerun) if args.rerun else None,
+        "rows": rows,
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
