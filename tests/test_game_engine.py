@@ -388,3 +388,14 @@ def test_a_final_turn_that_ties_the_longest_word_takes_the_bonus_from_nobody() -
     # cat (13) and dog (12): three letters and one word each, both bonuses tied
     assert [s.bonus for s in result.scores] == [0, 0]
     assert [s.score for s in result.scores] == [13, 13]  # d5 o2 g6, c8 a2 t3
+
+
+def test_a_view_is_only_for_a_seat_at_the_table_and_a_random_seed_is_kept() -> None:
+    game = Game(3)
+    assert isinstance(game.seed, int) and 0 <= game.seed < 2**63
+    for seat in (-1, 3):
+        with pytest.raises(ValueError, match=f"no seat {seat} in a game of 3"):
+            game.view(seat)
+    assert game.view(0).seat == 0 and game.view(2).seat == 2
+    with pytest.raises(TypeError, match="rules must be a Rules"):
+        Game(2, rules={"turn_limit": 3})  # type: ignore[arg-type]

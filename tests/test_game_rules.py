@@ -194,3 +194,18 @@ def test_rule_values_are_frozen() -> None:
         assert dataclasses.is_dataclass(value) and not hasattr(value, "__dict__")  # slots: no stray attributes
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(value, field, 3)
+
+
+def test_integer_fields_are_stored_as_plain_ints() -> None:
+    """numpy integers are accepted (they are integers) but stored as int, so
+    the rules stay JSON-serialisable in a record."""
+    import json
+
+    import numpy as np
+
+    rules = Rules(round_sizes=np.array([3, 4]), turn_limit=np.int64(5), longest_word_bonus=np.int32(7),
+                  most_words_bonus=np.int16(3), first_turn_rule_rounds=np.int8(1))  # fmt: skip
+    for name in ("turn_limit", "longest_word_bonus", "most_words_bonus", "first_turn_rule_rounds"):
+        assert type(getattr(rules, name)) is int
+    assert all(type(n) is int for n in rules.round_sizes) and rules.round_sizes == (3, 4)
+    assert json.loads(json.dumps(rules.to_dict()))["turn_limit"] == 5

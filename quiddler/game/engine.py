@@ -312,7 +312,7 @@ class Game:
         from ..solver import solve
 
         for seat, hand in enumerate(self._hands):
-            words = solve(sorted(hand), wordlist=self.rules.words).best.words if hand else ()
+            words = solve(sorted(hand), wordlist=self.rules.words).best.words
             for word in words:
                 for card in word.cards:
                     hand.remove(card)

@@ -9,7 +9,7 @@ down and kept, so it can be tested with hand-made rounds and no engine.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
@@ -78,11 +78,12 @@ class Rules:
     wordlist: WordList | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.round_sizes, (str, bytes)) or not isinstance(self.round_sizes, Sequence):
+        if isinstance(self.round_sizes, (str, bytes)) or not isinstance(self.round_sizes, Iterable):
             raise TypeError(f"round_sizes must be a sequence of integers, not {self.round_sizes!r}")
-        if not self.round_sizes:
+        sizes = tuple(_integer("round_sizes", n) for n in self.round_sizes)
+        if not sizes:
             raise ValueError("round_sizes must name at least one round")
-        object.__setattr__(self, "round_sizes", tuple(_integer("round_sizes", n) for n in self.round_sizes))
+        object.__setattr__(self, "round_sizes", sizes)
         for name in ("longest_word_bonus", "most_words_bonus", "turn_limit"):
             object.__setattr__(self, name, _integer(name, getattr(self, name)))
         if self.first_turn_rule_rounds is not None:
