@@ -399,3 +399,24 @@ def test_a_view_is_only_for_a_seat_at_the_table_and_a_random_seed_is_kept() -> N
     assert game.view(0).seat == 0 and game.view(2).seat == 2
     with pytest.raises(TypeError, match="rules must be a Rules"):
         Game(2, rules={"turn_limit": 3})  # type: ignore[arg-type]
+
+
+def test_a_discard_pile_of_two_cards_refills_an_empty_draw_pile_with_one() -> None:
+    game = Game(2, seed=9)
+    game._discard = [game._draw.pop(), game._draw.pop()]
+    kept, under = game._discard[1], game._discard[0]
+    game._draw, spare = [], list(game._draw)
+    assert game.view(1).may_draw_from_pile and game.is_legal(Draw(1))
+    out = game.apply(Draw(1))
+    assert out.reshuffled and out.drawn == under and game.discard_pile == (kept,) and game.draw_pile == ()
+    assert spare  # the rest of the deck was set aside for this test
+
+
+def test_the_first_turn_rule_allows_going_out_on_the_second_turn() -> None:
+    game = Game(2, seed=4, rules=Rules(no_going_out_first_turn=True))
+    discard_only(game, 1)
+    rig(game, 1, "c,a,t", top="s")
+    game.apply(Draw(1, "discard"))
+    assert game.turns_taken(1) == 2 and game.view(1).may_go_out
+    game.apply(GoOut(1, (word_of(["c", "a", "t"]),), Card("s")))
+    assert game.went_out == 1

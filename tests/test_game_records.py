@@ -336,3 +336,18 @@ def test_a_game_in_the_old_shuffle_scheme_writes_a_format_2_record_that_replays(
     record = game_record(game)
     assert record["shuffle"] == "single-stream"
     assert replay(record)._snapshot() == game._snapshot()
+
+
+def test_game_record_needs_one_name_per_seat_and_labels_seats_by_default() -> None:
+    game = Game(3, seed=2)
+    with pytest.raises(ValueError, match="2 names for 3 players"):
+        game_record(game, ["a", "b"])
+    assert game_record(game)["players"] == ["player0", "player1", "player2"]
+    assert game_record(game, ("x", "y", "z"))["players"] == ["x", "y", "z"]
+
+
+def test_a_record_with_more_rounds_than_the_game_is_refused(record: dict[str, Any]) -> None:
+    bad = copy.deepcopy(record)
+    bad["rounds"].append(copy.deepcopy(bad["rounds"][-1]))
+    with pytest.raises(GameRecordError, match="more rounds than the game: round 3"):
+        replay(bad)

@@ -50,15 +50,14 @@ class Game:
         #: The seed every shuffle derives from; chosen at random if not given, so any game can be replayed.
         self.seed = _check_seed(seed) if seed is not None else random.SystemRandom().randrange(2**63)
         self._shuffler = Shuffler(self.seed, shuffle)
-        #: Reshuffles of the discard pile so far this round.
-        self._reshuffles = 0
         self.totals: tuple[int, ...] = (0,) * players
         self.history: list[RoundResult] = []
         #: Per round: the deal (hands, up card, draw pile) and every action applied.
         self.log: list[dict[str, Any]] = []
         self.round = -1
-        # The round in play, set by _start_round.
-        self.turn = 0
+        # The round in play, set by _start_round (these are placeholders until then).
+        self.turn = 0  # pragma: no mutate
+        self._reshuffles = 0  # reshuffles of the discard pile so far this round  # pragma: no mutate
         self.phase = Phase.DRAW
         self._draw: list[Card] = []  # top of the pile = end of the list
         self._discard: list[Card] = []  # likewise
