@@ -96,8 +96,9 @@ def test_rules_validation_and_dict_round_trip() -> None:
         Rules(round_sizes=(1, 3))
     with pytest.raises(ValueError, match="to 8 players"):
         Rules().check_players(9)
-    with pytest.raises(ValueError, match="do not fit"):
-        Rules(round_sizes=(15,)).check_players(8)
+    with pytest.raises(ValueError, match="8 hands of 15 cards do not fit"):
+        Rules(round_sizes=(3, 15, 4)).check_players(8)  # the largest round counts
+    Rules(round_sizes=(3, 14, 4)).check_players(8)  # 8 x 14 + 1 = 113 cards fit
     with pytest.raises(ValueError, match="a round of 21 cards is too large.*at most 20"):
         Rules(round_sizes=(3, 21))
     assert Rules(round_sizes=(20,)).round_sizes == (20,)
