@@ -210,3 +210,18 @@ def test_integer_fields_are_stored_as_plain_ints() -> None:
         assert type(getattr(rules, name)) is int
     assert all(type(n) is int for n in rules.round_sizes) and rules.round_sizes == (3, 4)
     assert json.loads(json.dumps(rules.to_dict()))["turn_limit"] == 5
+
+
+def test_a_round_score_made_by_hand_defaults_to_no_bonus_and_not_out() -> None:
+    plain = RoundScore((w("a,t"), w("q,u,e,e,n")), cards("z"))
+    assert (plain.longest_bonus, plain.most_words_bonus, plain.went_out) == (0, 0, False)
+    assert plain.longest_word == 5 and plain.word_points == 33 and plain.unused_points == 14  # q,u,e,e,n = 28
+    assert plain.score == 19 and plain.bonus == 0
+    assert RoundScore((), ()).longest_word == 0 and RoundScore((), ()).score == 0
+
+
+def test_totals_and_round_scores_must_match_seat_for_seat() -> None:
+    with pytest.raises(ValueError):
+        add_to_totals([0, 0, 0], [RoundScore((), ()), RoundScore((), ())])
+    with pytest.raises(ValueError, match="one entry per player"):
+        score_round([[], []], [()], went_out=None)

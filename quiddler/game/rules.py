@@ -262,7 +262,8 @@ def score_round(
         raise ValueError("words and unused must have one entry per player")
     longest_value, most_value = rules.bonuses(players)
     eligible = [bool(w) and (not rules.bonus_requires_going_out or not u) for w, u in zip(words, unused)]
-    longest = bonus_winner([max((x.letters for x in w), default=0) for w in words], eligible)
+    # A player without words is not eligible, so the default (0) is never compared.
+    longest = bonus_winner([max((x.letters for x in w), default=0) for w in words], eligible)  # pragma: no mutate
     most = bonus_winner([len(w) for w in words], eligible)
     return tuple(
         RoundScore(
