@@ -420,3 +420,17 @@ def test_the_first_turn_rule_allows_going_out_on_the_second_turn() -> None:
     assert game.turns_taken(1) == 2 and game.view(1).may_go_out
     game.apply(GoOut(1, (word_of(["c", "a", "t"]),), Card("s")))
     assert game.went_out == 1
+
+
+def test_every_card_stays_on_the_table_through_a_whole_game() -> None:
+    from quiddler.game import make_player
+    from quiddler.game.runner import next_action
+
+    game = Game(3, seed=17, rules=Rules(round_sizes=(3, 5, 7)))
+    players = [make_player("greedy"), make_player("random", 1), make_player("random-eager", 2)]
+    laid_words = 0
+    while not game.over:
+        game.apply(next_action(game, players))
+        assert game.card_count() == 118
+        laid_words = max(laid_words, sum(len(game.laid_down(s)) for s in range(3)))
+    assert laid_words > 0  # the count included cards in laid-down words
