@@ -23,6 +23,7 @@ from quiddler.game import (
     WrongPlayerError,
     word_of,
 )
+from quiddler.solver import Word
 
 
 def rig(game: Game, seat: int, hand: str, top: str | None = None) -> None:
@@ -434,3 +435,27 @@ def test_every_card_stays_on_the_table_through_a_whole_game() -> None:
         assert game.card_count() == 118
         laid_words = max(laid_words, sum(len(game.laid_down(s)) for s in range(3)))
     assert laid_words > 0  # the count included cards in laid-down words
+
+
+def test_taking_the_discard_counts_as_a_turn_like_a_pile_draw() -> None:
+    game = Game(2, seed=6)
+    assert game.turns_taken(1) == 0
+    game.apply(Draw(1, "discard"))
+    assert game.turns_taken(1) == 1 and game.view(1).turns_taken == 1
+    game.apply(Discard(1, game.hand(1)[0]))
+    game.apply(Draw(0))
+    assert game.turns_taken(0) == 1 and game.turns_taken(1) == 1
+
+
+def test_a_final_turn_must_draw_first_and_lay_down_real_words() -> None:
+    game = Game(2, seed=2)
+    rig(game, 1, "c,a,t", top="s")
+    game.apply(Draw(1, "discard"))
+    game.apply(GoOut(1, (word_of(["c", "a", "t"]),), Card("s")))
+    with pytest.raises(WrongPhaseError, match="draw a card first"):
+        game.legal(LayDown(0, (), game.hand(0)[0]))
+    game.apply(Draw(0))
+    card = game.hand(0)[0]
+    for words in (("cat",), (Word("at", (Card("a"), "t")),)):  # a string, a word with a non-card
+        with pytest.raises(InvalidWordError, match="not a word"):
+            game.legal(LayDown(0, words, card))  # type: ignore[arg-type]
