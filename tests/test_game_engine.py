@@ -292,6 +292,7 @@ def test_a_word_list_nobody_can_go_out_with_still_ends_the_game() -> None:
     game = play_game(players, seed=1, rules=Rules(wordlist=words, turn_limit=4))
     assert game.over and len(game.history) == 8
     assert all(r.turn_limit and r.went_out is None for r in game.history)
+    assert game.finished == frozenset({0, 1})  # every seat is done with the last round, as after going out
 
 
 # -- seeds and shuffles -------------------------------------------------------
