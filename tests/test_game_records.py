@@ -184,6 +184,7 @@ def test_an_action_moved_into_the_previous_round_is_caught(record: dict[str, Any
         ({"rules": []}, "rules must be an object"),
         ({"players": None}, "players must be a list"),
         ({"players": [1, 2]}, "players must be a list of names"),
+        ({"players": ["a", 2]}, "players must be a list of names"),
         ({"players": ["a"]}, "2 to 8 players"),
         ({"seed": "5"}, "seed must be an integer"),
         ({"seed": 5.0}, "seed must be an integer"),
