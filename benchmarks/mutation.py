@@ -343,11 +343,15 @@ def main(argv: list[str] | None = None) -> None:
     kept: list[dict[str, object]] = []
     if args.rerun is not None:
         previous = json.loads(args.rerun.read_text())
-        wanted = {tuple(row["key"]) for row in previous["rows"] if row["status"] != "caught"}
-        kept = [row for row in previous["rows"] if row["status"] == "caught"]
-        mutants = [m for m in mutants if m.key() in wanted]
-        gone = len(wanted) - len({m.key() for m in mutants})
-        print(f"rerun: {len(mutants)} mutants not caught before; {gone} no longer exist (code changed)")
+        current = {m.key() for m in mutants}
+        before = {tuple(row["key"]) for row in previous["rows"]}
+        caught = {tuple(row["key"]) for row in previous["rows"] if row["status"] == "caught"}
+        # Kept: caught before and still in the code.  Run: not caught before, or new code.
+        kept = [row for row in previous["rows"] if row["status"] == "caught" and tuple(row["key"]) in current]
+        mutants = [m for m in mutants if m.key() not in caught]
+        print(f"rerun: {len(kept)} caught before and unchanged; running {len(mutants)} "
+              f"({sum(m.key() not in before for m in mutants)} in new or changed code); "
+              f"{len(before - current)} mutants of the old code no longer exist")
     if args.list:
         for mutant in mutants:
             print(mutant.label)
