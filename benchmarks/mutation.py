@@ -41,7 +41,7 @@ import random
 import signal
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +60,7 @@ TESTS = [
     "tests/test_game_golden.py",
     "tests/test_game_play.py",
     "tests/test_game_machine.py",
+    "tests/test_ai.py",  # the engine's public action log (the ai branch's) is tested there
 ]
 RESULTS = ROOT / "benchmarks" / "results" / "mutation.json"
 
@@ -85,14 +86,16 @@ class Mutant:
     after: str
     start: int  # byte offsets in the file
     end: int
+    occurrence: int = 0  # how many identical mutants (same line text) come before it in the file
 
     @property
     def line_text(self) -> str:
         return _SOURCES[self.module].split(b"\n")[self.line - 1].decode().strip()
 
-    def key(self) -> tuple[str, str, str, str, str]:
-        """What identifies a mutant across edits that move lines."""
-        return (self.module, self.kind, self.before, self.after, self.line_text)
+    def key(self) -> tuple[str, str, str, str, str, int]:
+        """What identifies a mutant across edits that move lines (identical
+        lines, such as two ``hand.remove(card)``, by their order)."""
+        return (self.module, self.kind, self.before, self.after, self.line_text, self.occurrence)
 
     @property
     def label(self) -> str:
@@ -259,7 +262,11 @@ def find_mutants() -> list[Mutant]:
         source = _SOURCES[module] = path.read_bytes()
         finder = _Finder(module, source)
         finder.visit(ast.parse(source))
-        mutants.extend(sorted(finder.found, key=lambda m: (m.start, m.kind, m.after)))
+        seen: dict[tuple[str, ...], int] = {}
+        for mutant in sorted(finder.found, key=lambda m: (m.start, m.kind, m.after)):
+            base = mutant.key()[:5]
+            mutants.append(replace(mutant, occurrence=seen.get(base, 0)))
+            seen[base] = seen.get(base, 0) + 1
     return mutants
 
 
