@@ -51,6 +51,16 @@ def test_deal_turn_order_and_dealer_rotation() -> None:
     assert Game(3, seed=6).draw_pile != game.draw_pile
 
 
+def test_taking_the_discard_counts_as_a_turn_like_a_pile_draw() -> None:
+    game = Game(2, seed=6)
+    assert game.turns_taken(1) == 0
+    game.apply(Draw(1, "discard"))
+    assert game.turns_taken(1) == 1 and game.view(1).turns_taken == 1
+    game.apply(Discard(1, game.hand(1)[0]))
+    game.apply(Draw(0))
+    assert game.turns_taken(0) == 1 and game.turns_taken(1) == 1
+
+
 def test_each_illegal_action_raises_and_changes_nothing() -> None:
     game = Game(2, seed=11)
     rig(game, 1, "c,a,t", top="s")
@@ -436,16 +446,6 @@ def test_every_card_stays_on_the_table_through_a_whole_game() -> None:
         assert game.card_count() == 118
         laid_words = max(laid_words, sum(len(game.laid_down(s)) for s in range(3)))
     assert laid_words > 0  # the count included cards in laid-down words
-
-
-def test_taking_the_discard_counts_as_a_turn_like_a_pile_draw() -> None:
-    game = Game(2, seed=6)
-    assert game.turns_taken(1) == 0
-    game.apply(Draw(1, "discard"))
-    assert game.turns_taken(1) == 1 and game.view(1).turns_taken == 1
-    game.apply(Discard(1, game.hand(1)[0]))
-    game.apply(Draw(0))
-    assert game.turns_taken(0) == 1 and game.turns_taken(1) == 1
 
 
 def test_a_final_turn_must_draw_first_and_lay_down_real_words() -> None:
