@@ -14,6 +14,7 @@ from typing import IO, Any
 import click
 
 from ..errors import QuiddlerError
+from ..solver._backends import show_notices
 from ..wordlist import WordList, load_wordlist
 from .engine import Game
 from .players import player_names
@@ -51,7 +52,7 @@ class _OneLineErrors(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except click.UsageError as exc:
+        except (click.UsageError, click.FileError) as exc:  # FileError: `--log DIR` is opened lazily
             raise _InputError(exc.format_message()) from None
         except (QuiddlerError, ValueError) as exc:
             raise _InputError(str(exc)) from None
@@ -93,6 +94,7 @@ def simulate(players_text: str, games: int, seed: int | None, as_json: bool, log
     """Play complete games between strategies and report, per strategy,
     wins (a shared win counts 1/k), win rate, mean final score and
     going-out rate.  Seats rotate between games."""
+    show_notices()  # the solver's compile notice, on stderr (once per install)
     names = _parse_players(players_text)
     if games < 1:
         raise _InputError(f"--games must be at least 1, not {games}")
