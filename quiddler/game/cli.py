@@ -56,7 +56,7 @@ class _OneLineErrors(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except click.UsageError as exc:
+        except (click.UsageError, click.FileError) as exc:  # FileError: `--log DIR` is opened lazily
             raise _InputError(exc.format_message()) from None
         except (QuiddlerError, ValueError) as exc:
             raise _InputError(str(exc)) from None
@@ -100,13 +100,15 @@ def _parse_players(text: str) -> list[str]:
 @click.option("--no-first-turn-out", is_flag=True, help="Variant: no going out on a player's first turn.")
 @click.option("--no-bonuses", is_flag=True, help="Variant: no longest-word or most-words bonus.")
 @click.option("--no-floor", is_flag=True, help="Variant: totals may go below zero.")
+@click.option("--turn-limit", type=click.IntRange(min=1), default=Rules().turn_limit, show_default=True,
+              metavar="N", help="A round nobody goes out of ends once every player has taken N turns.")  # fmt: skip
 @click.option("--progress/--no-progress", default=None,
               help="Show progress on stderr (default: when stderr is a terminal).")  # fmt: skip
 @click.pass_context
 def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | None, workers: int | None,
              scheduler: str | None, scheduler_timeout: float, local_dask: bool, paired: bool, as_json: bool,
-             log_file: IO[str] | None, wordlist_path: str | None, no_first_turn_out: bool, no_bonuses: bool, no_floor: bool,
-             progress: bool | None) -> None:  # fmt: skip
+             log_file: IO[str] | None, wordlist_path: str | None, no_first_turn_out: bool, no_bonuses: bool,
+             no_floor: bool, turn_limit: int, progress: bool | None) -> None:  # fmt: skip
     """Play complete games between strategies and report, per strategy,
     wins (a shared win counts 1/k), win rate with its 95% (Wilson)
     interval, mean and standard deviation of final scores, and going-out
@@ -138,6 +140,7 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
         longest_word_bonus=0 if no_bonuses else 10,
         most_words_bonus=0 if no_bonuses else 10,
         floor_at_zero=not no_floor,
+        turn_limit=turn_limit,
     )
     rules.check_players(len(names))
     count: int | Literal["auto"] = workers if workers is not None else "auto"
