@@ -10,9 +10,8 @@ show the numbers in the results folder.  Pictures:
 * solve_time.png: solve time by hand size, ours (compiled kernel, solve(),
   the pure-Python backend) and the tests' naive reference, log scale
   (results/solver.json);
-* go_out_odds.png: the chance a hand can go out on its first turn, by round
-  (the odds benchmark's table when results/ holds one, otherwise a quick
-  Monte Carlo estimate made here with score_many, and said so on the picture);
+* go_out_odds.png: the chance a hand can go out on its first turn, by round,
+  from the first-turn odds table in results/ (benchmarks/bench_scale.py);
 * ai_strength.png: win rates with their 95% intervals for every head-to-head
   result in results/*.json (the AI benchmark's duels, and anything in the
   simulate JSON shape);
@@ -26,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -152,40 +150,18 @@ def _odds_from_results() -> tuple[dict[int, tuple[float, float]], str] | None:
             if table.get("turn", "first") != "first":
                 continue
             rows = {int(r["cards"]): (float(r["go_out"]), float(r.get("se", 0.0))) for r in table["rows"]}
-            return rows, f"{table.get('trials', '?')} trials a size (benchmarks/results/{path.name})"
+            trials = table.get("trials")
+            count = f"{trials:,}" if isinstance(trials, int) else "?"
+            return rows, f"{count} deals a size (benchmarks/results/{path.name})"
     return None
 
 
-def estimate_odds(trials: int = 4000, seed: int = 1) -> dict[int, tuple[float, float]]:
-    """A quick Monte Carlo estimate (for when no odds benchmark has run):
-    deal n cards from a shuffled deck and turn up the next; the hand can go
-    out on its first turn if it can with the up card, or else with a blind
-    draw (the card after it)."""
-    from quiddler import full_deck, score_many
-
-    rng = random.Random(seed)
-    deck = list(full_deck())
-    out: dict[int, tuple[float, float]] = {}
-    for n in range(3, 11):
-        with_up, with_blind = [], []
-        for _ in range(trials):
-            rng.shuffle(deck)
-            with_up.append(deck[: n + 1])
-            with_blind.append([*deck[:n], deck[n + 1]])
-        up = score_many(with_up, discard=True)
-        blind = score_many(with_blind, discard=True)
-        hits = sum(1 for a, b in zip(up, blind) if a[1] is not None or b[1] is not None)
-        p = hits / trials
-        out[n] = (p, math.sqrt(p * (1 - p) / trials))
-    return out
-
-
-def go_out_odds() -> Path:
+def go_out_odds() -> Path | None:
+    """The first-turn odds table of the scale benchmark (results/scale.json)."""
     found = _odds_from_results()
     if found is None:
-        rows, source = estimate_odds(), "quick estimate, 4,000 deals a size (plots.estimate_odds)"
-    else:
-        rows, source = found
+        return None
+    rows, source = found
     sizes = sorted(rows)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     ax.errorbar(sizes, [rows[n][0] for n in sizes], yerr=[1.96 * rows[n][1] for n in sizes], marker="o",

@@ -38,7 +38,11 @@ __all__ = ["InputError", "QuiddlerGroup", "input_errors", "main"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Commands that live elsewhere, imported only when run or listed in --help.
-LAZY_COMMANDS = {"simulate": "quiddler.game.cli:simulate", "hint": "quiddler.game.hint_cli:hint_command"}
+LAZY_COMMANDS = {
+    "simulate": "quiddler.game.cli:simulate",
+    "hint": "quiddler.game.hint_cli:hint_command",
+    "odds": "quiddler.odds_cli:odds",
+}
 
 #: A single solve whose search may visit more states than this (see
 #: :func:`quiddler.solver.core.search_size`) runs on the compiled backend:

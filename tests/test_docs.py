@@ -21,6 +21,7 @@ from quiddler import FACES, Card, solve
 from quiddler.cli import main
 from quiddler.game import Game, Rules, hint, make_player, play_game
 from quiddler.game.record import game_record
+from quiddler.odds import go_out_odds
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -92,6 +93,8 @@ def test_every_json_field_is_on_the_json_page() -> None:
     advice = hint(Game(2, seed=7).view(1)).to_dict()
     keys = set(solution) | set(solution["best"]) | set(solution["best"]["words"][0])
     keys |= set(advice) | set(advice["recommended"])
+    odds = go_out_odds([3], trials=50, seed=1).to_dict()
+    keys |= set(odds) | set(odds["rows"][0])
     missing = keys - _documented_fields("json.md")
     assert not missing, f"docs/json.md does not describe {sorted(missing)}"
 
@@ -105,7 +108,7 @@ def test_every_game_record_field_is_on_the_game_page() -> None:
     assert not missing, f"docs/game.md does not describe record fields {sorted(missing)}"
 
 
-@pytest.mark.parametrize("module", ["quiddler", "quiddler.game", "quiddler.game.record"])
+@pytest.mark.parametrize("module", ["quiddler", "quiddler.game", "quiddler.game.record", "quiddler.odds"])
 def test_every_export_is_in_the_api_reference(module: str) -> None:
     """Each name a namespace exports has its own `::: module.name` entry on
     an API page (the griffe extension links only to these)."""

@@ -66,4 +66,4 @@ def test_pictures_from_results(plots: ModuleType) -> None:
 def test_no_results_no_picture(plots: ModuleType) -> None:
     """Without benchmark JSON the measured pictures are not drawn (the
     committed ones stay), rather than drawn empty."""
-    assert plots.draw(["solve_time", "ai_strength"]) == []
+    assert plots.draw(["solve_time", "ai_strength", "go_out_odds"]) == []

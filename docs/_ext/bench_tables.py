@@ -141,6 +141,31 @@ def extremes() -> str:
     return _table(["hand", "backend", "median time", "peak memory", "outcome"], rows)
 
 
+def scale() -> str:
+    data = _load("scale.json")
+    sim, dask, odds = data["simulate"], data["dask"], data["odds"]
+    rows = [
+        [f"simulate, {sim['games']:,} games, 1 worker / 2 workers",
+         f"{sim['games_per_second_1_worker']:,.0f} / {sim['games_per_second_2_workers']:,.0f} games/s "
+         f"({sim['speedup']:.2f}×; {sim['speedup_if_2_free_cores']:.2f}× estimated with a free core each)"],
+        ["the same on a Dask LocalCluster (2 workers)", f"{dask['games_per_second_dask']:,.0f} games/s, "
+         f"identical results: {'yes' if dask['identical_results'] else 'NO'}"],
+    ]
+    for size, row in odds["one_size"].items():
+        seconds = sorted(row["seconds"])[len(row["seconds"]) // 2]
+        rows.append([f"odds, {odds['trials']:,} deals of {size} cards", f"{seconds:.2f} s "
+                     f"({row['ratio_vs_published_47s']:.0f}× faster than the published tool's 47 s)"])
+    rows.append([f"odds table, sizes 3-10, {odds['trials']:,} deals each", f"{odds['table_3_10_seconds_median']:.1f} s"])
+    return _table(["what", "measured"], rows)  # fmt: skip
+
+
+def odds_table() -> str:
+    table = _load("scale.json")["odds"]["table"]
+    rows = [[str(r["cards"]), f"{r['go_out']:.2%}", f"{r['se']:.2%}", f"{r['best_score']['mean']:.1f}",
+             ", ".join(f"{q:g}" for q in r["best_score"]["quartiles"])] for r in table["rows"]]  # fmt: skip
+    return _table(["cards", "go out on the first turn", "se", "best score mean", "quartiles"], rows)
+
+
 def machine() -> str:
     info = _load("solver.json")["machine"]
     text = (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, Python {info.get('python', '?')}, "
@@ -157,6 +182,8 @@ TABLES: dict[str, Callable[[], str]] = {
     "startup": startup,
     "game": game,
     "first-use": first_use,
+    "scale": scale,
+    "odds": odds_table,
     "extremes": extremes,
     "ai-strength": ai_strength,
     "ai-timing": ai_timing,
