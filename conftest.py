@@ -124,7 +124,7 @@ def run_console(example: Example) -> str | None:
     checker = doctest.OutputChecker()
     for command, expected in _commands(str(example.parsed)):
         done = subprocess.run(
-            ["bash", "-o", "pipefail", "-c", command], cwd=ROOT if slow else namespace["_workdir"], env=env,
+            ["bash", "-c", command], cwd=ROOT if slow else namespace["_workdir"], env=env,
             check=False, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, timeout=COMMAND_TIMEOUT,
         )  # fmt: skip
