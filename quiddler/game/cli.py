@@ -14,11 +14,11 @@ from typing import IO, Any
 import click
 
 from ..errors import QuiddlerError
-from ..wordlist import WordList, load_wordlist
 from .engine import Game
+from .options import rule_options, rules_from_options
 from .players import player_names
 from .record import game_record
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .runner import simulate as run_simulation
 
 __all__ = ["simulate"]
@@ -78,16 +78,11 @@ def _parse_players(text: str) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--log", "log_file", type=click.File("w"), default=None, metavar="FILE",
               help="Write one replayable JSON game record per line.")  # fmt: skip
-@click.option("--wordlist", "wordlist_path", type=click.Path(dir_okay=False), default=None,
-              help="Word list file (default: ENABLE).")  # fmt: skip
-@click.option("--no-first-turn-out", is_flag=True, help="Variant: no going out on a player's first turn.")
-@click.option("--no-bonuses", is_flag=True, help="Variant: no longest-word or most-words bonus.")
-@click.option("--no-floor", is_flag=True, help="Variant: totals may go below zero.")
+@rule_options
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr (default: when stderr is a terminal).")  # fmt: skip
 def simulate(players_text: str, games: int, seed: int | None, as_json: bool, log_file: IO[str] | None,
-             wordlist_path: str | None, no_first_turn_out: bool, no_bonuses: bool, no_floor: bool,
-             progress: bool | None) -> None:  # fmt: skip
+             progress: bool | None, **rule_values: Any) -> None:  # fmt: skip
     """Play complete games between strategies and report, per strategy,
     wins (a shared win counts 1/k), win rate, mean final score and
     going-out rate.  Seats rotate between games."""
@@ -98,14 +93,7 @@ def simulate(players_text: str, games: int, seed: int | None, as_json: bool, log
         import random
 
         seed = random.SystemRandom().randrange(2**31)
-    wordlist: WordList | None = load_wordlist(wordlist_path) if wordlist_path else None
-    rules = Rules(
-        wordlist=wordlist,
-        no_going_out_first_turn=no_first_turn_out,
-        longest_word_bonus=0 if no_bonuses else 10,
-        most_words_bonus=0 if no_bonuses else 10,
-        floor_at_zero=not no_floor,
-    )
+    rules = rules_from_options(**rule_values)
     show = progress if progress is not None else sys.stderr.isatty()
     bar = click.progressbar(length=games, label="games", file=sys.stderr) if show else None
 
