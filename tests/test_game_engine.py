@@ -168,7 +168,7 @@ def test_view_shows_only_what_the_player_may_see() -> None:
     names = {f.name for f in dataclasses.fields(view)}
     assert names == {"seat", "players", "rules", "round", "round_size", "dealer", "turn", "phase", "hand", "hand_sizes",
                      "discard_top", "draw_pile_size", "discard_pile_size", "seen", "laid_down", "totals",
-                     "went_out", "turns_taken", "history"}  # fmt: skip
+                     "went_out", "turns_taken", "history", "log"}  # fmt: skip
     with pytest.raises(dataclasses.FrozenInstanceError):
         view.hand = ()  # type: ignore[misc]
     assert not view.my_turn and game.view(1).my_turn

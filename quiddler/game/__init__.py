@@ -1,6 +1,7 @@
 """The Quiddler game engine: rules, the mutable :class:`Game`, players,
 records and simulation, built on the exact solver."""
 
+from .ai import AIPlayer  # importing ai registers its players: ev, expert, hard, medium, easy
 from .engine import Game
 from .errors import (
     CardNotInHandError,
@@ -10,12 +11,26 @@ from .errors import (
     WrongPhaseError,
     WrongPlayerError,
 )
+from .hints import Hint, HintOption, hint
 from .players import GreedyPlayer, Player, RandomPlayer, make_player, player_names, register_player
 from .rules import RoundScore, Rules, add_to_totals, score_round
 from .runner import play_game, simulate
-from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, RoundResult, word_of
+from .state import (
+    Action,
+    Discard,
+    Draw,
+    GoOut,
+    LayDown,
+    Outcome,
+    Phase,
+    PlayerView,
+    PublicEvent,
+    RoundResult,
+    word_of,
+)
 
 __all__ = [
+    "AIPlayer",
     "Action",
     "CardNotInHandError",
     "Discard",
@@ -25,11 +40,14 @@ __all__ = [
     "GoOut",
     "GoingOutError",
     "GreedyPlayer",
+    "Hint",
+    "HintOption",
     "LayDown",
     "Outcome",
     "Phase",
     "Player",
     "PlayerView",
+    "PublicEvent",
     "RandomPlayer",
     "RoundResult",
     "RoundScore",
@@ -38,6 +56,7 @@ __all__ = [
     "WrongPhaseError",
     "WrongPlayerError",
     "add_to_totals",
+    "hint",
     "make_player",
     "play_game",
     "player_names",

@@ -19,7 +19,7 @@ from ..errors import IllegalActionError
 from ..solver.types import Word
 from .errors import CardNotInHandError, GoingOutError, InvalidWordError, WrongPhaseError, WrongPlayerError
 from .rules import Rules, add_to_totals, score_round
-from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, RoundResult
+from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, PublicEvent, RoundResult
 
 __all__ = ["Game"]
 
@@ -59,6 +59,7 @@ class Game:
         self._turns: list[int] = []
         self._done: set[int] = set()
         self._went_out: int | None = None
+        self._public: list[PublicEvent] = []  # the round's actions as the table sees them
         self._start_round(list(full_deck()))
 
     # -- reading the state -------------------------------------------------
@@ -143,6 +144,7 @@ class Game:
             went_out=self._went_out,
             turns_taken=self._turns[seat],
             history=tuple(self.history),
+            log=tuple(self._public),
         )
 
     def card_count(self) -> int:
@@ -236,6 +238,7 @@ class Game:
                 hand.append(card)
                 self._turns[seat] += 1
                 self.phase = Phase.DISCARD
+                self._public.append(PublicEvent(action, taken=card))
                 return Outcome(action, drawn=card)
             case Draw():
                 reshuffled = False
@@ -248,13 +251,16 @@ class Game:
                 hand.append(card)
                 self._turns[seat] += 1
                 self.phase = Phase.DISCARD
+                self._public.append(PublicEvent(action, reshuffled=reshuffled))
                 return Outcome(action, drawn=card, reshuffled=reshuffled)
             case Discard(card=card):
+                self._public.append(PublicEvent(action))
                 hand.remove(card)
                 self._put_down(card)
                 self._pass_turn()
                 return Outcome(action)
             case GoOut(words=words, discard=card) | LayDown(words=words, discard=card):
+                self._public.append(PublicEvent(action))
                 for word in words:
                     for c in word.cards:
                         hand.remove(c)
@@ -296,6 +302,7 @@ class Game:
         self._draw = deck
         self._seen = list(self._discard)
         self._laid = [()] * self.players
+        self._public = []
         self._turns = [0] * self.players
         self._done = set()
         self._went_out = None
@@ -341,7 +348,7 @@ class Game:
         return (
             self.round, self.turn, self.phase, self._went_out, tuple(self._done), self.totals,
             tuple(map(tuple, self._hands)), tuple(self._draw), tuple(self._discard), tuple(self._laid),
-            tuple(self._turns), tuple(self._seen), len(self.history), self._rng.getstate(),
+            tuple(self._turns), tuple(self._seen), len(self._public), len(self.history), self._rng.getstate(),
             sum(len(r["actions"]) for r in self.log),
         )  # fmt: skip
 

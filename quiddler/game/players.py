@@ -29,6 +29,7 @@ __all__ = [
     "make_player",
     "player_names",
     "register_player",
+    "solve_cards",
     "solve_hand",
 ]
 
@@ -69,6 +70,12 @@ def solve_hand(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discar
                beat_longest: int | None = None, beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
     """The solver on a hand (order-free, cached), with the view's word list."""
     return _solve(tuple(sorted(cards)), discard, view.rules.words, beat_longest, beat_words, bonus)
+
+
+def solve_cards(cards: tuple[Card, ...] | list[Card], wordlist: WordList, *, discard: bool = True,
+                beat_longest: int | None = None, beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
+    """The solver on a hand (order-free, cached) with any word list (an AI level's vocabulary)."""
+    return _solve(tuple(sorted(cards)), discard, wordlist, beat_longest, beat_words, bonus)
 
 
 def _final_value(play: Play, view: PlayerView) -> int:
@@ -212,7 +219,7 @@ def make_player(name: str, seed: int | None = None) -> Player:
     >>> make_player("clever")
     Traceback (most recent call last):
     ...
-    quiddler.game.errors.UnknownStrategyError: unknown strategy: 'clever' (expected one of: greedy, random...)
+    quiddler.game.errors.UnknownStrategyError: unknown strategy: 'clever' (expected one of: easy, ev, expert, greedy...)
     """
     try:
         factory = _REGISTRY[name]

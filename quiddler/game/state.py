@@ -27,6 +27,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "PlayerView",
+    "PublicEvent",
     "RoundResult",
     "action_from_dict",
     "word_of",
@@ -163,6 +164,23 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class PublicEvent:
+    """One action of the round as every player at the table sees it: who
+    drew from where (``taken`` is the face-up card when it came from the
+    discard pile; a blind-drawn card is never shown), what was discarded,
+    and the words laid down.  ``reshuffled`` says the discard pile (all but
+    its top card) was shuffled into a new draw pile before a blind draw."""
+
+    action: Action
+    taken: Card | None = None
+    reshuffled: bool = False
+
+    @property
+    def player(self) -> int:
+        return self.action.player
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     """What one player may see: their own hand, the face-up cards, every
     laid-down word and the scores; never another hand or the deck order."""
@@ -190,6 +208,8 @@ class PlayerView:
     #: turns this player has started this round
     turns_taken: int
     history: tuple[RoundResult, ...]
+    #: the round's public actions so far, oldest first (see :class:`PublicEvent`)
+    log: tuple[PublicEvent, ...] = ()
 
     @property
     def my_turn(self) -> bool:

@@ -1,0 +1,480 @@
+"""Computer players that think: ``ev``, ``expert`` (= ``hard``), ``medium``, ``easy``.
+
+Every decision is made the same way: list the options of the move (draw
+from the pile or take the discard top; discard each card or go out; lay
+down which words on a final turn), give each an expected value in points,
+and play the best (lower levels pick among near-best options at random).
+The options are :class:`~quiddler.game.hints.HintOption` values and the
+ranking is :func:`advise`, so :func:`~quiddler.game.hints.hint` *is* the
+expert explaining its own move.
+
+What the expert values (docs/ai.md has the measurements):
+
+- card counting: a blind draw is any unseen card (:mod:`.counting`), weighted
+  by how many copies are unseen;
+- the draw: the discard top against the expected blind draw, each valued as
+  the best the hand can do after it (going out counted as such);
+- the discard: the kept hand looking one draw ahead (its expected best score
+  after each possible next card, plus a premium for the chance to go out),
+  less a penalty for handing the next player a useful card;
+- going out or waiting: going out scores now and keeps the bonuses it is
+  likely to keep; waiting keeps a complete hand (it is never lost) and may
+  improve it, but gives the others another turn, which costs points;
+- the final turn: exact and bonus-aware, a tie that voids the goer's bonus
+  included;
+- the standings: in the last round a leader goes out at once and a player
+  far behind waits for more.
+
+All hands of one decision are scored in one batch (:mod:`.evaluate`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..cards import Card, full_deck
+from ..solver.types import Play
+from ..wordlist import WordList
+from .counting import known_holdings, unseen
+from .evaluate import HandScorer, scorer_for
+from .hints import Hint, HintOption
+from .players import register_player, solve_cards
+from .state import Discard, Draw, GoOut, LayDown, Phase, PlayerView
+from .vocabulary import level_wordlist
+
+__all__ = ["EASY", "EV", "EXPERT", "LEVELS", "MEDIUM", "AIPlayer", "Style", "advise"]
+
+_BIG = 10_000  # a bonus too big to pass up: makes the solver find the best play meeting a target
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a level decides.  Every field is one ingredient of the expert
+    that a weaker level leaves out or weakens."""
+
+    name: str
+    #: vocabulary level (see :mod:`.vocabulary`); None plays the game's whole list
+    vocabulary: str | None = None
+    #: draw: the discard top against the expected blind draw; False: greedy's
+    #: rule (take the top if it lets the hand go out or raises its score now)
+    blind_ev: bool = True
+    #: discard: value the kept hand by its expected best after one more draw;
+    #: False: by its score now
+    lookahead: bool = True
+    #: discards looked ahead (the best this-many by their score now)
+    prune: int = 5
+    #: points added to a hand that can go out, in the values above
+    out_premium: float = 0.0
+    #: lambda: points per unit of chance that the kept hand can go out after the next draw
+    out_weight: float = 0.0
+    #: mu: weight of the expected gain a discard hands to the next player
+    gift_weight: float = 0.0
+    #: value a going-out play by the bonuses it is likely to keep
+    bonus_aware: bool = False
+    #: points waiting costs when going out is possible (the others' extra
+    #: turn); None: always go out as soon as possible
+    wait_cost: float | None = None
+    #: no waiting after this many turns of the round (rounds must end)
+    wait_turns: int = 0
+    #: go out at once when leading in the last round; wait more when far behind
+    standings: bool = False
+    #: final turn: also value ties that void the goer's bonus
+    deny_bonus: bool = False
+    #: softmax temperature in points for picking a move (0: always the best)
+    noise: float = 0.0
+
+
+EV = Style("ev")
+EXPERT = Style("expert", out_premium=2.0, out_weight=4.0, gift_weight=0.5, bonus_aware=True, wait_cost=6.0,
+               wait_turns=2, standings=True, deny_bonus=True)  # fmt: skip
+MEDIUM = Style("medium", vocabulary="medium", lookahead=False, noise=1.5)
+EASY = Style("easy", vocabulary="easy", blind_ev=False, lookahead=False, noise=3.0)
+LEVELS = {"ev": EV, "expert": EXPERT, "hard": EXPERT, "medium": MEDIUM, "easy": EASY}
+
+
+# -- the position a decision is made in -------------------------------------------
+
+
+class _Position:
+    """One view seen through one style: its vocabulary, scorer and the
+    chances of each face on a blind draw."""
+
+    def __init__(self, view: PlayerView, style: Style) -> None:
+        self.view = view
+        self.style = style
+        self.n = view.round_size
+        self.words = level_wordlist(style.vocabulary, view.rules.words)
+        self.scorer: HandScorer = scorer_for(self.words)
+        pool = unseen(view)
+        total = sum(pool.values())
+        self.faces = sorted(pool)
+        self.probs = [pool[f] / total for f in self.faces] if total else []
+        self.longest_bonus, self.most_bonus = view.rules.bonuses(view.players)
+
+    def blind(self, values: Sequence[float]) -> float:
+        """Expectation over a blind draw of per-face ``values`` (in ``self.faces`` order)."""
+        return sum(p * v for p, v in zip(self.probs, values))
+
+    def final_targets(self) -> tuple[int | None, int | None, int]:
+        """score_many's bonus options for a final turn: beat what the others laid down."""
+        if self.view.rules.bonus_requires_going_out:
+            return None, None, 0
+        longest, count = self.view.others_best()
+        lb, mb = self.longest_bonus, self.most_bonus
+        if lb and mb:
+            return longest, count, (lb + mb) // 2  # equal in every official variant
+        if lb:
+            return longest, None, lb
+        if mb:
+            return None, count, mb
+        return None, None, 0
+
+    def going_values(self, hands: Sequence[Sequence[Card]], may_out: bool) -> tuple[list[float], list[bool]]:
+        """W(X) for (n+1)-card hands on an ordinary turn: the going-out score
+        (plus the premium) when the hand can and may go out, else its best
+        score; and whether each can go out."""
+        scored = self.scorer.scores(hands, discard=True)
+        values, outs = [], []
+        for best, out in scored:
+            can = out is not None and may_out
+            outs.append(out is not None)
+            values.append(out + self.style.out_premium if can and out is not None else float(best))
+        return values, outs
+
+    def final_values(self, hands: Sequence[Sequence[Card]]) -> list[float]:
+        """Best score of (n+1)-card hands on a final turn, bonuses for beating the others counted."""
+        longest, count, bonus = self.final_targets()
+        return [float(best) for best, _ in self.scorer.scores(hands, discard=True, beat_longest=longest,
+                                                                beat_words=count, bonus=bonus)]  # fmt: skip
+
+
+# -- tables learned once per word list and round size ------------------------------
+
+
+@lru_cache(maxsize=64)
+def _table(words: WordList, n: int) -> tuple[dict[Card, float], list[int], list[int]]:
+    """For random hands of ``n`` cards: the expected gain of being handed
+    each face (over a blind draw), and the longest word (letters) and word
+    count of the best play of random (n+1)-card hands, sorted.  Sampled
+    with a fixed seed, so decisions stay reproducible."""
+    rng = random.Random(9_000 + n)
+    deck = list(full_deck())
+    faces = sorted(set(deck))
+    copies = {f: deck.count(f) for f in faces}
+    samples = [rng.sample(deck, n) for _ in range(32)]
+    scorer = scorer_for(words)
+    gains = {f: 0.0 for f in faces}
+    rows = scorer.scores([hand + [f] for hand in samples for f in faces], discard=True)
+    for k in range(len(samples)):
+        row = [float(rows[k * len(faces) + j][0]) for j in range(len(faces))]
+        blind = sum(copies[f] * v for f, v in zip(faces, row)) / len(deck)
+        for f, v in zip(faces, row):
+            gains[f] += max(0.0, v - blind) / len(samples)
+    plays = [solve_cards(hand + [rng.choice(deck)], words).best for hand in samples]
+    return gains, sorted(p.longest_word for p in plays), sorted(p.word_count for p in plays)
+
+
+def _share_below(sorted_values: list[int], value: int) -> float:
+    """Fraction of ``sorted_values`` strictly below ``value``."""
+    lo, hi = 0, len(sorted_values)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if sorted_values[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo / len(sorted_values) if sorted_values else 0.0
+
+
+# -- the three decisions ------------------------------------------------------------
+
+
+def _draw_options(pos: _Position) -> tuple[list[HintOption], str]:
+    view, style = pos.view, pos.style
+    hand = list(view.hand)
+    top = view.discard_top
+    can_pile = view.may_draw_from_pile
+    hands = ([hand + [top]] if top is not None else []) + [hand + [f] for f in pos.faces]
+    if view.final_turn:
+        values = pos.final_values(hands)
+        outs = [False] * len(values)
+    else:
+        values, outs = pos.going_values(hands, view.may_go_out)
+    top_value = values[0] if top is not None else None
+    face_values = values[1:] if top is not None else values
+    blind = pos.blind(face_values) if pos.probs else (top_value or 0.0)
+    p_out = pos.blind([float(o) for o in (outs[1:] if top is not None else outs)])
+    if not style.blind_ev:  # greedy's rule: the top against keeping the hand as it is
+        blind = float(pos.scorer.one(hand, discard=False)[0]) if not view.final_turn else blind
+        if top is not None and outs[0] and not view.final_turn:
+            blind = min(blind, (top_value or 0.0) - 0.5)
+    options = []
+    if top is not None:
+        options.append(HintOption("take-discard", top, None, top_value or 0.0))
+    if can_pile:
+        options.append(HintOption("draw-pile", None, None, blind))
+    options.sort(key=lambda o: -o.value)
+    best = options[0]
+    if top is None or not can_pile:
+        reason = f"The only draw allowed: {'the draw pile' if top is None else 'the discard top'}."
+    elif best.action == "take-discard":
+        assert top is not None and top_value is not None
+        going = " you can go out now" if outs[0] and view.may_go_out and not view.final_turn else " your hand is"
+        reason = (f"Take the {top}: with it{going} worth {top_value:.0f}; a blind draw averages {blind:.0f}"
+                  + (f" ({p_out:.0%} chance to go out)." if p_out and not view.final_turn else "."))  # fmt: skip
+    else:
+        reason = (f"Draw from the pile: a blind draw averages {blind:.0f}"
+                  + (f" ({p_out:.0%} chance to go out)" if p_out and not view.final_turn else "")
+                  + f", the {top} would only make {top_value:.0f}.")  # fmt: skip
+    return options, reason
+
+
+def _gifts(pos: _Position, cards: Sequence[Card]) -> dict[Card, float]:
+    """Expected gain each discard hands the next player: what it is worth to
+    a typical hand over a blind draw, plus what it adds to the cards that
+    player is known to hold (taken face up this round)."""
+    view = pos.view
+    gains, _, _ = _table(pos.words, pos.n)
+    gift = {c: gains[c] for c in cards}
+    nxt = (view.seat + 1) % view.players
+    held = known_holdings(view)[nxt]
+    if held and nxt != view.seat:
+        base = list(held.elements())
+        scored = pos.scorer.scores([base] + [base + [c] for c in cards], discard=False)
+        for c, (with_c, _) in zip(cards, scored[1:]):
+            gift[c] += max(0.0, with_c - scored[0][0] + c.points) / 2
+    return gift
+
+
+def _bonus_keep(pos: _Position, play: Play) -> float:
+    """The bonuses a going-out play is expected to keep: the chance that no
+    other player ties or beats its longest word (its word count), times the
+    bonus; the others' best plays are sampled once per round size."""
+    if pos.view.rules.bonus_requires_going_out is False and not play.words:
+        return 0.0
+    _, longest, counts = _table(pos.words, pos.n)
+    others = pos.view.players - 1
+    value = pos.longest_bonus * _share_below(longest, play.longest_word) ** others
+    value += pos.most_bonus * _share_below(counts, play.word_count) ** others
+    return value
+
+
+def _wait_cost(pos: _Position) -> float:
+    """Points waiting is charged when going out is possible (infinite: never wait)."""
+    view, style = pos.view, pos.style
+    if style.wait_cost is None or view.turns_taken > style.wait_turns:
+        return math.inf
+    cost = style.wait_cost
+    if style.standings and view.round == view.rules.rounds - 1:
+        lead = view.totals[view.seat] - max(t for s, t in enumerate(view.totals) if s != view.seat)
+        if lead >= 0:
+            return math.inf  # leading in the last round: end it now
+        if lead < -25:
+            cost = 0.0  # far behind: only a bigger hand can win
+    return cost
+
+
+def _going_out_plays(pos: _Position, kept: Sequence[Card]) -> list[Play]:
+    """Going-out plays of the ``n`` kept cards (no discard) worth trying:
+    the best, and with bonus awareness the best with a longer word or more words."""
+    sol = solve_cards(list(kept), pos.words, discard=False)
+    first = sol.best_go_out
+    if first is None:
+        return []
+    plays = [first]
+    if pos.style.bonus_aware:
+        for longest, count in ((first.longest_word, None), (None, first.word_count)):
+            other = solve_cards(list(kept), pos.words, discard=False, beat_longest=longest, beat_words=count,
+                                bonus=_BIG).best  # fmt: skip
+            if other.goes_out and other.bonus and other not in plays:
+                plays.append(Play(other.words, other.unused, None))
+    return plays
+
+
+def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
+    view, style = pos.view, pos.style
+    hand = list(view.hand)
+    cards = sorted(set(hand))
+    kept = {c: _without(hand, c) for c in cards}
+    static = dict(zip(cards, pos.scorer.scores([kept[c] for c in cards], discard=False)))
+    gifts = _gifts(pos, cards) if style.gift_weight else dict.fromkeys(cards, 0.0)
+    options: list[HintOption] = []
+    if view.may_go_out:
+        for c in cards:
+            if static[c][1] is None:
+                continue
+            for play in _going_out_plays(pos, kept[c]):
+                bonus = _bonus_keep(pos, play) if style.bonus_aware else 0.0
+                value = play.card_score + bonus - style.gift_weight * gifts[c]
+                options.append(HintOption("go-out", c, play.words, value))
+    can_go = bool(options)
+    wait = _wait_cost(pos) if can_go else 0.0
+    order = sorted(cards, key=lambda c: (-static[c][0], -c.points, c))
+    looked = order[: style.prune] if style.lookahead else []
+    values: dict[Card, float] = {}
+    chances: dict[Card, float] = {}
+    if looked and pos.probs:
+        hands = [kept[c] + [f] for c in looked for f in pos.faces]
+        w, outs = pos.going_values(hands, True)
+        k = len(pos.faces)
+        for i, c in enumerate(looked):
+            chances[c] = pos.blind([float(o) for o in outs[i * k : (i + 1) * k]])
+            values[c] = pos.blind(w[i * k : (i + 1) * k]) + style.out_weight * chances[c]
+    for c in cards:
+        value = values.get(c, float(static[c][0])) - style.gift_weight * gifts[c] - wait
+        options.append(HintOption("discard", c, None, value))
+    if style.wait_cost is None and can_go:  # go out as soon as possible
+        options.sort(key=lambda o: (o.action != "go-out", -o.value))
+    else:
+        options.sort(key=lambda o: -o.value)
+    best = options[0]
+    assert best.card is not None
+    if best.action == "go-out":
+        words = ", ".join(w.text for w in best.words or ())
+        score = sum(w.points for w in best.words or ())
+        waiting = [o.value for o in options if o.action == "discard"]
+        reason = f"Go out with {words} for {score} and discard the {best.card}"
+        if waiting and not math.isinf(wait):
+            reason += f": waiting is worth about {max(waiting):.0f} after the others' extra turn."
+        else:
+            reason += "."
+    elif can_go:
+        out_value = max(o.value for o in options if o.action == "go-out")
+        reason = (f"Wait: discard the {best.card} and keep a hand that averages {values.get(best.card, 0):.0f} "
+                  f"after one more draw; going out now is worth {out_value:.0f}.")  # fmt: skip
+    elif best.card in values:
+        reason = (f"Discard the {best.card}: the hand you keep averages {values[best.card]:.0f} after your next "
+                  f"draw ({chances[best.card]:.0%} chance to go out).")  # fmt: skip
+    else:
+        reason = f"Discard the {best.card}: the hand you keep scores {static[best.card][0]} now."
+    return options, reason
+
+
+def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
+    """A final turn: every bonus target worth aiming at is solved exactly
+    and the plays are compared at their true value."""
+    view, style = pos.view, pos.style
+    hand = list(view.hand)
+    longest, count = view.others_best()
+    eligible = not view.rules.bonus_requires_going_out
+    lb, mb = pos.longest_bonus, pos.most_bonus
+    long_targets: list[int | None] = [None]
+    word_targets: list[int | None] = [None]
+    if eligible and lb:
+        long_targets += [longest] + ([longest - 1] if style.deny_bonus and longest > 0 else [])
+    if eligible and mb:
+        word_targets += [count] + ([count - 1] if style.deny_bonus and count > 0 else [])
+    plays: list[Play] = []
+    for lt in long_targets:
+        for wt in word_targets:
+            bonus = _BIG if lt is not None or wt is not None else 10
+            play = solve_cards(hand, pos.words, discard=True, beat_longest=lt, beat_words=wt, bonus=bonus).best
+            play = Play(play.words, play.unused, play.discard)
+            if play not in plays:
+                plays.append(play)
+    holder_long, holder_words = _bonus_holders(view)
+    deny = 1.0 if view.players == 2 else 1.0 / (view.players - 1)
+
+    def value(play: Play) -> float:
+        v = float(play.card_score)
+        if eligible and play.words:
+            v += lb if play.longest_word > longest else 0
+            v += mb if play.word_count > count else 0
+            if style.deny_bonus:
+                v += deny * lb if holder_long and play.longest_word >= longest else 0
+                v += deny * mb if holder_words and play.word_count >= count else 0
+        return v
+
+    options = [HintOption("lay-down", p.discard, p.words, value(p)) for p in plays]
+    options.sort(key=lambda o: -o.value)
+    best, play = options[0], max(plays, key=value)
+    words = ", ".join(w.text for w in play.words) or "no words"
+    reason = f"Lay down {words} and discard the {best.card}: worth {best.value:.0f}"
+    notes = []
+    if eligible and play.words and lb and play.longest_word > longest:
+        notes.append(f"the longest word beats their {longest} letters (+{lb})")
+    elif style.deny_bonus and holder_long and play.words and play.longest_word == longest:
+        notes.append(f"tying their {longest}-letter word voids their longest-word bonus")
+    if eligible and play.words and mb and play.word_count > count:
+        notes.append(f"{play.word_count} words beat their {count} (+{mb})")
+    reason += (": " + "; ".join(notes) + ".") if notes else "."
+    return options, reason.replace(": worth", ", worth", 1) if notes else reason
+
+
+def _bonus_holders(view: PlayerView) -> tuple[bool, bool]:
+    """Whether one other player alone now holds the longest word / most words (and would get the bonus)."""
+    longest, count = view.others_best()
+    lengths = [max((w.letters for w in laid), default=0) for s, laid in enumerate(view.laid_down) if s != view.seat]
+    counts = [len(laid) for s, laid in enumerate(view.laid_down) if s != view.seat]
+    return longest > 0 and lengths.count(longest) == 1, count > 0 and counts.count(count) == 1
+
+
+def _without(hand: Sequence[Card], card: Card) -> list[Card]:
+    out = list(hand)
+    out.remove(card)
+    return out
+
+
+def advise(view: PlayerView, style: Style = EXPERT) -> Hint:
+    """Every option of the move ``view`` is at, valued the ``style``'s way,
+    best first, with the reason for the first."""
+    if not view.my_turn:
+        raise ValueError(f"it is not seat {view.seat}'s move (seat {view.turn} is to move)")
+    pos = _Position(view, style)
+    if view.phase is Phase.DRAW:
+        options, reason = _draw_options(pos)
+    elif view.final_turn:
+        options, reason = _final_options(pos)
+    else:
+        options, reason = _end_options(pos)
+    return Hint(options[0], tuple(options), reason)
+
+
+# -- players -------------------------------------------------------------------------
+
+
+class AIPlayer:
+    """A player that plays the option :func:`advise` ranks first, or with
+    ``style.noise`` one of the near-best at random (softmax over the values)."""
+
+    def __init__(self, style: Style, seed: int | None = None, *, name: str | None = None) -> None:
+        self.style = style
+        self.name = name or style.name
+        self.rng = random.Random(seed)
+
+    def _choose(self, view: PlayerView) -> HintOption:
+        options = advise(view, self.style).options
+        if self.style.noise <= 0 or len(options) == 1:
+            return options[0]
+        top = options[0].value
+        weights = [math.exp((o.value - top) / self.style.noise) if math.isfinite(o.value) else 0.0
+                   for o in options]  # fmt: skip
+        return self.rng.choices(options, weights)[0]
+
+    def choose_draw(self, view: PlayerView) -> Draw:
+        action = self._choose(view).to_action(view.seat)
+        assert isinstance(action, Draw)
+        return action
+
+    def choose_end(self, view: PlayerView) -> Discard | GoOut:
+        action = self._choose(view).to_action(view.seat)
+        assert isinstance(action, (Discard, GoOut))
+        return action
+
+    def choose_lay_down(self, view: PlayerView) -> LayDown:
+        action = self._choose(view).to_action(view.seat)
+        assert isinstance(action, LayDown)
+        return action
+
+
+def _factory(name: str, style: Style) -> None:
+    register_player(name, lambda seed: AIPlayer(style, seed, name=name))
+
+
+for _name, _style in LEVELS.items():
+    _factory(_name, _style)
+

@@ -1,0 +1,85 @@
+"""Card counting from what a player may see: the cards whose place is
+unknown to it, and the cards it knows an opponent holds.
+
+Everything here reads a :class:`~quiddler.game.state.PlayerView` only (its
+hand, the face-up cards, the laid-down words and the round's public log),
+so an AI built on it can never use a hidden card.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..cards import Card, full_deck
+from .state import Discard, Draw, GoOut, LayDown, PlayerView
+
+__all__ = ["discard_pile", "known_holdings", "unseen"]
+
+_DECK = Counter(full_deck())
+
+
+def discard_pile(view: PlayerView) -> list[Card]:
+    """The discard pile as the log shows it, bottom first.
+
+    It starts as the up card (``view.seen[0]``); a take pops it, a discard
+    pushes, a reshuffle leaves only the top.  A view without a log (a
+    position typed in for a hint) counts every seen card as still face up.
+    """
+    if not view.log:
+        return list(view.seen)
+    pile = list(view.seen[:1])
+    for event in view.log:
+        action = event.action
+        if isinstance(action, Draw):
+            if action.source == "discard":
+                if pile:
+                    pile.pop()
+            elif event.reshuffled:
+                pile = pile[-1:]
+        elif isinstance(action, (Discard, GoOut, LayDown)):
+            pile.append(action.card if isinstance(action, Discard) else action.discard)
+    return pile
+
+
+def known_holdings(view: PlayerView) -> tuple[Counter[Card], ...]:
+    """Per seat, the cards it is known to hold: those it took face up from
+    the discard pile, less later discards of the same face.  A seat that
+    laid down is cleared (its words are public anyway).  The player's own
+    entry is its hand."""
+    held: list[Counter[Card]] = [Counter() for _ in range(view.players)]
+    for event in view.log:
+        action, seat = event.action, event.player
+        if isinstance(action, Draw):
+            if event.taken is not None:
+                held[seat][event.taken] += 1
+        elif isinstance(action, Discard):
+            if held[seat][action.card]:
+                held[seat][action.card] -= 1
+        else:
+            held[seat] = Counter()
+    held[view.seat] = Counter(view.hand)
+    return tuple(+h for h in held)
+
+
+def unseen(view: PlayerView) -> Counter[Card]:
+    """The cards whose place the player does not know, by face: the deck
+    less its own hand, the discard pile, every laid-down word and the cards
+    known to be in an opponent's hand.  These are the draw pile and the
+    rest of the opponents' hands; a blind draw is taken to be any of them
+    with equal chance.
+
+    >>> from quiddler.game import Game
+    >>> view = Game(2, seed=3).view(1)
+    >>> sum(unseen(view).values()) == 118 - len(view.hand) - 1
+    True
+    """
+    out = _DECK.copy()
+    out.subtract(view.hand)
+    out.subtract(discard_pile(view))
+    for laid in view.laid_down:
+        for word in laid:
+            out.subtract(word.cards)
+    for seat, held in enumerate(known_holdings(view)):
+        if seat != view.seat:
+            out.subtract(held)
+    return +out  # counts below zero (an inconsistent typed-in position) are dropped

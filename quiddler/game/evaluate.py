@@ -1,0 +1,72 @@
+"""Scoring many candidate hands at once, with a memo.
+
+An AI decision asks for the best score of dozens to hundreds of hands
+(each candidate kept hand plus each card it might draw).  One call to
+:func:`~quiddler.solver.score_many` runs them all in one compiled batch,
+which costs a fraction of the same hands solved one by one; the memo skips
+hands already scored (they recur across candidates, turns and the hint
+that repeats a decision).  The batch runs on one thread: decisions are
+small, and the machines that run many games at once have no core to spare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..cards import Card
+from ..solver import score_many
+from ..wordlist import WordList
+
+__all__ = ["HandScorer", "scorer_for"]
+
+Scores = tuple[int, int | None]
+_Key = tuple[tuple[bool, int, int, int], tuple[int, ...]]
+
+
+class HandScorer:
+    """``(best score, best going-out score or None)`` of hands in one word
+    list, as :func:`~quiddler.solver.score_many` gives them, memoised by the
+    hand's cards (order-free) and the options."""
+
+    def __init__(self, wordlist: WordList, *, max_entries: int = 400_000) -> None:
+        self.wordlist = wordlist
+        self.max_entries = max_entries
+        self._memo: dict[_Key, Scores] = {}
+
+    def scores(self, hands: Sequence[Sequence[Card]], *, discard: bool, beat_longest: int | None = None,
+               beat_words: int | None = None, bonus: int = 10) -> list[Scores]:  # fmt: skip
+        """Scores of ``hands`` in order; every hand not in the memo is
+        scored in one batch."""
+        options = (discard, -1 if beat_longest is None else beat_longest,
+                   -1 if beat_words is None else beat_words, bonus)  # fmt: skip
+        keys = [(options, _sorted_indices(hand)) for hand in hands]
+        memo = self._memo
+        missing: dict[_Key, Sequence[Card]] = {}
+        for key, hand in zip(keys, hands):
+            if key not in memo and key not in missing:
+                missing[key] = hand
+        if missing:
+            if len(memo) + len(missing) > self.max_entries:
+                memo.clear()
+            found = score_many(list(missing.values()), discard=discard, wordlist=self.wordlist,
+                               beat_longest=beat_longest, beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
+            memo.update(zip(missing, found))
+        return [memo[key] for key in keys]
+
+    def one(self, hand: Sequence[Card], *, discard: bool) -> Scores:
+        return self.scores([hand], discard=discard)[0]
+
+
+def _sorted_indices(hand: Iterable[Card]) -> tuple[int, ...]:
+    return tuple(sorted(card.index for card in hand))
+
+
+_SCORERS: dict[int, HandScorer] = {}
+
+
+def scorer_for(wordlist: WordList) -> HandScorer:
+    """The process's scorer for ``wordlist`` (one memo per list)."""
+    scorer = _SCORERS.get(id(wordlist))
+    if scorer is None or scorer.wordlist is not wordlist:
+        scorer = _SCORERS[id(wordlist)] = HandScorer(wordlist)
+    return scorer
