@@ -53,6 +53,8 @@ COMPUTER_NAMES = ("Ada", "Bram", "Cleo", "Dev", "Esme", "Finn", "Gus")
 #: Exit status after Ctrl-C (128 + SIGINT), as shells expect.
 EXIT_INTERRUPTED = 130
 _DEFAULT_SAVE = "quiddler-game.json"
+#: The player whose moves are the hints' recommended moves (``hint()`` is the expert explaining itself).
+ADVISER = "expert"
 
 
 _PROMPTS: dict[Prompt, str] = {
@@ -105,31 +107,6 @@ class _Opponent:
         return self._player(view).choose_lay_down(view)
 
 
-class _Adviser:
-    """The person's seat played by the hint's recommended move (``auto``)."""
-
-    name = "hint"
-
-    def choose_draw(self, view: PlayerView) -> Draw:
-        action = _recommended(view)
-        assert isinstance(action, Draw), action
-        return action
-
-    def choose_end(self, view: PlayerView) -> Discard | GoOut:
-        action = _recommended(view)
-        assert isinstance(action, (Discard, GoOut)), action
-        return action
-
-    def choose_lay_down(self, view: PlayerView) -> LayDown:
-        action = _recommended(view)
-        assert isinstance(action, LayDown), action
-        return action
-
-
-def _recommended(view: PlayerView) -> Action:
-    return hint(view).recommended.to_action(view.seat)
-
-
 class Session:
     """A game in progress between the person (the seat labelled ``"human"``)
     and computer players (the other seats, labelled with their strategy)."""
@@ -144,9 +121,10 @@ class Session:
         self.save_path = save_path
         names = iter(COMPUTER_NAMES)
         self.names = tuple("You" if label == HUMAN else next(names) for label in self.labels)
-        #: Who decides for each seat: the computer players, and the adviser that plays `auto` for the person.
+        #: Who decides for each seat: the computer players, and for the person's `auto` the expert,
+        #: whose move is by construction the hint's recommended one.
         self.players: tuple[Player, ...] = tuple(
-            _Adviser() if label == HUMAN else _Opponent(label, game.seed) for label in self.labels
+            make_player(ADVISER) if label == HUMAN else _Opponent(label, game.seed) for label in self.labels
         )
         self._fresh = True  # nothing shown yet: the first prompt shows the table whatever the phase
         self._announced_round = -1

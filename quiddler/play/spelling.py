@@ -53,6 +53,10 @@ def _list(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _number(n: int) -> str:
+    return ("no", "one", "two", "three", "four", "five", "six")[n] if n < 7 else str(n)
+
+
 def _missing_text(missing: Counter[Card], pool: Counter[Card]) -> str:
     """'an n and another e' for cards needed beyond what the pool holds."""
     parts = []
@@ -61,9 +65,9 @@ def _missing_text(missing: Counter[Card], pool: Counter[Card]) -> str:
         if have == 0 and need == 1:
             parts.append(_an(card))
         elif have == 0:
-            parts.append(f"{need} {card}")
+            parts.append(f"{_number(need)} {card}'s")
         else:
-            parts.append(f"{'another' if need == 1 else f'{need} more'} {card}")
+            parts.append(f"another {card}" if need == 1 else f"{_number(need)} more {card}'s")
     return _list(parts)
 
 
@@ -102,23 +106,21 @@ def _assignments(options: Sequence[tuple[tuple[Card, ...], ...]], pool: Counter[
 
 
 def _explain_unspellable(texts: Sequence[str], options: Sequence[tuple[tuple[Card, ...], ...]],
-                         pool: Counter[Card]) -> WordProblem:  # fmt: skip
-    """Why no assignment fits: name the word (or words together) and the cards missing."""
-    for text, spellings in zip(texts, options):
-        if not any(_fits(s, pool) for s in spellings):
-            best = min(spellings, key=lambda s: _shortfall(s, pool).total())
-            return WordProblem(f"you cannot spell {text!r} with your cards: "
-                               f"it needs {_missing_text(_shortfall(best, pool), pool)}")  # fmt: skip
-    # Each word fits alone, but not all together: show the cheapest shortfall.
-    best_missing: Counter[Card] | None = None
-    for combo in _combinations(options):
-        missing = _shortfall([c for s in combo for c in s], pool)
-        if best_missing is None or missing.total() < best_missing.total():
-            best_missing = missing
-    assert best_missing is not None
-    quoted = _list([repr(t) for t in texts])
-    return WordProblem(f"your cards cannot spell {quoted} at once: "
-                       f"together they need {_missing_text(best_missing, pool)}")  # fmt: skip
+                         pool: Counter[Card], discard: Card | None) -> WordProblem:  # fmt: skip
+    """Why no assignment fits: name the word (or the words together) and the cards missing."""
+    alone = [(t, sp) for t, sp in zip(texts, options) if not any(_fits(s, pool) for s in sp)]
+    if alone:
+        text, spellings = alone[0]
+        missing = min((_shortfall(s, pool) for s in spellings), key=Counter.total)
+        message = f"you cannot spell {text!r} with your cards: it needs {_missing_text(missing, pool)}"
+    else:  # each word fits alone, but not all together: the smallest shortfall
+        missing = min((_shortfall([c for s in combo for c in s], pool) for combo in _combinations(options)),
+                      key=Counter.total)  # fmt: skip
+        message = (f"your cards cannot spell {_list([repr(t) for t in texts])} at once: "
+                   f"together they need {_missing_text(missing, pool)}")  # fmt: skip
+    if discard is not None and missing[discard]:
+        message += f" (the {discard} you discard cannot be in a word too)"
+    return WordProblem(message)
 
 
 def _combinations(options: Sequence[tuple[tuple[Card, ...], ...]]) -> Iterator[tuple[tuple[Card, ...], ...]]:
@@ -149,7 +151,7 @@ def match_words(texts: Sequence[str], hand: Sequence[Card], wordlist: WordList, 
         pool[discard] -= 1
     found = list(dict.fromkeys(_assignments(options, pool)))
     if not found:
-        raise _explain_unspellable(words, options, pool)
+        raise _explain_unspellable(words, options, pool, discard)
     matches = []
     for combo in found:
         left = tuple(sorted((pool - Counter(c for s in combo for c in s)).elements()))
@@ -181,6 +183,7 @@ def _going_out(matches: list[Match], discard: Card | None, held: int) -> list[Ma
 
 
 def distinct_choices(matches: Sequence[Match]) -> bool:
-    """Whether the person must choose: the ways differ in points, in the
-    discard, or in the cards kept in hand."""
-    return len({(m.points, m.discard, m.left) for m in matches}) > 1
+    """Whether the person must choose: the ways differ in points or in the
+    discard.  (The points of the cards kept then differ too: a hand's points
+    are the words' plus the kept cards' plus the discard's.)"""
+    return len({(m.points, m.discard) for m in matches}) > 1
