@@ -243,3 +243,455 @@ def test_plain_rendering_of_a_round_and_the_score_sheet() -> None:
         "total          31    6",
         "",
     ]
+
+
+# -- sessions driven by a script that reads the game -----------------------------------------
+
+
+class Script:
+    """A stdin for a :class:`Session` whose lines come from ``answer(game)``,
+    asked again whenever the lines it gave run out.  Stops with end of input
+    (or ``KeyboardInterrupt``) after ``limit`` lines."""
+
+    def __init__(self, answer: Callable[[Game], list[str]], limit: int | None = None,
+                 interrupt: bool = False) -> None:  # fmt: skip
+        self.answer = answer
+        self.limit = limit
+        self.interrupt = interrupt
+        self.game: Game | None = None
+        self.pending: list[str] = []
+        self.read = 0
+
+    def readline(self) -> str:
+        if self.limit is not None and self.read >= self.limit:
+            if self.interrupt:
+                raise KeyboardInterrupt
+            return ""
+        if not self.pending:
+            assert self.game is not None
+            self.pending = list(self.answer(self.game))
+        self.read += 1
+        return self.pending.pop(0) + "\n"
+
+
+def run_session(game: Game, labels: list[str], script: Script, save: Path | None = None) -> tuple[int, str]:
+    out = io.StringIO()
+    script.game = game
+    screen = Screen(plain=True, echo_input=True, stdin=script, stdout=out)  # type: ignore[arg-type]
+    status = Session(game, labels, screen, save).run()
+    return status, out.getvalue()
+
+
+def always_auto(game: Game) -> list[str]:
+    return ["auto"]
+
+
+def actions_of(game: Game) -> list[list[dict]]:  # type: ignore[type-arg]
+    return [entry["actions"] for entry in game.log]
+
+
+def prompt_of(game: Game) -> str:
+    if game.phase is Phase.DRAW:
+        return "draw"
+    return "final" if game.final_turn else "end"
+
+
+def not_held(hand: tuple[Card, ...]) -> str:
+    return next(face for face in FACES if Card(face) not in hand and len(face) == 1)
+
+
+def unspellable(hand: tuple[Card, ...]) -> str:
+    for word in ("jazz", "fuzz", "quiz", "jukebox", "pizzazz"):
+        try:
+            match_words([word], hand, WORDS, mode="lay-down")
+        except WordProblem as problem:
+            if "cannot spell" in str(problem):
+                return word
+    raise AssertionError("every test word is spellable")  # pragma: no cover
+
+
+def bad_lines(game: Game) -> list[str]:
+    """Every kind of mistake that fits the prompt in front of the person."""
+    hand = game.hand(game.turn)
+    meta = ["help", "score", "table", "hint"]
+    match prompt_of(game):
+        case "draw":
+            return ["", "blah", "discard x", "go ax", "p x", *meta]
+        case "end":
+            lines = ["pile", "discard", "discard zz", f"discard {not_held(hand)}", "go", "go xyzzyq",
+                     f"go {unspellable(hand)}", "foo bar", "go ax discard zz", *meta]  # fmt: skip
+            short = [w for w in find_words(hand, wordlist=WORDS) if len(w.cards) <= len(hand) - 3]
+            return lines + ([f"go {short[0].text}"] if short else [])
+        case _:
+            return ["pile", "none", "zz", f"xyzzyq discard {hand[0]}", f"{unspellable(hand)} discard {hand[0]}",
+                    f"discard {not_held(hand)}", *meta]  # fmt: skip
+
+
+def test_bad_input_at_every_prompt_is_explained_and_loses_nothing() -> None:
+    rules = Rules(round_sizes=(3, 4))
+    straight = Game(2, seed=11, rules=rules)
+    assert run_session(straight, [HUMAN, "greedy"], Script(always_auto))[0] == 0
+    seen: set[tuple[int, int, str]] = set()
+    prompts: set[str] = set()
+
+    def mistakes_then_auto(game: Game) -> list[str]:
+        key = (game.round, sum(len(e["actions"]) for e in game.log), prompt_of(game))
+        if key in seen:
+            return ["auto"]
+        seen.add(key)
+        prompts.add(prompt_of(game))
+        return [*bad_lines(game), "auto"]
+
+    game = Game(2, seed=11, rules=rules)
+    status, out = run_session(game, [HUMAN, "greedy"], Script(mistakes_then_auto))
+    assert status == 0 and "Game over." in out and "Traceback" not in out
+    assert prompts == {"draw", "end", "final"}
+    assert actions_of(game) == actions_of(straight)  # no mistake cost a turn or changed a move
+    for message in ["type a move, or help", "'blah': draw from the pile (p) or take the discard (d)",
+                    "draw a card first: pile (p) or discard (d)", "you have drawn already",
+                    "discard which card?", "'zz' is not a card", "you hold no ", "go out with which words?",
+                    "'xyzzyq' is not in the word list (ENABLE)", "with your cards: it needs",
+                    "to go out, type go and the words: go foo bar", "Start your turn by drawing a card",
+                    "You hold one card too many", "this is your final turn. Lay down", "Hint: ",
+                    "round  cards  You  Ada"]:  # fmt: skip
+        assert message in out, message
+
+
+def test_hint_shows_the_recommended_move_and_auto_plays_it() -> None:
+    from quiddler.game import hint
+
+    game = Game(2, seed=4, rules=Rules(round_sizes=(3,)))
+    game.apply(Draw(1, "pile"))
+    game.apply(Discard(1, game.hand(1)[-1]))
+    advice = hint(game.view(0))
+    script = Script(lambda g: ["hint", "auto"] if g.phase is Phase.DRAW and g.turn == 0 else ["auto"], limit=2)
+    status, out = run_session(game, [HUMAN, "greedy"], script)
+    assert status == 0
+    assert f"Hint: {render._option_text(advice.recommended).plain}" in out
+    assert advice.reason in out
+    for rank, option in enumerate(advice.options[:5], 1):
+        assert re.search(rf"^{rank}\s+{re.escape(render._option_text(option).plain)}\s+{option.value:.1f}$",
+                         out, re.M), option  # fmt: skip
+    assert game.log[0]["actions"][2] == advice.recommended.to_action(0).to_dict()
+
+
+def test_auto_round_plays_the_rest_of_the_round() -> None:
+    game = Game(2, seed=8, rules=Rules(round_sizes=(3, 4)))
+    status, out = run_session(game, [HUMAN, "greedy"], Script(lambda g: ["auto round"], limit=1))
+    assert status == 0 and len(game.history) == 1 and game.round == 1  # round 1 played, then input ended
+    assert out.count("> auto round") == 1
+
+
+def final_turn_game(hand: str) -> Game:
+    """One round of 6 cards in which Ada (seat 1) has gone out and the
+    person holds ``hand`` after drawing (hands set directly: test only)."""
+    game = Game(2, seed=5, rules=Rules(round_sizes=(6,)))
+    game.apply(Draw(1, "pile"))
+    game._hands[1] = list(cards("a,x,b,e,t,o,z"))
+    game.apply(GoOut(1, (Word("ax", cards("a,x")), Word("be", cards("b,e")), Word("to", cards("t,o"))), Card("z")))
+    game.apply(Draw(0, "pile"))
+    game._hands[0] = list(cards(hand))
+    return game
+
+
+def test_final_turn_asks_which_spelling_when_points_differ() -> None:
+    game = final_turn_game("th,e,t,h,e,a,x")
+    lines = iter(["the discard x", "3", "two", "2"])
+    status, out = run_session(game, [HUMAN, "greedy"], Script(lambda g: [next(lines)]))
+    assert status == 0
+    assert "Your cards spell that in more than one way, worth different points:" in out
+    assert "type a number from 1 to 2, or cancel" in out
+    assert game.log[0]["actions"][-1] == {"type": "lay_down", "player": 0, "words": [["th", "e"]], "discard": "x"}
+    assert "You lay down the [th e] 11, discard x (12), keeping t, h, e, a (-14)." in out
+
+
+def test_final_turn_asks_which_card_to_discard_and_can_cancel() -> None:
+    game = final_turn_game("q,u,a,x,b,e,t")
+    lines = iter(["qua", "zz", "cancel", "qua", "x"])
+    status, out = run_session(game, [HUMAN, "greedy"], Script(lambda g: [next(lines)]))
+    assert status == 0
+    assert "Discard which card (b, e, t, x; the others count against you)> zz" in out
+    assert "type one of b, e, t, x, or cancel" in out and "Cancelled." in out
+    assert game.log[0]["actions"][-1] == {"type": "lay_down", "player": 0, "words": [["q", "u", "a"]], "discard": "x"}
+
+
+def test_first_turn_rule_is_explained() -> None:
+    game = Game(2, seed=6, rules=Rules(round_sizes=(3,), no_going_out_first_turn=True))
+    answers = {"draw": ["pile"], "end": ["go ax", "auto"], "final": ["auto"]}
+    status, out = run_session(game, [HUMAN, "greedy"], Script(lambda g: answers[prompt_of(g)], limit=3))
+    assert "no going out on your first turn of this round (house rule)" in out
+
+
+def test_decision_seeds_differ_by_seat_round_turn_and_phase() -> None:
+    game = Game(3, seed=2)
+    views = [game.view(s) for s in range(3)]
+    seeds = {decision_seed(2, v.seat, v) for v in views}
+    assert len(seeds) == 3 and decision_seed(2, 1, views[1]) == decision_seed(2, 1, views[1])
+    assert decision_seed(3, 1, views[1]) != decision_seed(2, 1, views[1])
+
+
+# -- the command through CliRunner -----------------------------------------------------------------
+
+
+class LinesThenInterrupt(io.BufferedIOBase):
+    """Binary stdin giving one line per read, then Ctrl-C (KeyboardInterrupt)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = list(lines)
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, size: int = -1) -> bytes:
+        if size == 0:
+            return b""
+        if not self.lines:
+            raise KeyboardInterrupt
+        return (self.lines.pop(0) + "\n").encode()
+
+    read = read1  # type: ignore[assignment]
+
+
+def invoke(args: list[str], input: str | io.BufferedIOBase | None = None):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(play, args, input=input)
+
+
+def one_error_line(result) -> str:  # type: ignore[no-untyped-def]
+    assert result.exit_code == 2, (result.output, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+AUTO = "auto\n" * 3000
+
+
+def test_scripted_whole_game_runs_to_the_score_sheet(tmp_path: Path) -> None:
+    """`yes auto | quiddler play --seed 1`: all eight rounds, the score sheet, exit 0."""
+    save = tmp_path / "game.json"
+    result = invoke(["--seed", "1", "--save", str(save)], AUTO)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    out = result.output
+    assert out.startswith("Quiddler: you against Ada (medium). 8 rounds of 3 to 10 cards. Game seed 1.")
+    assert "\x1b[" not in out
+    for number in range(1, 9):
+        assert f"End of round {number} (" in out
+    record = json.loads(save.read_text())
+    assert record["finished"] and record["players"] == [HUMAN, "medium"]
+    sheet = out[out.index("Score sheet"):].splitlines()
+    assert [line.split()[0] for line in sheet[2:10]] == [str(n) for n in range(1, 9)]
+    assert [int(x) for x in sheet[10].split()[1:]] == record["final_scores"] == list(replay(record).totals)
+
+
+def test_levels_and_opponents(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    result = invoke(["--seed", "2", "--opponents", "3", "--level", "easy,hard,greedy", *SHORT, "--save", str(save)],
+                    AUTO)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "you against Ada (easy), Bram (hard), Cleo (greedy). 2 rounds of 3 to 4 cards" in result.output
+    assert json.loads(save.read_text())["players"] == [HUMAN, "easy", "hard", "greedy"]
+
+
+@pytest.fixture(scope="module")
+def straight_record(tmp_path_factory: pytest.TempPathFactory) -> dict:  # type: ignore[type-arg]
+    save = tmp_path_factory.mktemp("straight") / "game.json"
+    result = invoke([*RESUMED, "--save", str(save)], AUTO)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("> auto") == 6
+    return json.loads(save.read_text())  # type: ignore[no-any-return]
+
+
+#: The games resumed: seed 9, three rounds; played straight through the person answers six prompts.
+RESUMED = ["--seed", "9", "--rounds", "3"]
+
+
+@pytest.mark.parametrize(("lines", "how"), [(k, ("quit", "eof", "interrupt")[k % 3]) for k in range(6)])
+def test_stopping_and_resuming_gives_the_game_played_straight_through(
+    tmp_path: Path, straight_record: dict, lines: int, how: str  # type: ignore[type-arg]
+) -> None:
+    save = tmp_path / "game.json"
+    args = [*RESUMED, "--save", str(save)]
+    if how == "interrupt":
+        stopped = invoke(args, LinesThenInterrupt(["auto"] * lines))
+        assert stopped.exit_code == 130 and isinstance(stopped.exception, SystemExit)
+        assert f"Interrupted: game saved to {save}. Continue it with: quiddler play --resume {save}" in stopped.output
+    elif how == "eof":
+        stopped = invoke(args, "auto\n" * lines)
+        assert stopped.exit_code == 0
+        assert f"End of input: game saved to {save}." in stopped.output
+    else:
+        stopped = invoke(args, "auto\n" * lines + "quit\n")
+        assert stopped.exit_code == 0
+        assert f"Game saved to {save}. Continue it with: quiddler play --resume {save}" in stopped.output
+    assert "Traceback" not in stopped.output
+    assert not json.loads(save.read_text())["finished"]
+    resumed = invoke(["--resume", str(save)], AUTO)
+    assert resumed.exit_code == 0, resumed.output
+    assert "Resuming at round" in resumed.output or lines == 0
+    assert json.loads(save.read_text()) == straight_record
+
+
+def test_quit_asks_whether_and_where_to_save(tmp_path: Path, straight_record: dict) -> None:  # type: ignore[type-arg]
+    target = tmp_path / "later.json"
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("my notes\n")
+    script = f"auto\nauto\nquit\nmaybe\ncancel\nauto\nquit\nyes\n{foreign}\n{target}\n"
+    result = invoke(RESUMED, script)
+    assert result.exit_code == 0, result.output
+    assert "type yes, no or cancel" in result.output and "Cancelled." in result.output
+    assert f"'{foreign}' exists and is not a saved game: choose another file" in result.output
+    assert f"Game saved to {target}. Continue it with: quiddler play --resume {target}" in result.output
+    assert foreign.read_text() == "my notes\n"
+    resumed = invoke(["--resume", str(target)], AUTO)
+    assert resumed.exit_code == 0
+    assert json.loads(target.read_text()) == straight_record
+
+
+def test_quit_without_saving_and_end_of_input_without_a_file() -> None:
+    result = invoke(["--seed", "9", *SHORT], "auto\nquit\nno\n")
+    assert result.exit_code == 0 and result.output.rstrip().endswith("Game not saved. Bye.")
+    result = invoke(["--seed", "9", *SHORT], "auto\n")
+    assert result.exit_code == 0
+    assert "End of input: the game stops here, not saved (use --save FILE to keep games)." in result.output
+    result = invoke(["--seed", "9", *SHORT], LinesThenInterrupt(["auto"]))
+    assert result.exit_code == 130 and "Interrupted: the game stops here, not saved" in result.output
+
+
+def test_resuming_a_finished_game_shows_the_score_sheet(tmp_path: Path, straight_record: dict) -> None:  # type: ignore[type-arg]
+    save = tmp_path / "done.json"
+    save.write_text(json.dumps(straight_record))
+    result = invoke(["--resume", str(save)], "")
+    assert result.exit_code == 0 and "Game over." in result.output and "Score sheet" in result.output
+
+
+def damaged_saves(record: dict) -> dict[str, str]:  # type: ignore[type-arg]
+    text = json.dumps(record)
+    tampered = json.loads(text)
+    tampered["rounds"][0]["actions"][1] = {"type": "discard", "player": 1, "card": "zz"}
+    illegal = json.loads(text)
+    illegal["rounds"][0]["actions"].insert(0, {"type": "discard", "player": 0, "card": "a"})
+    dealt = json.loads(text)
+    dealt["rounds"][0]["hands"][0][0] = "q" if dealt["rounds"][0]["hands"][0][0] != "q" else "z"
+    no_human = json.loads(text)
+    no_human["players"] = ["medium", "medium"]
+    stranger = json.loads(text)
+    stranger["players"] = [HUMAN, "deep-blue"]
+    rounds = json.loads(text)
+    rounds["rounds"] = "all of them"
+    return {
+        "truncated": text[: len(text) // 2],
+        "empty": "",
+        "not json": "hello\n",
+        "a list": "[1, 2, 3]",
+        "another format": json.dumps({**record, "format": "chess-pgn/1"}),
+        "bad card": json.dumps(tampered),
+        "illegal action": json.dumps(illegal),
+        "another deal": json.dumps(dealt),
+        "no human seat": json.dumps(no_human),
+        "unknown player": json.dumps(stranger),
+        "rounds not a list": json.dumps(rounds),
+        "binary": "\udcff\udcfe",
+    }
+
+
+@pytest.mark.parametrize("kind", ["truncated", "empty", "not json", "a list", "another format", "bad card",
+                                  "illegal action", "another deal", "no human seat", "unknown player",
+                                  "rounds not a list", "binary"])  # fmt: skip
+def test_a_damaged_or_foreign_save_is_one_error_line_and_left_untouched(
+    tmp_path: Path, straight_record: dict, kind: str  # type: ignore[type-arg]
+) -> None:
+    save = tmp_path / "game.json"
+    data = damaged_saves(straight_record)[kind].encode("utf-8", "surrogateescape")
+    save.write_bytes(data)
+    before = save.stat().st_mtime_ns
+    line = one_error_line(invoke(["--resume", str(save)], AUTO))
+    assert str(save) in line
+    assert save.read_bytes() == data and save.stat().st_mtime_ns == before
+
+
+def test_resume_errors(tmp_path: Path, straight_record: dict) -> None:  # type: ignore[type-arg]
+    missing = tmp_path / "nothing.json"
+    assert one_error_line(invoke(["--resume", str(missing)])) == f"Error: no saved game at '{missing}'"
+    save = tmp_path / "game.json"
+    save.write_text(json.dumps(straight_record))
+    line = one_error_line(invoke(["--resume", str(save), "--seed", "3"]))
+    assert line == "Error: --resume continues the saved game as it was set up: drop --seed"
+    assert "drop --level" in one_error_line(invoke(["--resume", str(save), "--level", "easy"]))
+    assert "drop --no-bonuses" in one_error_line(invoke(["--resume", str(save), "--no-bonuses"]))
+
+
+def test_save_never_overwrites_a_foreign_file_or_an_unfinished_game(tmp_path: Path, straight_record: dict) -> None:  # type: ignore[type-arg]
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("keep me")
+    line = one_error_line(invoke(["--save", str(foreign)], AUTO))
+    assert line == f"Error: '{foreign}' exists and is not a saved game: choose another file"
+    assert foreign.read_text() == "keep me"
+    unfinished = tmp_path / "unfinished.json"
+    invoke([*RESUMED, "--save", str(unfinished)], "auto\nquit\n")
+    text = unfinished.read_text()
+    assert "holds an unfinished game: continue it with --resume" in one_error_line(
+        invoke(["--save", str(unfinished)], AUTO))
+    assert unfinished.read_text() == text
+    finished = tmp_path / "finished.json"
+    finished.write_text(json.dumps(straight_record))
+    assert invoke(["--seed", "9", *SHORT, "--save", str(finished)], "auto\nquit\n").exit_code == 0
+    assert "cannot save the game to" in one_error_line(invoke(["--save", str(tmp_path / "no" / "x.json")]))
+    assert "is a directory" in one_error_line(invoke(["--save", str(tmp_path)]))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--opponents", "0"], "Invalid value for '--opponents'"),
+        (["--opponents", "8"], "Invalid value for '--opponents'"),
+        (["--level", "genius"], "unknown level: 'genius' (expected easy, medium or hard"),
+        (["--level", "easy,hard", "--opponents", "3"], "2 levels for 3 opponents"),
+        (["--rounds", "0"], "Invalid value for '--rounds'"),
+        (["--rounds", "2", "--round-sizes", "3,4"], "give --rounds or --round-sizes, not both"),
+        (["--round-sizes", "3,x"], "expected card counts such as 3,5,7, not '3,x'"),
+        (["--round-sizes", "1"], "a round must deal at least 2 cards, not 1"),
+        (["--round-sizes", "25"], "rounds of more than 19 cards cannot be played against the computer"),
+        (["--opponents", "7", "--round-sizes", "15"], "8 hands of 15 cards do not fit the 118-card deck"),
+        (["--wordlist", "/no/such/file"], "word list not found"),
+        (["--seed", "x"], "Invalid value for '--seed'"),
+        (["--pace", "-1"], "Invalid value for '--pace'"),
+    ],
+)
+def test_bad_options_are_one_error_line(args: list[str], message: str) -> None:
+    assert message in one_error_line(invoke(args, AUTO))
+
+
+def test_group_offers_play_with_help() -> None:
+    from quiddler.cli import main
+
+    result = CliRunner().invoke(main, ["play", "--help"])
+    assert result.exit_code == 0
+    assert "yes auto | quiddler play --seed 1" in result.output and "--no-first-turn-out" in result.output
+    result = CliRunner().invoke(main, ["play", "--opponents", "9"])
+    assert result.exit_code == 2 and result.stderr.startswith("Error: ")
+
+
+def test_simulate_and_play_share_the_rule_options() -> None:
+    from quiddler.game.cli import simulate
+
+    def options(command) -> set[str]:  # type: ignore[no-untyped-def]
+        return {o for p in command.params for o in p.opts}
+
+    shared = {"--wordlist", "--rounds", "--round-sizes", "--no-first-turn-out", "--no-bonuses", "--no-floor"}
+    assert shared <= options(simulate) & options(play)
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    game = finished_one_round_game()
+    path = tmp_path / "g.json"
+    with pytest.raises(SaveError):
+        load_game(path)
+    check_save_target(path)
+    save_game(path, Game(2, seed=4), [HUMAN, "easy"])
+    with pytest.raises(SaveError, match="unfinished game"):
+        check_save_target(path)
+    loaded, labels = load_game(path)
+    assert labels == (HUMAN, "easy") and loaded.seed == 4 and not loaded.over
+    assert game.over

@@ -23,7 +23,7 @@ __all__ = ["Screen"]
 
 #: Seconds between a computer player's moves when a person is watching.
 HUMAN_PACE = 0.8
-_PLAIN_WIDTH = 120
+_PLAIN_WIDTH = 1000  # plain text is never wrapped: a line is a line, whatever its length
 
 
 class Screen:
@@ -38,7 +38,7 @@ class Screen:
         self._stdout = stdout if stdout is not None else sys.stdout
         if plain:
             self._console = Console(file=io.StringIO(), force_terminal=False, no_color=True, highlight=False,
-                                    emoji=False, markup=False, width=_PLAIN_WIDTH)  # fmt: skip
+                                    emoji=False, markup=False, width=_PLAIN_WIDTH, soft_wrap=True)  # fmt: skip
         else:
             self._console = Console(file=self._stdout, highlight=False, emoji=False, markup=False)
 
