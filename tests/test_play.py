@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -195,8 +195,8 @@ def test_plain_rendering_of_a_known_position_line_by_line() -> None:
         "You        25      5",
         "Ada        40      0  quit [qu i t] 14, ax 14 (went out)",
         "Discard pile: z (14)    Draw pile: 87 cards",
-        "Ada went out: this is your final turn. Lay down what words you can; the cards left in your hand "
-        "count against you.",
+        ("Ada went out: this is your final turn. Lay down what words you can; the cards left in your hand "
+         "count against you."),
         "Your hand  qu  e  e  n  th",
         "            9  2  2  5   9",
         "",
@@ -371,7 +371,7 @@ def test_hint_shows_the_recommended_move_and_auto_plays_it() -> None:
     assert advice.reason in out
     for rank, option in enumerate(advice.options[:5], 1):
         assert re.search(rf"^{rank}\s+{re.escape(render._option_text(option).plain)}\s+{option.value:.1f}$",
-                         out, re.M), option  # fmt: skip
+                         out, re.MULTILINE), option  # fmt: skip
     assert game.log[0]["actions"][2] == advice.recommended.to_action(0).to_dict()
 
 
@@ -418,7 +418,7 @@ def test_final_turn_asks_which_card_to_discard_and_can_cancel() -> None:
 def test_first_turn_rule_is_explained() -> None:
     game = Game(2, seed=6, rules=Rules(round_sizes=(3,), no_going_out_first_turn=True))
     answers = {"draw": ["pile"], "end": ["go ax", "auto"], "final": ["auto"]}
-    status, out = run_session(game, [HUMAN, "greedy"], Script(lambda g: answers[prompt_of(g)], limit=3))
+    _, out = run_session(game, [HUMAN, "greedy"], Script(lambda g: answers[prompt_of(g)], limit=3))
     assert "no going out on your first turn of this round (house rule)" in out
 
 
