@@ -203,13 +203,6 @@ def test_plain_rendering_of_a_known_position_line_by_line() -> None:
     ]
 
 
-def test_plain_rendering_has_no_escape_codes_and_colour_rendering_has() -> None:
-    view = known_view()
-    colour = io.StringIO()
-    Screen(plain=False, stdout=colour).show(render.turn_table(view, ("You", "Ada")))  # type: ignore[arg-type]
-    assert "\x1b[" not in "\n".join(plain(render.turn_table(view, ("You", "Ada"))))  # type: ignore[arg-type]
-
-
 def finished_one_round_game() -> Game:
     """A one-round game with known hands (set directly: test only): You go
     out with qua and discard t; Ada lays down ax and keeps b."""
@@ -695,3 +688,75 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     loaded, labels = load_game(path)
     assert labels == (HUMAN, "easy") and loaded.seed == 4 and not loaded.over
     assert game.over
+
+
+# -- on a real (pseudo-)terminal ---------------------------------------------------------------
+
+
+def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[str, str] | None = None
+                    ) -> tuple[int, bytes]:  # fmt: skip
+    """Run ``quiddler play ARGS`` on a pseudo-terminal; for each (wait_for, keys)
+    read until ``wait_for`` appears, then type ``keys``.  Returns the exit
+    status and everything the terminal showed."""
+    import os
+    import pty
+    import select
+    import sys
+    import time
+
+    environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm-256color",
+                                                                           "COLUMNS": "100"} | (env or {})  # fmt: skip
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.execve(sys.executable, [sys.executable, "-m", "quiddler.cli", "play", *args], environ)
+    shown = b""
+
+    def read_until(marker: bytes | None, timeout: float = 120.0) -> None:
+        nonlocal shown
+        deadline = time.monotonic() + timeout
+        while marker is None or marker not in shown:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise AssertionError(f"waited for {marker!r}; the terminal shows:\n{shown.decode(errors='replace')}")
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # the child closed the terminal
+                chunk = b""
+            if not chunk:
+                if marker is None:
+                    return
+                raise AssertionError(f"ended before {marker!r}:\n{shown.decode(errors='replace')}")
+            shown += chunk
+
+    for marker, typed in keys:
+        read_until(marker)
+        os.write(fd, typed)
+    read_until(None)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), shown
+
+
+PROMPT = b"Draw: pile or discard"
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs a pseudo-terminal")
+def test_on_a_terminal_colour_hint_ctrl_c_saves_and_ctrl_d_resumes(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    args = ["--seed", "2", "--rounds", "2", "--pace", "0", "--save", str(save)]
+    status, shown = run_on_terminal(args, [(PROMPT, b"hint\r"), (b"Hint:", b""), (PROMPT, b"\x03")])
+    text = shown.decode()
+    assert status == 130, text
+    assert "\x1b[" in text  # colour on a terminal
+    assert "Interrupted: game saved to" in text and "Traceback" not in text
+    assert not json.loads(save.read_text())["finished"]
+    status, shown = run_on_terminal(["--resume", str(save), "--pace", "0"], [(PROMPT, b"\x04")])
+    assert status == 0, shown.decode()
+    assert "Resuming at round 1" in shown.decode() and "End of input: game saved to" in shown.decode()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs a pseudo-terminal")
+def test_no_color_on_a_terminal_is_plain() -> None:
+    status, shown = run_on_terminal(["--seed", "2", "--pace", "0"], [(PROMPT, b"\x04")], env={"NO_COLOR": "1"})
+    assert status == 0
+    assert b"\x1b" not in shown and b"End of input: the game stops here" in shown

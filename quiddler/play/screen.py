@@ -50,6 +50,11 @@ class Screen:
         plain = plain or not out_tty or bool(os.environ.get("NO_COLOR"))
         if pace is None:
             pace = HUMAN_PACE if out_tty and in_tty else 0.0
+        if in_tty:
+            try:  # line editing and history at the prompt (input() uses it once imported)
+                import readline  # noqa: F401
+            except ImportError:  # pragma: no cover - not on every platform
+                pass
         return cls(plain=plain, pace=pace, echo_input=not in_tty)
 
     def show(self, *renderables: RenderableType) -> None:
