@@ -710,11 +710,12 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
     if pid == 0:  # pragma: no cover - the child
         os.execve(sys.executable, [sys.executable, "-m", "quiddler.cli", "play", *args], environ)
     shown = b""
+    start = 0  # each marker is looked for in what appeared after the previous one
 
     def read_until(marker: bytes | None, timeout: float = 120.0) -> None:
-        nonlocal shown
+        nonlocal shown, start
         deadline = time.monotonic() + timeout
-        while marker is None or marker not in shown:
+        while marker is None or marker not in shown[start:]:
             ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
                 raise AssertionError(f"waited for {marker!r}; the terminal shows:\n{shown.decode(errors='replace')}")
@@ -730,6 +731,7 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
 
     for marker, typed in keys:
         read_until(marker)
+        start = shown.index(marker, start) + len(marker)
         os.write(fd, typed)
     read_until(None)
     _, status = os.waitpid(pid, 0)

@@ -91,6 +91,8 @@ class Screen:
             if self.echo_input:
                 self._console.print(line)
             return line
+        if not self.echo_input and self._stdin is sys.stdin:
+            return input(label)  # a person at a terminal: line editing, the terminal echoes
         self._stdout.write(label)
         self._stdout.flush()
         line = self._stdin.readline()
@@ -108,6 +110,18 @@ class Screen:
         if self.plain:
             return nullcontext()
         return self._console.status(f"{who} is thinking...", spinner="dots")
+
+    def forget_typeahead(self) -> None:
+        """Drop keys typed while the computer was playing, so a move is only
+        ever typed after seeing the table it answers (terminal input only)."""
+        if self.echo_input or self._stdin is not sys.stdin:
+            return
+        try:
+            import termios
+
+            termios.tcflush(self._stdin.fileno(), termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError, AttributeError):
+            pass  # not a POSIX terminal: nothing to drop
 
     def pause(self) -> None:
         """Let a person follow the computer players' moves."""

@@ -25,7 +25,7 @@ from ..game.engine import Game
 from ..game.hints import hint
 from ..game.players import Player, make_player
 from ..game.runner import next_action
-from ..game.state import Action, Discard, Draw, GoOut, LayDown, Phase, PlayerView
+from ..game.state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView
 from . import render
 from .commands import (
     Auto,
@@ -164,6 +164,12 @@ class Session:
         if game.history or game.log[-1]["actions"]:
             s.say(f"Resuming at round {game.round + 1}: totals " + ", ".join(
                 f"{name} {total}" for name, total in zip(self.names, game.totals)) + ".")  # fmt: skip
+            events = game.view(self.human).log
+            if events and not game.over:
+                s.say("This round so far:")
+                for event in events:
+                    outcome = Outcome(event.action, drawn=event.taken, reshuffled=event.reshuffled)
+                    s.show(render.action_line(event.action, outcome, self.names, self.human))
         if self.save_path is not None:
             s.say(f"The game is saved to {self.save_path} after each of your turns.")
         s.say("Type help at any prompt for the commands.")
@@ -206,6 +212,7 @@ class Session:
         prompt: Prompt = "draw" if game.phase is Phase.DRAW else ("final" if game.final_turn else "end")
         if prompt == "draw" or self._fresh:
             self._fresh = False
+            self.screen.forget_typeahead()
             self.screen.blank()
             self.screen.show(render.turn_table(view, self.names))
         if self._auto_round == game.round:
