@@ -90,11 +90,10 @@ def hand_grid(hand: Sequence[Card], label: str = "Your hand") -> Table:
 def round_start(view: PlayerView, names: Sequence[str], human: int) -> Text:
     first = (view.dealer + 1) % view.players
     mover = "you play first" if first == human else f"{names[first]} plays first"
-    return Text.assemble(
-        (f"Round {view.round + 1} of {view.rules.rounds}", HEAD),
-        f": {view.round_size} cards each; ", name_text(names, view.dealer, human),
-        f" {'deal' if view.dealer == human else 'deals'}, {mover}.",
-    )  # fmt: skip
+    dealer = Text("you deal", style=YOU) if view.dealer == human else Text.assemble(
+        name_text(names, view.dealer, human), " deals")
+    return Text.assemble((f"Round {view.round + 1} of {view.rules.rounds}", HEAD),
+                         f": {view.round_size} cards each; ", dealer, f", {mover}.")  # fmt: skip
 
 
 _FINAL_TURN = (" went out: this is your final turn. Lay down what words you can; "
