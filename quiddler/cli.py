@@ -25,7 +25,7 @@ from .errors import QuiddlerError
 from .solver import Play, Solution, Word, find_words, solve
 from .wordlist import WordList, default_wordlist, load_wordlist
 
-__all__ = ["InputError", "QuiddlerGroup", "input_errors", "main"]
+__all__ = ["InputError", "OneLineErrors", "QuiddlerGroup", "input_errors", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -81,7 +81,21 @@ def input_errors() -> Iterator[None]:
         raise InputError(str(exc)) from None
 
 
-class QuiddlerGroup(click.Group):
+class OneLineErrors(click.Command):
+    """A command (or, mixed in first, a group) whose bad input is one
+    ``Error: ...`` line and exit 2, also when it runs on its own."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:  # fmt: skip
+        with input_errors():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with input_errors():
+            return super().invoke(ctx)
+
+
+class QuiddlerGroup(OneLineErrors, click.Group):
     """The ``quiddler`` group: one-line errors, and commands imported lazily.
 
     ``lazy_commands`` maps a command name to ``"module:attribute"``; a command
@@ -100,15 +114,6 @@ class QuiddlerGroup(click.Group):
         if command is None and cmd_name in self.lazy_commands:
             command = _import_command(self.lazy_commands[cmd_name])
         return command
-
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:  # fmt: skip
-        with input_errors():
-            return super().make_context(info_name, args, parent, **extra)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        with input_errors():
-            return super().invoke(ctx)
 
 
 def _import_command(target: str) -> click.Command | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from ..cli import input_errors
+from ..cli import OneLineErrors
 from ..game.engine import Game
 from ..game.options import RULE_OPTION_NAMES, rule_options, rules_from_options
 from ..game.players import make_player, player_names
@@ -40,19 +40,6 @@ Examples:
   yes auto | quiddler play --seed 1          the computer plays your seat too (scripted)"""
 
 
-class _PlayCommand(click.Command):
-    """One-line errors when run on its own too (the group does this for its commands)."""
-
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:  # fmt: skip
-        with input_errors():
-            return super().make_context(info_name, args, parent, **extra)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        with input_errors():
-            return super().invoke(ctx)
-
-
 def _levels(text: str, opponents: int | None) -> list[str]:
     names = [name.strip().lower() for name in text.split(",")]
     known = player_names()
@@ -71,7 +58,7 @@ def _given(ctx: click.Context, name: str) -> bool:
     return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
 
 
-@click.command("play", cls=_PlayCommand, epilog=_EPILOG,
+@click.command("play", cls=OneLineErrors, epilog=_EPILOG,
                short_help="Play a whole game against the computer.")  # fmt: skip
 @click.option("--opponents", type=click.IntRange(1, MAX_PLAYERS - 1), default=None, metavar="N",
               help="Computer players, 1 to 7  [default: 1].")  # fmt: skip
