@@ -105,11 +105,11 @@ class Screen:
         self._stdout.flush()
         return line
 
-    def thinking(self, who: str) -> AbstractContextManager[object]:
-        """A spinner while a computer player decides (terminal only: no cursor tricks in plain mode)."""
+    def working(self, message: str) -> AbstractContextManager[object]:
+        """A spinner while the computer works out a move (terminal only: no cursor tricks in plain mode)."""
         if self.plain:
             return nullcontext()
-        return self._console.status(f"{who} is thinking...", spinner="dots")
+        return self._console.status(message, spinner="dots")
 
     def forget_typeahead(self) -> None:
         """Drop keys typed while the computer was playing, so a move is only

@@ -200,7 +200,7 @@ class Session:
     def _computer_move(self) -> None:
         seat = self.game.turn
         self.screen.pause()
-        with self.screen.thinking(self.names[seat]):
+        with self.screen.working(f"{self.names[seat]} is thinking..."):
             action = next_action(self.game, self.players)
         self._apply(action)
 
@@ -242,13 +242,16 @@ class Session:
                 case Table():
                     self.screen.show(render.turn_table(view, self.names))
                 case HintRequest():
-                    self.screen.show(render.hint_panel(hint(view)))
+                    with self.screen.working("Working out the hint..."):
+                        advice = hint(view)
+                    self.screen.show(render.hint_panel(advice))
                 case Quit():
                     self._quit()
                 case Auto(round=whole_round):
                     if whole_round:
                         self._auto_round = self.game.round
-                    return next_action(self.game, self.players)
+                    with self.screen.working("Working out the best move..."):
+                        return next_action(self.game, self.players)
                 case DrawCard(source=source):
                     return self._checked(Draw(self.human, source))
                 case DiscardCard(card=card):
