@@ -187,9 +187,10 @@ class Session:
         """Apply a legal action and show what it did (and the round's end)."""
         game = self.game
         outcome = game.apply(action)
-        kept = game.hand(action.player) if isinstance(action, LayDown) else ()
-        if outcome.round_result is not None:
-            kept = outcome.round_result.scores[action.player].unused if isinstance(action, LayDown) else ()
+        kept: tuple[Card, ...] = ()  # a final turn's cards left in hand (they count against the player)
+        if isinstance(action, LayDown):
+            result = outcome.round_result
+            kept = result.scores[action.player].unused if result is not None else game.hand(action.player)
         self.screen.show(render.action_line(action, outcome, self.names, self.human, kept))
         if action.player == self.human and isinstance(action, Draw):
             self.screen.show(render.hand_grid(game.hand(self.human)))
@@ -216,6 +217,7 @@ class Session:
             self.screen.blank()
             self.screen.show(render.turn_table(view, self.names))
         if self._auto_round == game.round:
+            self.screen.pause()
             self._apply(next_action(game, self.players))
             return
         self._auto_round = None
