@@ -712,11 +712,18 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
     shown = b""
     start = 0  # each marker is looked for in what appeared after the previous one
 
-    def read_until(marker: bytes | None, timeout: float = 120.0) -> None:
+    def read_until(marker: bytes | None, timeout: float = 120.0, nudge: bytes = b"") -> None:
+        """Read until ``marker`` shows (None: until the program ends), typing
+        ``nudge`` again every two seconds meanwhile (a Ctrl-D typed in the
+        instant readline switches the terminal's mode can be lost)."""
         nonlocal shown, start
         deadline = time.monotonic() + timeout
         while marker is None or marker not in shown[start:]:
-            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            wait = max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([fd], [], [], min(wait, 2.0) if nudge else wait)
+            if not ready and nudge and time.monotonic() < deadline:
+                os.write(fd, nudge)
+                continue
             if not ready:
                 raise AssertionError(f"waited for {marker!r}; the terminal shows:\n{shown.decode(errors='replace')}")
             try:
@@ -733,7 +740,7 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
         read_until(marker)
         start = shown.index(marker, start) + len(marker)
         os.write(fd, typed)
-    read_until(None)
+    read_until(None, nudge=keys[-1][1] if keys[-1][1] == b"\x04" else b"")
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     return os.waitstatus_to_exitcode(status), shown
