@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -523,6 +524,8 @@ def test_stopping_and_resuming_gives_the_game_played_straight_through(
     resumed = invoke(["--resume", str(save)], AUTO)
     assert resumed.exit_code == 0, resumed.output
     assert "Resuming at round" in resumed.output or lines == 0
+    if lines == 1:  # stopped after drawing: what happened this round is told again, the person's draw too
+        assert "Round 1 so far:" in resumed.output and "You draw from the pile." in resumed.output
     assert json.loads(save.read_text()) == straight_record
 
 
@@ -688,6 +691,16 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     loaded, labels = load_game(path)
     assert labels == (HUMAN, "easy") and loaded.seed == 4 and not loaded.over
     assert game.over
+    umask = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.json"
+        save_game(fresh, game, [HUMAN, "easy"])
+        assert fresh.stat().st_mode & 0o777 == 0o644  # an ordinary file, not mkstemp's private one
+        fresh.chmod(0o600)
+        save_game(fresh, game, [HUMAN, "easy"])
+        assert fresh.stat().st_mode & 0o777 == 0o600  # a file's own permissions are kept
+    finally:
+        os.umask(umask)
 
 
 # -- on a real (pseudo-)terminal ---------------------------------------------------------------
@@ -698,7 +711,6 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
     """Run ``quiddler play ARGS`` on a pseudo-terminal; for each (wait_for, keys)
     read until ``wait_for`` appears, then type ``keys``.  Returns the exit
     status and everything the terminal showed."""
-    import os
     import pty
     import select
     import sys
@@ -749,7 +761,7 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
 PROMPT = b"Draw: pile or discard"
 
 
-@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs a pseudo-terminal")
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a pseudo-terminal")
 def test_on_a_terminal_colour_hint_ctrl_c_saves_and_ctrl_d_resumes(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     args = ["--seed", "2", "--rounds", "2", "--pace", "0", "--save", str(save)]
@@ -764,7 +776,7 @@ def test_on_a_terminal_colour_hint_ctrl_c_saves_and_ctrl_d_resumes(tmp_path: Pat
     assert "Resuming at round 1" in shown.decode() and "End of input: game saved to" in shown.decode()
 
 
-@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs a pseudo-terminal")
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a pseudo-terminal")
 def test_no_color_on_a_terminal_is_plain() -> None:
     status, shown = run_on_terminal(["--seed", "2", "--pace", "0"], [(PROMPT, b"\x04")], env={"NO_COLOR": "1"})
     assert status == 0

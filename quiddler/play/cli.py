@@ -61,7 +61,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 @click.command("play", cls=OneLineErrors, epilog=_EPILOG,
                short_help="Play a whole game against the computer.")  # fmt: skip
 @click.option("--opponents", type=click.IntRange(1, MAX_PLAYERS - 1), default=None, metavar="N",
-              help="Computer players, 1 to 7  [default: 1].")  # fmt: skip
+              help="How many computer players  [default: 1].")  # fmt: skip
 @click.option("--level", "level_text", default="medium", show_default=True, metavar="LEVEL",
               help="easy, medium or hard (or any strategy simulate takes); "
                    "a comma-separated list gives each opponent its own.")  # fmt: skip

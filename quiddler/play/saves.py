@@ -43,9 +43,20 @@ def save_game(path: Path, game: Game, labels: Sequence[str]) -> None:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
+        os.chmod(tmp, _file_mode(path))  # mkstemp makes it private; a save is an ordinary file
         os.replace(tmp, path)
     except OSError as exc:
         raise SaveError(f"cannot save the game to '{path}': {exc.strerror or exc}") from None
+
+
+def _file_mode(path: Path) -> int:
+    """The file's own permissions when it exists, else what the umask gives a new file."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _read_record(path: Path) -> dict[str, Any]:

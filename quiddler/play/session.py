@@ -161,18 +161,20 @@ class Session:
         sizes = game.rules.round_sizes
         rounds = f"{len(sizes)} round{'s' if len(sizes) > 1 else ''} of {_sizes_text(sizes)} cards"
         s.say(f"Quiddler: you against {rivals}. {rounds}. Game seed {game.seed}.", "bold")
-        if game.history or game.log[-1]["actions"]:
+        resumed = bool(game.history or game.log[-1]["actions"])
+        if resumed:
             s.say(f"Resuming at round {game.round + 1}: totals " + ", ".join(
                 f"{name} {total}" for name, total in zip(self.names, game.totals)) + ".")  # fmt: skip
-            events = game.view(self.human).log
-            if events and not game.over:
-                s.say("This round so far:")
-                for event in events:
-                    outcome = Outcome(event.action, drawn=event.taken, reshuffled=event.reshuffled)
-                    s.show(render.action_line(event.action, outcome, self.names, self.human))
         if self.save_path is not None:
             s.say(f"The game is saved to {self.save_path} after each of your turns.")
         s.say("Type help at any prompt for the commands.")
+        events = game.view(self.human).log if resumed and not game.over else ()
+        if events:
+            s.blank()
+            s.say(f"Round {game.round + 1} so far:", "bold")
+            for event in events:
+                outcome = Outcome(event.action, drawn=event.taken, reshuffled=event.reshuffled)
+                s.show(render.action_line(event.action, outcome, self.names, self.human))
 
     def _announce_round(self) -> None:
         if self._announced_round == self.game.round:
