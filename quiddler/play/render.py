@@ -59,17 +59,18 @@ def card_text(card: Card) -> Text:
     return Text.assemble((card.face, CARD), (f" ({card.points})", POINTS))
 
 
-def word_text(word: Word) -> Text:
-    """``quit 14``, with the cards shown when a card holds two letters: ``queen [qu e e n] 17``."""
+def word_text(word: Word, spelled: bool = False) -> Text:
+    """``quit 14``, with the cards shown when a card holds two letters (or
+    ``spelled``): ``queen [qu e e n] 17``."""
     text = Text(word.text, style=CARD)
-    if any(len(c.face) > 1 for c in word.cards):
+    if spelled or any(len(c.face) > 1 for c in word.cards):
         text.append(f" [{' '.join(c.face for c in word.cards)}]")
     text.append(f" {word.points}", style=POINTS)
     return text
 
 
-def words_text(words: Sequence[Word]) -> Text:
-    return Text(", ").join(word_text(w) for w in words) if words else Text("-")
+def words_text(words: Sequence[Word], spelled: bool = False) -> Text:
+    return Text(", ").join(word_text(w, spelled) for w in words) if words else Text("-")
 
 
 def cards_text(cards: Sequence[Card]) -> Text:
@@ -256,7 +257,7 @@ def choices(matches: Sequence[Match]) -> Group:
         rest = Text.assemble("discard ", card_text(m.discard)) if m.discard else Text()
         if m.left:
             rest.append_text(Text.assemble("; keep " if m.discard else "keep ", cards_text(m.left)))
-        table.add_row(str(number), words_text(m.words), str(m.points), rest)
+        table.add_row(str(number), words_text(m.words, spelled=True), str(m.points), rest)
     return Group(Text("Your cards spell that in more than one way, worth different points:"), table)
 
 
