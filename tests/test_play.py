@@ -781,3 +781,25 @@ def test_no_color_on_a_terminal_is_plain() -> None:
     status, shown = run_on_terminal(["--seed", "2", "--pace", "0"], [(PROMPT, b"\x04")], env={"NO_COLOR": "1"})
     assert status == 0
     assert b"\x1b" not in shown and b"End of input: the game stops here" in shown
+
+
+def test_a_save_that_fails_is_said_and_the_game_goes_on(tmp_path: Path) -> None:
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    good = tmp_path / "elsewhere.json"
+    answers = iter(["auto", "auto", "quit", "yes", str(good)])
+
+    def break_the_folder_then(game: Game) -> list[str]:
+        if folder.is_dir():
+            folder.rmdir()
+            folder.write_text("a file where the folder was")
+        return [next(answers)]
+
+    game = Game(2, seed=12, rules=Rules(round_sizes=(3, 4, 5)))
+    status, out = run_session(game, [HUMAN, "greedy"], Script(break_the_folder_then), save=folder / "g.json")
+    assert status == 0
+    assert f"cannot save the game to '{folder / 'g.json'}'" in out
+    assert "(the game goes on; quit offers to save elsewhere)" in out
+    assert "Save the game before you quit? (yes, no, or cancel)> yes" in out
+    assert f"Game saved to {good}." in out
+    assert load_game(good)[0].log == game.log

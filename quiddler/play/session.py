@@ -144,7 +144,7 @@ class Session:
                     self._computer_move()
             self.screen.blank()
             self.screen.show(render.game_over(self.game.history, self.names, self.human, self.game.totals))
-            self._save()
+            self._autosave()
             return 0
         except _Stop as stop:
             return stop.status
@@ -229,7 +229,7 @@ class Session:
                 break
         self._apply(action)
         if prompt != "draw":
-            self._save()
+            self._autosave()
 
     def _read_action(self, prompt: Prompt, view: PlayerView) -> Action | None:
         """One line from the person: an action to apply, or None after a
@@ -325,6 +325,14 @@ class Session:
         if self.save_path is not None:
             save_game(self.save_path, self.game, self.labels)
 
+    def _autosave(self) -> None:
+        """Save as the game goes; a failure is said and the game goes on
+        (the person can still ``quit`` and save elsewhere)."""
+        try:
+            self._save()
+        except SaveError as exc:
+            self.screen.problem(f"{exc} (the game goes on; quit offers to save elsewhere)")
+
     def _stop_now(self, why: str, status: int) -> int:
         """End of input or Ctrl-C at any point: save if a file was named, say so, stop."""
         if self.save_path is not None:
@@ -342,10 +350,14 @@ class Session:
     def _quit(self) -> None:
         """``quit``: save (asking where when no file was named) and stop."""
         if self.save_path is not None:
-            self._save()
-            self.screen.say(f"Game saved to {self.save_path}. "
-                            f"Continue it with: quiddler play --resume {self.save_path}")  # fmt: skip
-            raise _Stop(0)
+            try:
+                self._save()
+            except SaveError as exc:
+                self.screen.problem(str(exc))  # ask where else, below
+            else:
+                self.screen.say(f"Game saved to {self.save_path}. "
+                                f"Continue it with: quiddler play --resume {self.save_path}")  # fmt: skip
+                raise _Stop(0)
         while True:
             answer = self.screen.ask("Save the game before you quit? (yes, no, or cancel)").strip().lower()
             if answer in ("n", "no"):
