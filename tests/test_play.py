@@ -803,3 +803,19 @@ def test_a_save_that_fails_is_said_and_the_game_goes_on(tmp_path: Path) -> None:
     assert "Save the game before you quit? (yes, no, or cancel)> yes" in out
     assert f"Game saved to {good}." in out
     assert load_game(good)[0].log == game.log
+
+
+def test_a_game_on_another_word_list_resumes_from_the_file_it_names(tmp_path: Path) -> None:
+    words = tmp_path / "short-words.txt"
+    words.write_text("\n".join(w for w in WORDS if len(w) <= 4) + "\n")
+    save = tmp_path / "game.json"
+    stopped = invoke(["--seed", "3", "--rounds", "1", "--wordlist", str(words), "--save", str(save)], "auto\nquit\n")
+    assert stopped.exit_code == 0, stopped.output
+    resumed = invoke(["--resume", str(save)], AUTO)  # the record names the list's file: found again
+    assert resumed.exit_code == 0 and "Game over." in resumed.output
+    invoke(["--seed", "3", "--rounds", "1", "--wordlist", str(words), "--save", str(save)], "auto\nquit\n")
+    words.rename(tmp_path / "moved.txt")
+    line = one_error_line(invoke(["--resume", str(save)], AUTO))
+    assert line.startswith(f"Error: cannot resume '{save}': ") and "word list" in line
+    resumed = invoke(["--resume", str(save), "--wordlist", str(tmp_path / "moved.txt")], AUTO)
+    assert resumed.exit_code == 0 and "Game over." in resumed.output

@@ -27,6 +27,8 @@ from ..wordlist import WordList, default_wordlist, load_wordlist
 
 __all__ = ["HUMAN", "SaveError", "check_save_target", "load_game", "save_game"]
 
+_FORMAT_FAMILY = FORMAT.partition("/")[0] + "/"  # "quiddler-game/": which versions replay() takes is its call
+
 #: The seat label of the person in a saved game.
 HUMAN = "human"
 
@@ -70,8 +72,8 @@ def _read_record(path: Path) -> dict[str, Any]:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SaveError(f"'{path}' is not a saved game: not JSON ({exc.msg}, line {exc.lineno})") from None
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise SaveError(f"'{path}' is not a saved game: not a {FORMAT} record")
+    if not isinstance(record, dict) or not str(record.get("format")).startswith(_FORMAT_FAMILY):
+        raise SaveError(f"'{path}' is not a saved game: not a quiddler game record")
     return record
 
 
@@ -107,32 +109,38 @@ def _labels(record: dict[str, Any], path: Path) -> tuple[str, ...]:
     return tuple(labels)
 
 
-def _wordlist_for(record: dict[str, Any], given: WordList | None, path: Path) -> WordList | None:
-    """The word list the game was played with: the one given, else ENABLE,
-    else the list file the record names if it is still there unchanged."""
+def _named_wordlist(record: dict[str, Any]) -> WordList | None:
+    """The word list file the record names, if it is still there and loads."""
     rules = record.get("rules")
-    digest = rules.get("wordlist_sha256") if isinstance(rules, dict) else None
-    if given is not None or digest is None or digest == default_wordlist().digest:
-        return given
-    assert isinstance(rules, dict)
-    name = str(rules.get("wordlist"))
+    name = rules.get("wordlist") if isinstance(rules, dict) else None
+    if not isinstance(name, str) or name == default_wordlist().name:
+        return None
     try:
-        found = load_wordlist(name)
+        return load_wordlist(name)
     except QuiddlerError:
-        found = None
-    if found is not None and found.digest == digest:
-        return found
-    raise SaveError(f"'{path}' was played with the word list {name!r}: pass it with --wordlist FILE")
+        return None
+
+
+#: What a record that does not replay raises (replay() checks what it reads; a
+#: record damaged in ways it does not foresee still fails with one of these).
+_REPLAY_ERRORS = (GameRecordError, ValueError, TypeError, KeyError, AttributeError, IndexError)
 
 
 def load_game(path: Path, wordlist: WordList | None = None) -> tuple[Game, tuple[str, ...]]:
-    """The saved game at ``path``, replayed and checked, and its seat labels."""
+    """The saved game at ``path``, replayed and checked, and its seat labels.
+
+    Without ``wordlist`` the game replays with ENABLE or, failing that, with
+    the list file the record names (when it is still there)."""
     record = _read_record(path)
     labels = _labels(record, path)
-    words = _wordlist_for(record, wordlist, path)
     try:
-        game = replay(record, words)
-    except (GameRecordError, ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
-        # replay() checks what it reads; a record damaged in ways it does not foresee still fails here.
-        raise SaveError(f"'{path}' is damaged: {exc}") from None
-    return game, labels
+        return replay(record, wordlist), labels
+    except _REPLAY_ERRORS as exc:
+        problem = exc
+    named = _named_wordlist(record) if wordlist is None else None
+    if named is not None:
+        try:
+            return replay(record, named), labels
+        except _REPLAY_ERRORS:
+            pass
+    raise SaveError(f"cannot resume '{path}': {problem}")
