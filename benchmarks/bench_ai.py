@@ -170,12 +170,13 @@ def timing(name: str, opponent: str, games: int, seed: int) -> dict[str, Any]:
 
     make_player(name, 0)  # imports, and the first compile, before any clock runs
     play((name, opponent), 1)
+    first = time.perf_counter()
     for i, s in enumerate(seeds):
         names = (name, opponent) if i % 2 == 0 else (opponent, name)
         started = time.perf_counter()
         play(names, s, record)
         game_times.append(time.perf_counter() - started)
-        _progress("timing", i + 1, games, started)
+        _progress("timing", i + 1, games, first)
     every = sorted(t for ts in by_size.values() for t in ts)
 
     def summary(ts: list[float]) -> dict[str, float]:

@@ -383,3 +383,20 @@ def test_cli_listed_in_help() -> None:
     assert code == 0 and "hint" in out
     code, out, _ = run("hint", "--help")
     assert code == 0 and "--discard-top" in out and "Examples" in out
+
+
+def test_discard_avoids_feeding_a_card_the_next_player_collects() -> None:
+    # The next player took an x face up: an i (xi) is worth far more to them
+    # than to a typical hand, so the expert values discarding it lower; a
+    # card that makes no word with an x is not affected.
+    from quiddler.game.state import PublicEvent
+
+    hand = cards("c,a,t,s,i,o,e")
+    plain = position_view(hand, seen=(Card("x"), Card("z")))
+    log = (PublicEvent(Draw(1, "discard"), taken=Card("x")), PublicEvent(Discard(1, Card("z"))))
+    watched = dataclasses.replace(plain, log=log)
+    assert known_holdings(watched)[1] == Counter({Card("x"): 1})
+    before = {o.card: o.value for o in hint(plain).options if o.action == "discard"}
+    after = {o.card: o.value for o in hint(watched).options if o.action == "discard"}
+    assert after[Card("i")] < before[Card("i")] - 5
+    assert after[Card("c")] == pytest.approx(before[Card("c")], abs=0.5)

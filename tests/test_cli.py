@@ -418,13 +418,13 @@ def test_lazy_command_is_offered_only_when_its_module_exists(
         runner.invoke(broken, ["broken"], catch_exceptions=False)
 
 
-def test_main_offers_simulate_lazily() -> None:
+def test_main_offers_play_simulate_and_hint_lazily() -> None:
     assert cli.main.lazy_commands == {
         "hint": "quiddler.game.hint_cli:hint_command",
         "play": "quiddler.play.cli:play",
         "simulate": "quiddler.game.cli:simulate",
     }
-    assert "simulate" in cli.main.list_commands(click.Context(cli.main))
+    assert {"play", "simulate", "hint"} <= set(cli.main.list_commands(click.Context(cli.main)))
 
 
 # -- start-up ------------------------------------------------------------------

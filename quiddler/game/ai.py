@@ -30,6 +30,7 @@ All hands of one decision are scored in one batch (:mod:`.evaluate`).
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Sequence
@@ -90,7 +91,7 @@ class Style:
     noise: float = 0.0
 
 
-EV = Style("ev")
+EV = Style("ev", prune=32)  # looks ahead on every discard
 EXPERT = Style("expert", out_premium=2.0, out_weight=4.0, gift_weight=0.5, bonus_aware=True, wait_cost=-4.0,
                wait_turns=1, standings=True, deny_bonus=True)  # fmt: skip
 MEDIUM = Style("medium", vocabulary="medium", lookahead=False, noise=1.5)
@@ -182,14 +183,7 @@ def _table(words: WordList, n: int) -> tuple[dict[Card, float], list[int], list[
 
 def _share_below(sorted_values: list[int], value: int) -> float:
     """Fraction of ``sorted_values`` strictly below ``value``."""
-    lo, hi = 0, len(sorted_values)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if sorted_values[mid] < value:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo / len(sorted_values) if sorted_values else 0.0
+    return bisect.bisect_left(sorted_values, value) / len(sorted_values) if sorted_values else 0.0
 
 
 # -- the three decisions ------------------------------------------------------------
@@ -257,7 +251,7 @@ def _bonus_keep(pos: _Position, play: Play) -> float:
     """The bonuses a going-out play is expected to keep: the chance that no
     other player ties or beats its longest word (its word count), times the
     bonus; the others' best plays are sampled once per round size."""
-    if pos.view.rules.bonus_requires_going_out is False and not play.words:
+    if not play.words:
         return 0.0
     _, longest, counts = _table(pos.words, pos.n)
     others = pos.view.players - 1
@@ -350,8 +344,8 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
             reason += "."
     elif can_go:
         out_value = max(o.value for o in options if o.action == "go-out")
-        reason = (f"Wait: discard the {best.card} and keep a hand that averages {values.get(best.card, 0):.0f} "
-                  f"after one more draw; going out now is worth {out_value:.0f}.")  # fmt: skip
+        reason = (f"Wait: discard the {best.card} and keep your hand; with one more draw and the last say in "
+                  f"the round it is worth about {best.value:.0f}, going out now {out_value:.0f}.")  # fmt: skip
     elif best.card in values:
         reason = (f"Discard the {best.card}: the hand you keep averages {values[best.card]:.0f} after your next "
                   f"draw ({chances[best.card]:.0%} chance to go out).")  # fmt: skip

@@ -28,7 +28,7 @@ class HandScorer:
     list, as :func:`~quiddler.solver.score_many` gives them, memoised by the
     hand's cards (order-free) and the options."""
 
-    def __init__(self, wordlist: WordList, *, max_entries: int = 400_000) -> None:
+    def __init__(self, wordlist: WordList, *, max_entries: int = 200_000) -> None:
         self.wordlist = wordlist
         self.max_entries = max_entries
         self._memo: dict[_Key, Scores] = {}
