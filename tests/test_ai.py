@@ -400,3 +400,12 @@ def test_discard_avoids_feeding_a_card_the_next_player_collects() -> None:
     after = {o.card: o.value for o in hint(watched).options if o.action == "discard"}
     assert after[Card("i")] < before[Card("i")] - 5
     assert after[Card("c")] == pytest.approx(before[Card("c")], abs=0.5)
+
+
+def test_only_the_allowed_draw_is_offered() -> None:
+    view = position_view(cards("d,o,g,e"), discard_top=Card("q"))
+    no_top = dataclasses.replace(view, discard_top=None, discard_pile_size=0)
+    assert [o.action for o in hint(no_top).options] == ["draw-pile"]
+    no_pile = dataclasses.replace(view, draw_pile_size=0, discard_pile_size=1)
+    only = hint(no_pile)
+    assert [o.action for o in only.options] == ["take-discard"] and "only draw" in only.reason
