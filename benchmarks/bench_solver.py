@@ -138,6 +138,7 @@ def latency(hands: dict[int, list[list[Any]]], sample: int, repeats: int) -> dic
             for hand in cards[: max(5, sample // 5)]:
                 naive.append(timed(reference.ranked, hand, discard=True))
         row = {"kernel": middle_sweep(kernel_sweeps), "solve": middle_sweep(api_sweeps), "python": summary(python)}
+        row["solve_over_kernel"] = row["solve"]["median_us"] / row["kernel"]["median_us"]
         row["python_over_numba_solve"] = row["python"]["median_us"] / row["solve"]["median_us"]
         if naive:
             row["naive"] = summary(naive)
@@ -147,17 +148,15 @@ def latency(hands: dict[int, list[list[Any]]], sample: int, repeats: int) -> dic
 
 
 def batch(hands: dict[int, list[list[Any]]]) -> dict[str, Any]:
-    import numba
-
     every = [hand for cards in hands.values() for hand in cards]
-    solve_many(every[:50], discard=True)
+    solve_many(every[:50], discard=True, backend="numba")
     result: dict[str, Any] = {"hands": len(every)}
-    threads = numba.config.NUMBA_NUM_THREADS
+    threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     for n in sorted({1, threads}):
-        seconds = min(timed(solve_many, every, discard=True, threads=n) for _ in range(3)) / 1e6
+        seconds = min(timed(solve_many, every, discard=True, threads=n, backend="numba") for _ in range(3)) / 1e6
         result[f"threads_{n}_hands_per_s"] = len(every) / seconds
     for n in sorted({1, threads}):
-        seconds = min(timed(score_many, every, discard=True, threads=n) for _ in range(3)) / 1e6
+        seconds = min(timed(score_many, every, discard=True, threads=n, backend="numba") for _ in range(3)) / 1e6
         result[f"score_many_threads_{n}_hands_per_s"] = len(every) / seconds
     # The compiled part alone (what the threads share): counts in, integers out.
     import numpy as np
@@ -168,8 +167,7 @@ def batch(hands: dict[int, list[list[Any]]]) -> dict[str, Any]:
     params = _params(max(len(h) for h in every), True, None, None, 10)
     memo = max(_memo_size(row, params) for row in counts.tolist())
     for n in sorted({1, threads}):
-        numba.set_num_threads(n)
-        seconds = min(timed(engine.solve_batch, trie, counts, params, memo, 8 * n) for _ in range(3)) / 1e6
+        seconds = min(timed(engine.solve_batch, trie, counts, params, memo, n) for _ in range(3)) / 1e6
         result[f"kernel_threads_{n}_hands_per_s"] = len(every) / seconds
     result["kernel_speedup_all_threads"] = (
         result[f"kernel_threads_{threads}_hands_per_s"] / result["kernel_threads_1_hands_per_s"]
@@ -250,7 +248,7 @@ def main() -> None:
     print(f"load average at start: {info['load_average']}")
     print(f"hands: {args.hands} per size, seed {args.seed}, discard mode; times in microseconds;")
     print(f"compiled paths: the median sweep of {args.repeats} (range of sweep medians at the end)\n")
-    header = f"{'cards':>5} {'kernel med':>10} {'p99':>8} {'max':>8} {'solve med':>10} {'p99':>8}"
+    header = f"{'cards':>5} {'kernel med':>10} {'p99':>8} {'max':>8} {'solve med':>10} {'p99':>8} {'solve/k':>7}"
     header += f" {'python med':>11} {'py/numba':>9} {'naive med':>10} {'naive/numba':>11}"
     print(header)
     for size, row in rows.items():
@@ -258,6 +256,7 @@ def main() -> None:
         print(
             f"{size:>5} {row['kernel']['median_us']:>10.1f} {row['kernel']['p99_us']:>8.1f}"
             f" {row['kernel']['max_us']:>8.0f} {row['solve']['median_us']:>10.1f} {row['solve']['p99_us']:>8.1f}"
+            f" {row['solve_over_kernel']:>7.2f}"
             f" {row['python']['median_us']:>11.0f} {row['python_over_numba_solve']:>9.0f}"
             + (f" {naive['median_us']:>10.0f} {row['naive_over_numba_solve']:>11.0f}" if naive else "")
         )

@@ -16,6 +16,8 @@ few milliseconds.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
 import struct
 import zlib
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from .cards import _DECK_TABLE, FACES
 
 __all__ = [
+    "BUILD_VERSION",
     "KERNEL_ORDER",
     "MIN_WORD_CARDS",
     "CardTrie",
@@ -380,3 +383,27 @@ def _build_dawg(keys: list[bytes]) -> tuple[array[int], array[int]]:
             ranks.append(offset)
             offset += count[child]
     return edges, ranks
+
+
+def build_version(source: bytes | None = None) -> str:
+    """A hash of the code that builds and serialises card tries: this
+    module's source (``source``; by default read from its file) and the face
+    order.  Part of every cache key, so any change to the build, the layout
+    or the file format gets new cache files without anyone bumping a
+    version by hand.  Without a readable source file (a sourceless install)
+    the bytecode of the build functions stands in for it."""
+    if source is None:
+        try:
+            with open(__file__, "rb") as handle:
+                source = handle.read()
+        except OSError:
+            functions = (card_spellings, build_card_trie, _kernel_spellings, _build_dawg, CardTrie.to_bytes,
+                         CardTrie.from_bytes, CardTrie._check_shape)  # fmt: skip
+            source = b"".join(marshal.dumps(fn.__code__) for fn in functions)
+    digest = hashlib.sha256(source)
+    digest.update(",".join(KERNEL_ORDER).encode("ascii"))
+    return digest.hexdigest()[:16]
+
+
+#: See :func:`build_version`.
+BUILD_VERSION = build_version()

@@ -3,9 +3,10 @@
 Every command is a few lines over :func:`~quiddler.solve`,
 :func:`~quiddler.find_words` and :class:`~quiddler.WordList`.  A single
 command uses the pure-Python solver backend, so it never imports numba or
-numpy; ``solve --batch`` moves to the compiled backend once a batch is long
-enough to repay loading it.  Bad input of any kind prints one line,
-``Error: ...``, on stderr and exits with code 2.
+numpy; ``solve --batch`` uses the auto backend, which moves to the compiled
+kernels once a batch is long enough to repay loading them (compiling them in
+the background the first time, said in one line on stderr).  Bad input of
+any kind prints one line, ``Error: ...``, on stderr and exits with code 2.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any, TypeVar
@@ -23,6 +23,7 @@ import click
 from .cards import Card, format_hand, parse_hand
 from .errors import QuiddlerError
 from .solver import Play, Solution, Word, find_words, solve
+from .solver._backends import show_notices
 from .wordlist import WordList, default_wordlist, load_wordlist
 
 __all__ = ["InputError", "OneLineErrors", "QuiddlerGroup", "input_errors", "main"]
@@ -35,11 +36,6 @@ LAZY_COMMANDS = {
     "play": "quiddler.play.cli:play",
     "simulate": "quiddler.game.cli:simulate",
 }
-
-#: Seconds of pure-Python solving after which a batch loads the numba backend.
-#: Loading numba costs about this much (more on the first compile), so a batch
-#: never spends much more than twice what the better choice in hindsight would.
-BATCH_PYTHON_SECONDS = 0.5
 
 _EPILOG_SOLVE = """\b
 Examples:
@@ -201,6 +197,7 @@ def main() -> None:
     Cards are written as their faces, separated by commas and/or spaces:
     single letters and the two-letter cards er, in, qu, th and cl.
     """
+    show_notices()  # a compile starting, a cache that cannot be written: one line each on stderr
 
 
 @main.command(
@@ -244,7 +241,6 @@ def solve_command(ctx: click.Context, /, cards: tuple[Card, ...] | None, batch: 
 def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) -> None:
     """One JSON line out per hand in; a bad hand gives ``{"line": N, "error": ...}``."""
     failed = False
-    backend, python_seconds = "python", 0.0
     try:
         if options["wordlist"] is None:
             options["wordlist"] = default_wordlist()  # load it once, outside the per-line timing
@@ -253,15 +249,11 @@ def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) ->
             text = raw.partition("#")[0].strip()
             if not text:
                 continue
-            started = time.perf_counter()
             try:
-                record = {"line": number, **solve(text, backend=backend, **options).to_dict()}
+                # auto: pure Python until numba repays loading (see AutoBackend)
+                record = {"line": number, **solve(text, backend="auto", **options).to_dict()}
             except (QuiddlerError, ValueError) as exc:
                 record, failed = {"line": number, "error": str(exc)}, True
-            if backend == "python":
-                python_seconds += time.perf_counter() - started
-                if python_seconds > BATCH_PYTHON_SECONDS:
-                    backend = "auto"  # numba when installed
             sys.stdout.write(_json(record) + "\n")
             sys.stdout.flush()  # a process feeding hands on stdin sees each answer at once
     except KeyboardInterrupt:

@@ -9,8 +9,10 @@ every later process loads it in milliseconds instead of rebuilding it.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from functools import cached_property
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .cards import Card
-from .cardtrie import KERNEL_ORDER, MIN_WORD_CARDS, CardTrie, build_card_trie, card_spellings
+from .cardtrie import BUILD_VERSION, MIN_WORD_CARDS, CardTrie, build_card_trie, card_spellings
 from .errors import WordListError
 
 if TYPE_CHECKING:
@@ -27,9 +29,17 @@ if TYPE_CHECKING:
 __all__ = ["WordList", "cache_dir", "default_wordlist", "load_wordlist"]
 
 _WORD = re.compile(r"[a-z]+")
-# Part of every cache key: a change to the trie layout or the face order
-# must never meet an old file.
-_CACHE_FORMAT = ("quiddler-cardtrie-4 " + ",".join(KERNEL_ORDER)).encode("ascii")
+# Part of every cache key: a change to the trie build, layout or face order
+# must never meet an old file (derived from the build code: see build_version).
+_CACHE_FORMAT = f"quiddler-cardtrie {BUILD_VERSION}".encode("ascii")
+#: The largest cache file read back (ENABLE's is about 6 MB): a damaged
+#: folder holding something huge, or a link to /dev/zero, costs nothing.
+MAX_CACHE_BYTES = 256 << 20
+#: The card trie of the shipped ENABLE list, built when the wheel is built
+#: (see hatch_build.py); absent in a source checkout.
+PACKAGED_ENABLE_TRIE = Path(__file__).parent / "data" / "enable.cardtrie"
+
+log = logging.getLogger("quiddler.wordlist")
 
 
 def cache_dir() -> Path:
@@ -67,12 +77,14 @@ class WordList:
             raise WordListError(f"word list {name} is empty")
         self.name = name
         self._text = "\n".join(sorted(set(cleaned))).encode("ascii")
+        self._prebuilt: Path | None = None
 
     @classmethod
-    def _from_validated_text(cls, text: bytes, name: str) -> WordList:
+    def _from_validated_text(cls, text: bytes, name: str, prebuilt: Path | None = None) -> WordList:
         wordlist = cls.__new__(cls)
         wordlist.name = name
         wordlist._text = text
+        wordlist._prebuilt = prebuilt
         return wordlist
 
     # -- the words themselves ------------------------------------------------
@@ -142,25 +154,59 @@ class WordList:
         """True if using the solver on this list will first build its card
         trie (a few seconds for ENABLE): not built in this process and not
         in the cache.  The command line uses it to say what it is doing."""
-        return "card_trie" not in self.__dict__ and not self.cache_file.is_file()
+        if "card_trie" in self.__dict__:
+            return False
+        return not any(path is not None and path.is_file() for path in (self._prebuilt, self.cache_file))
 
     @cached_property
     def card_trie(self) -> CardTrie:
-        """The solver's card-multiset DAWG, from the disk cache when possible."""
-        path = self.cache_file
+        """The solver's card-multiset DAWG: the one shipped in the package
+        (ENABLE), else the disk cache's, else built and cached.  A file is
+        used only if it is a regular file of sane size that passes every
+        check of :meth:`CardTrie.from_bytes` (checksum, this list's hash,
+        this build's version, shape); anything else is rebuilt."""
         source = bytes.fromhex(self.digest)
-        try:
-            return CardTrie.from_bytes(path.read_bytes(), source)
-        except (OSError, ValueError):
-            pass  # missing, unreadable, damaged, stale or another list's: rebuild
+        for path in (self._prebuilt, self.cache_file):
+            data = _read_regular_file(path, MAX_CACHE_BYTES) if path is not None else None
+            if data is not None:
+                try:
+                    return CardTrie.from_bytes(data, source)
+                except ValueError:
+                    pass  # damaged, stale or another list's: try the next, or rebuild
         trie = build_card_trie(self._text.decode("ascii").split())
-        _write_atomically(path, trie.to_bytes(source))
+        problem = _write_atomically(self.cache_file, trie.to_bytes(source))
+        if problem is not None:
+            log.warning("cannot cache the indexed word list %s in %s (%s), so every run indexes it again; "
+                        "set QUIDDLER_CACHE_DIR to a writable folder", self.name, self.cache_file.parent,
+                        problem)  # fmt: skip
         return trie
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def _read_regular_file(path: Path, limit: int) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of at most ``limit``
+    bytes, else None.  Never blocks (a FIFO in its place) and never reads
+    without end (a link to /dev/zero): opened without blocking, checked with
+    fstat on the open file, read to its stated size only."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(info.st_size)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _write_atomically(path: Path, data: bytes) -> str | None:
     """Write the cache file via a temporary file and a rename, so a reader
-    never sees half a file; any failure just means there is no cache."""
+    never sees half a file.  Returns None, or why it could not be written
+    (then there is simply no cache)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -171,8 +217,9 @@ def _write_atomically(path: Path, data: bytes) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-    except OSError:
-        pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 def load_wordlist(path: str | os.PathLike[str]) -> WordList:
@@ -215,6 +262,14 @@ def _parse(raw: bytes, name: str) -> WordList:
     return WordList._from_validated_text("\n".join(sorted(words)).encode("ascii"), name)
 
 
+def write_prebuilt_trie(words: WordList, path: Path) -> None:
+    """Build the card trie of ``words`` and write it to ``path`` in the cache
+    format, keyed for this list and this build: what the wheel build hook
+    ships as ENABLE's trie (``hatch_build.py``)."""
+    trie = build_card_trie(words._text.decode("ascii").split())
+    path.write_bytes(trie.to_bytes(bytes.fromhex(words.digest)))
+
+
 _default: WordList | None = None
 
 
@@ -226,5 +281,5 @@ def default_wordlist() -> WordList:
         raw = (Path(__file__).parent / "data" / "enable.txt").read_bytes()
         # The shipped file is already normalised (sorted, unique, lowercase;
         # a test checks it), so skip the 100+ ms of parsing every process.
-        _default = WordList._from_validated_text(raw.rstrip(b"\n"), "ENABLE")
+        _default = WordList._from_validated_text(raw.rstrip(b"\n"), "ENABLE", PACKAGED_ENABLE_TRIE)
     return _default

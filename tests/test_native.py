@@ -7,6 +7,9 @@ user cache folder, then to no caching, and never crash.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,3 +85,71 @@ print(json.dumps([compiled == plain == batch, top == top_plain, [s.best.score fo
     same, same_top, scores = __import__("json").loads(result.stdout)
     assert same and same_top
     assert scores == [28, 16, 10, 15, -14]  # z,z: one discarded, one left over
+
+
+# -- numba imported before quiddler (issue 11, item 4) ---------------------------
+
+_DECLARE = """
+import numba  # first: numba reads its configuration now, before quiddler chooses a cache
+from quiddler.solver import _native
+module = _native._declare()
+kernel = module.find_words
+print(type(kernel._cache).__name__, getattr(kernel._cache, "_cache_path", ""))
+"""
+
+
+def _read_only_package_copy(tmp_path: Path) -> dict[str, str]:
+    """A copy of the package where nothing beside the source can be written:
+    its __pycache__ and the user-wide cache folders are files (file modes do
+    not stop root, which the CI runs as)."""
+    import shutil
+
+    import quiddler
+
+    root = tmp_path / "site"
+    shutil.copytree(Path(quiddler.__file__).parent, root / "quiddler",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.cardtrie"))  # fmt: skip
+    (root / "quiddler" / "solver" / "__pycache__").write_text("not a folder")
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "QUIDDLER_", "XDG_"))}
+    env.update(PYTHONPATH=str(root), HOME=str(blocker), XDG_CACHE_HOME=str(blocker / "xdg"),
+               PYTHONDONTWRITEBYTECODE="1")  # fmt: skip
+    return env
+
+
+def test_numba_imported_first_with_a_read_only_package_still_caches(tmp_path):
+    env = _read_only_package_copy(tmp_path)
+    env["QUIDDLER_CACHE_DIR"] = str(tmp_path / "quiddler-cache")
+    done = subprocess.run([sys.executable, "-c", _DECLARE], env=env, capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    kind, path = done.stdout.split()
+    assert kind == "FunctionCache" and path.startswith(str(tmp_path / "quiddler-cache" / "numba"))
+
+
+def test_numba_imported_first_with_nothing_writable_compiles_without_a_cache(tmp_path):
+    env = _read_only_package_copy(tmp_path)
+    env["QUIDDLER_CACHE_DIR"] = str(tmp_path / "blocker" / "cache")
+    done = subprocess.run([sys.executable, "-c", _DECLARE], env=env, capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "NullCache"
+
+
+def test_every_kernel_gets_exactly_one_signature():
+    module = _native._declare()
+    names = _native.kernel_names(module)
+    assert names.index("state_value") < names.index("best_play") < names.index("solve_rows")
+    for name in names:
+        signature = _native._signature(getattr(module, name))
+        assert len(signature) == getattr(module, name).py_func.__code__.co_argcount
+
+
+def test_cache_readiness_marker(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert not _native.ready()
+    _native._mark_ready(tmp_path)
+    assert _native.ready()
+    marker = _native._ready_file(tmp_path)
+    assert marker is not None and marker.parent == tmp_path

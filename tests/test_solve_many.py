@@ -3,7 +3,6 @@ solve() gives, hand by hand."""
 
 from __future__ import annotations
 
-import numba
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +22,7 @@ def _one_by_one(hands, **kwargs):
 def test_batch_equals_one_solve_per_hand(hands, discard, targets, threads):
     kwargs = {"discard": discard, "beat_longest": targets.beat_longest, "beat_words": targets.beat_words,
                   "bonus": targets.bonus}  # fmt: skip
-    assert solve_many(hands, threads=threads, **kwargs) == _one_by_one(hands, **kwargs)
+    assert solve_many(hands, threads=threads, backend="numba", **kwargs) == _one_by_one(hands, **kwargs)
 
 
 @settings(max_examples=30)
@@ -33,13 +32,15 @@ def test_scores_equal_the_solutions(hands, discard, targets, threads):
     kwargs = {"discard": discard, "beat_longest": targets.beat_longest, "beat_words": targets.beat_words,
               "bonus": targets.bonus}  # fmt: skip
     expected = [(s.best.score, s.best_go_out.score if s.best_go_out else None) for s in _one_by_one(hands, **kwargs)]
-    assert score_many(hands, threads=threads, **kwargs) == expected
+    assert score_many(hands, threads=threads, backend="numba", **kwargs) == expected
 
 
 def test_batch_of_many_sizes_and_a_custom_list():
     words = WordList(["aa", "aaaa", "at", "tat", "tea", "eat", "ate"])
     hands = ["a,a,a,a", "t,e,a", "a", "t,a,t,e,a,a", "e,e,e"]
-    assert solve_many(hands, wordlist=words, discard=True) == _one_by_one(hands, wordlist=words, discard=True)
+    expected = _one_by_one(hands, wordlist=words, discard=True)
+    for backend in ("numba", "auto", "python"):
+        assert solve_many(hands, wordlist=words, discard=True, backend=backend) == expected
 
 
 def test_a_huge_hand_in_a_batch_falls_back_to_solving_it_alone():
@@ -47,14 +48,30 @@ def test_a_huge_hand_in_a_batch_falls_back_to_solving_it_alone():
     huge = "e,a,r,s,t,i,n,o,l,d,u,c,m,p,g,h,b,y,er,in"
     hands = [huge, "qu,i,t"]
     solutions = [solve(hand, discard=True) for hand in hands]
-    assert solve_many(hands, discard=True) == solutions
-    assert score_many(hands, discard=True) == [(s.best.score, s.best_go_out.score) for s in solutions]
+    assert solve_many(hands, discard=True, backend="numba") == solutions
+    assert score_many(hands, discard=True, backend="numba") == [(s.best.score, s.best_go_out.score) for s in solutions]
 
 
-def test_thread_count_is_restored():
-    before = numba.get_num_threads()
-    solve_many(["a,b,c", "qu,i,t"], threads=1)
-    assert numba.get_num_threads() == before
+def test_a_huge_hand_alone_gets_more_room_on_the_compiled_backend():
+    huge = "e,a,r,s,t,i,n,o,l,d,u,c,m,p,g,h,b,y,er,in"
+    assert solve(huge, discard=True, backend="numba") == solve(huge, discard=True, backend="python")
+
+
+def test_the_batch_uses_no_numba_threading_layer():
+    # Batches run on Python threads (the kernels release the GIL), so numba's
+    # thread pool (and its fork and re-entrancy hazards) is never started.
+    solve_many(["a,b,c", "qu,i,t"] * 10, threads=2, backend="numba")
+    from numba.np.ufunc import parallel
+
+    assert not parallel._is_initialized
+
+
+def test_bad_thread_count():
+    for backend in ("numba", "auto", "python"):
+        with pytest.raises(ValueError, match="threads must be at least 1"):
+            solve_many(["a,b"], threads=0, backend=backend)
+        with pytest.raises(ValueError, match="threads must be at least 1"):
+            score_many(["a,b"], threads=-1, backend=backend)
 
 
 def test_empty_batch():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -375,3 +377,139 @@ def test_needs_indexing_until_built_or_cached(private_cache):
     assert not load_wordlist(SMALL).needs_indexing()  # a new object finds the cache
     words.cache_file.unlink()
     assert load_wordlist(SMALL).needs_indexing()
+
+
+# -- hostile cache paths (issue 11, item 14) -----------------------------------
+
+_PROBE = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))  # /dev/zero must not eat the machine
+from quiddler import load_wordlist, solve
+words = load_wordlist(sys.argv[1])
+print(solve("qu,e,e,n,t,th,e,n", wordlist=words, backend="python").best.score)
+"""
+
+
+def _probe_with_cache_entry(tmp_path: Path, make_entry) -> subprocess.CompletedProcess[str]:
+    """Solve with SMALL in a fresh process whose cache file is ``make_entry(path)``."""
+    folder = tmp_path / "hostile"
+    folder.mkdir()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("QUIDDLER_CACHE_DIR", str(folder))
+        entry = load_wordlist(SMALL).cache_file
+    make_entry(entry)
+    env = dict(os.environ, QUIDDLER_CACHE_DIR=str(folder), PYTHONPATH=str(Path(quiddler.__file__).parent.parent))
+    return subprocess.run([sys.executable, "-c", _PROBE, str(SMALL)], env=env, capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_at_the_cache_path_does_not_hang(tmp_path, expected):
+    done = _probe_with_cache_entry(tmp_path, os.mkfifo)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == expected[0][0].best.score
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_link_to_dev_zero_at_the_cache_path_is_not_read(tmp_path, expected):
+    done = _probe_with_cache_entry(tmp_path, lambda entry: entry.symlink_to("/dev/zero"))
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == expected[0][0].best.score
+
+
+def test_a_cache_file_over_the_size_bound_is_not_read(private_cache, expected, monkeypatch):
+    warm(load_wordlist(SMALL))
+    (entry,) = cache_files(private_cache)
+    monkeypatch.setattr(quiddler.wordlist, "MAX_CACHE_BYTES", entry.stat().st_size - 1)
+    built = []
+    real_build = quiddler.wordlist.build_card_trie
+    monkeypatch.setattr(quiddler.wordlist, "build_card_trie", lambda words: built.append(1) or real_build(words))
+    assert answers(load_wordlist(SMALL)) == expected
+    assert built == [1]
+
+
+def test_an_unwritable_cache_is_a_warning_naming_the_variable(monkeypatch, tmp_path, caplog):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("QUIDDLER_CACHE_DIR", str(blocker / "cache"))
+    with caplog.at_level("WARNING", logger="quiddler"):
+        warm(load_wordlist(SMALL))
+    (record,) = caplog.records
+    assert "QUIDDLER_CACHE_DIR" in record.getMessage() and str(blocker) in record.getMessage()
+
+
+# -- the cache key follows the build code -------------------------------------
+
+
+def test_cache_key_is_derived_from_the_build_code():
+    from quiddler import cardtrie
+
+    source = Path(cardtrie.__file__).read_bytes()
+    assert cardtrie.build_version(source) == cardtrie.BUILD_VERSION
+    assert cardtrie.BUILD_VERSION.encode() in quiddler.wordlist._CACHE_FORMAT
+    # Any change to the build (here one constant in the DAWG layout) is a new key.
+    changed = source.replace(b"next_edge = 1  # edge 0", b"next_edge = 2  # edge 0")
+    assert changed != source
+    assert cardtrie.build_version(changed) != cardtrie.BUILD_VERSION
+
+
+def test_cache_key_of_a_sourceless_install_still_follows_the_code(monkeypatch):
+    from quiddler import cardtrie
+
+    monkeypatch.setattr(cardtrie, "__file__", "/nonexistent/cardtrie.py")
+    first = cardtrie.build_version()
+    assert first == cardtrie.build_version() and first != cardtrie.BUILD_VERSION
+    monkeypatch.setattr(cardtrie._build_dawg, "__code__", cardtrie.card_spellings.__code__)
+    assert cardtrie.build_version() != first
+
+
+# -- the card trie shipped in the wheel ----------------------------------------
+
+
+def _with_prebuilt(path: Path | None) -> WordList:
+    words = load_wordlist(SMALL)
+    return WordList._from_validated_text(words._text, words.name, path)
+
+
+def test_a_prebuilt_trie_is_used_without_building(private_cache, expected, tmp_path, monkeypatch):
+    prebuilt = tmp_path / "small.cardtrie"
+    words = load_wordlist(SMALL)
+    prebuilt.write_bytes(words.card_trie.to_bytes(bytes.fromhex(words.digest)))
+    for entry in cache_files(private_cache):
+        entry.unlink()
+    monkeypatch.setattr(quiddler.wordlist, "build_card_trie", pytest.fail)
+    shipped = _with_prebuilt(prebuilt)
+    assert not shipped.needs_indexing()
+    assert answers(shipped) == expected
+    assert cache_files(private_cache) == []  # nothing to cache
+
+
+@pytest.mark.parametrize("damage", ["bit flip in the middle", "truncated half", "text"])
+def test_a_damaged_prebuilt_trie_is_rebuilt_into_the_user_cache(private_cache, expected, tmp_path, damage):
+    prebuilt = tmp_path / "small.cardtrie"
+    words = load_wordlist(SMALL)
+    pristine = words.card_trie.to_bytes(bytes.fromhex(words.digest))
+    prebuilt.write_bytes(damaged(pristine)[damage])
+    for entry in cache_files(private_cache):
+        entry.unlink()
+    assert answers(_with_prebuilt(prebuilt)) == expected
+    (entry,) = cache_files(private_cache)
+    assert entry.read_bytes() == pristine
+    assert prebuilt.read_bytes() == damaged(pristine)[damage]  # the package is never written to
+
+
+def test_the_trie_the_wheel_ships_is_the_one_enable_loads(tmp_path, monkeypatch):
+    # What hatch_build.py writes must pass every check for ENABLE in this
+    # build, or a fresh install would index the list again on first use.
+    shipped = tmp_path / "enable.cardtrie"
+    quiddler.wordlist.write_prebuilt_trie(default_wordlist(), shipped)
+    enable = default_wordlist()
+    monkeypatch.setattr(quiddler.wordlist, "build_card_trie", pytest.fail)
+    loaded = WordList._from_validated_text(enable._text, enable.name, shipped)
+    assert not loaded.needs_indexing()
+    assert loaded.card_trie.multiset_count == 238_729
+    assert solve("d,cl,o,g,a,b,er,in,n,y,s", wordlist=loaded, backend="python").best.score == 59
+
+
+def test_enable_looks_for_its_trie_in_the_package():
+    assert default_wordlist()._prebuilt == Path(quiddler.__file__).parent / "data" / "enable.cardtrie"

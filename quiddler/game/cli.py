@@ -14,6 +14,7 @@ from typing import IO, Any
 import click
 
 from ..errors import QuiddlerError
+from ..solver._backends import show_notices
 from .engine import Game
 from .options import rule_options, rules_from_options
 from .players import player_names
@@ -86,6 +87,7 @@ def simulate(players_text: str, games: int, seed: int | None, as_json: bool, log
     """Play complete games between strategies and report, per strategy,
     wins (a shared win counts 1/k), win rate, mean final score and
     going-out rate.  Seats rotate between games."""
+    show_notices()  # the solver's compile notice, on stderr (once per install)
     names = _parse_players(players_text)
     if games < 1:
         raise _InputError(f"--games must be at least 1, not {games}")

@@ -13,7 +13,12 @@ radix deltas.
 
 from __future__ import annotations
 
+import importlib.util
+import logging
+import os
+import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -21,7 +26,9 @@ from ..cards import Card
 from ..cardtrie import KERNEL_ORDER, CardTrie
 from . import _kernels as K
 
-__all__ = ["Backend", "get_backend"]
+__all__ = ["AutoBackend", "Backend", "batch_backend", "get_backend", "show_notices"]
+
+log = logging.getLogger("quiddler.solver")
 
 FACE_POINTS = [Card(face).points for face in KERNEL_ORDER] + [0]
 FACE_LETTERS = [len(face) for face in KERNEL_ORDER] + [0]
@@ -114,23 +121,26 @@ class NumbaBackend:
     def __init__(self) -> None:
         import numpy as np
 
-        from ._native import kernels
+        from . import _native
 
         self._np = np
-        self._k = kernels
+        self._k = _native.load()
         self._points = np.array(FACE_POINTS, dtype=np.int64)
         self._letters = np.array(FACE_LETTERS, dtype=np.int64)
         self._tries: dict[int, tuple[CardTrie, Any, Any]] = {}
         self._local = threading.local()
 
     def trie_arrays(self, trie: CardTrie) -> tuple[Any, Any]:
-        """The trie's edges (padded, see ``CardTrie.padded_edges``) and ranks as
+        """The trie's edges (padded, see ``CardTrie.padded_edges``) and ranks
+        (read-only: the kernels are compiled for exactly these types) as
         numpy arrays, made once per trie."""
         entry = self._tries.get(id(trie))
         if entry is None or entry[0] is not trie:
             np = self._np
             edges = np.frombuffer(trie.padded_edges(), dtype=np.int32)
-            entry = (trie, edges, np.frombuffer(trie.ranks, dtype=np.int32))
+            ranks = np.frombuffer(trie.ranks, dtype=np.int32)
+            ranks.flags.writeable = False
+            entry = (trie, edges, ranks)
             self._tries[id(trie)] = entry
         return entry[1], entry[2]
 
@@ -155,41 +165,52 @@ class NumbaBackend:
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
+        np = self._np
         edges, ranks = self.trie_arrays(trie)
-        work = self._work(K.PACKED_MEMO + memo_size)
-        request = self._np.array([*face_count, *params], dtype=self._np.int64)
-        if self._k.solve_packed(edges, ranks, request, work) >= 0:
-            return work[K.FACE_TABLES : K.FACE_TABLES + 2 * OUT_BLOCK].tolist()  # type: ignore[no-any-return]
-        # More words than the packed layout holds (only huge hands): pass
-        # separate buffers, growing the words buffer until they fit.
-        capacity = 4 * K.PACKED_WORDS
+        job = self._local.__dict__.get("job")
+        if job is None:
+            job = self._local.job = np.zeros((1, K.JOB_WIDTH), dtype=np.int64)
+        job[0, : K.JOB_STATUS] = [*face_count, *params]
+        self._k.solve_rows(edges, ranks, job, self._work(memo_size), 0, 1, K.PACKED_WORDS)
+        capacity = K.PACKED_WORDS
         while True:
-            out = self._scratch("out", 2 * OUT_BLOCK)
-            args = self._common(trie, face_count, params, memo_size, capacity)
-            if _check(self._k.solve_counts(*args, self._scratch("kstack", STACK_SIZE), out)):
-                return out[: 2 * OUT_BLOCK].tolist()  # type: ignore[no-any-return]
+            status = job[0, K.JOB_STATUS]
+            if _check(status):
+                return job[0, K.JOB_OUT :].tolist()  # type: ignore[no-any-return]
+            # More words than the work array holds (only huge hands): again,
+            # with more room, in a fresh work array (the memo moves with the
+            # words, and a moved memo must start all unknown).
             capacity *= 4
+            work = self._new_work(K.work_size(capacity, memo_size))
+            self._k.solve_rows(edges, ranks, job, work, 0, 1, capacity)
 
-    def _work(self, size: int) -> Any:
-        """The per-thread work array of :func:`~quiddler.solver._kernels.solve_packed`
-        with its face tables filled in; replaced by a bigger one (all zeros,
-        so every memo slot is unknown) when a hand needs more."""
+    def _new_work(self, size: int) -> Any:
+        """A work array of :func:`~quiddler.solver._kernels.solve_rows`: face
+        tables filled in, every memo slot unknown (all zeros)."""
+        work = self._np.zeros(size, dtype=self._np.int64)
+        work[:32] = FACE_POINTS
+        work[32:64] = FACE_LETTERS
+        return work
+
+    def _work(self, memo_size: int) -> Any:
+        """This thread's work array (room for ``PACKED_WORDS`` words), replaced
+        by a bigger one when a hand needs a bigger memo."""
+        size = K.work_size(K.PACKED_WORDS, memo_size)
         work = getattr(self._local, "work", None)
         if work is None or len(work) < size:
-            work = self._np.zeros(max(size, K.PACKED_MEMO + (1 << 16)), dtype=self._np.int64)
-            work[:32] = FACE_POINTS
-            work[32:64] = FACE_LETTERS
-            self._local.work = work
+            work = self._local.work = self._new_work(max(size, K.work_size(K.PACKED_WORDS, 1 << 16)))
         return work
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                    memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
+        from . import _native
+
         np = self._np
         capacity = words_capacity(sum(face_count))
         while True:
             out = np.zeros(top * OUT_BLOCK, dtype=np.int64)
             args = self._common(trie, face_count, params, memo_size, capacity)
-            result = self._k.top_plays(
+            result = _native.kernel("top_plays")(
                 *args, self._scratch("dfs", STACK_SIZE), self._scratch("path", MAX_CARDS + 2),
                 np.zeros(top, dtype=np.int64), out,
             )  # fmt: skip
@@ -213,27 +234,209 @@ class NumbaBackend:
             capacity *= 4
 
     def solve_batch(self, trie: CardTrie, counts: Any, params: Sequence[int], memo_size: int,
-                    chunks: int) -> tuple[Any, Any]:  # fmt: skip
-        """Solve every row of the int64 matrix ``counts`` in ``chunks``
-        parallel chunks.  Returns (out, status): one row of two blocks per
-        hand, and per hand the kernel's result (negative: words overflowed,
-        solve that hand on its own)."""
+                    threads: int) -> tuple[Any, Any]:  # fmt: skip
+        """Solve every row of the int64 matrix ``counts`` on ``threads``
+        threads (hands dealt round-robin; the kernel releases the GIL).
+        Returns (out, status): one row of two blocks per hand, and per hand
+        the kernel's result (negative: more words than the work arrays
+        hold, solve that hand on its own)."""
         np = self._np
         edges, ranks = self.trie_arrays(trie)
-        nhands = len(counts)
-        capacity = 4096
+        jobs = np.zeros((len(counts), K.JOB_WIDTH), dtype=np.int64)
+        jobs[:, :FACE_SLOTS] = counts
+        jobs[:, FACE_SLOTS : K.JOB_STATUS] = params
+        threads = max(1, min(threads, len(jobs)))
+        works = [self._new_work(K.work_size(K.PACKED_WORDS, memo_size)) for _ in range(threads)]
+        if threads == 1:
+            self._k.solve_rows(edges, ranks, jobs, works[0], 0, 1, K.PACKED_WORDS)
+        else:
+            runners = [
+                threading.Thread(target=self._k.solve_rows, name=f"quiddler-batch-{t}", daemon=True,
+                                 args=(edges, ranks, jobs, works[t], t, threads, K.PACKED_WORDS))
+                for t in range(threads)
+            ]  # fmt: skip
+            for runner in runners:
+                runner.start()
+            for runner in runners:
+                runner.join()
+        return jobs[:, K.JOB_OUT :], jobs[:, K.JOB_STATUS]
 
-        def rows(width: int) -> Any:
-            return np.zeros((chunks, width), dtype=np.int64)
 
-        out = np.zeros((nhands, 2 * OUT_BLOCK), dtype=np.int64)
-        status = np.zeros(nhands, dtype=np.int64)
-        self._k.solve_batch(
-            edges, ranks, counts, self._points, self._letters, np.array(params, dtype=np.int64),
-            rows(HAND_SIZE), rows(FACE_SLOTS), rows(K.WORD_STRIDE * capacity), rows(K.GROUP_SIZE),
-            rows(memo_size), rows(STACK_SIZE), rows(STACK_SIZE), out, status,
-        )  # fmt: skip
-        return out, status
+class AutoBackend:
+    """The default backend: pure Python until the compiled kernels pay off.
+
+    A first solve in a new process must not wait for numba (about a second
+    to import and load the kernels, and ten or more to compile them on a
+    machine where they are not cached yet).  So this starts on the Python
+    backend and counts the time it spends there.  Once that reaches
+    :data:`PAYOFF_SECONDS` (or a batch big enough arrives), it moves to numba:
+    at once if the kernels are in numba's cache, else after compiling them in
+    a background process while it keeps solving in Python.  Compiling is
+    announced through :mod:`logging` (logger ``quiddler.solver``), which the
+    command line shows on stderr.  Answers are the same either way.
+    """
+
+    name = "auto"
+
+    #: Seconds of pure-Python solving after which loading numba pays off:
+    #: loading costs about this much, so a run never spends much more than
+    #: twice what the better choice in hindsight would have.
+    PAYOFF_SECONDS = 0.5
+    #: What compiling every kernel takes on the project's 2-core machine (said
+    #: in the notice; see benchmarks/results/first_use.json).
+    COMPILE_SECONDS_ESTIMATE = "10-30"
+    _POLL_SECONDS = 0.1
+
+    def __init__(self) -> None:
+        self.python = PythonBackend()
+        self.compiled: NumbaBackend | None = None
+        self.python_seconds = 0.0
+        self._compiler: Any = None  # the background compile process while it runs
+        self._compile_started = 0.0
+        self._next_poll = 0.0
+        self._given_up = False
+        self._decide_lock = threading.Lock()
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._after_fork)
+
+    def _after_fork(self) -> None:
+        """In a forked child (a worker pool): the background compile is the
+        parent's process, which the child cannot wait for; forget it (the
+        child starts its own if it needs one, and the lock file makes it
+        wait for the parent's), and renew the lock another thread may hold."""
+        self._compiler = None
+        self._decide_lock = threading.Lock()
+
+    def current(self, upcoming: float = 0.0) -> Backend:
+        """The backend to use now, for work that would take ``upcoming``
+        seconds in Python (beyond what has been spent)."""
+        compiled = self.compiled
+        if compiled is not None:
+            return compiled
+        if self._given_up:
+            return self.python
+        with self._decide_lock:
+            return self._decide(upcoming)
+
+    def _decide(self, upcoming: float) -> Backend:
+        from . import _native
+
+        if self.compiled is not None:
+            return self.compiled
+        if self._compiler is not None:
+            now = time.monotonic()
+            if now < self._next_poll:
+                return self.python
+            self._next_poll = now + self._POLL_SECONDS
+            if self._compiler.poll() is None:
+                return self.python
+            code, self._compiler = self._compiler.returncode, None
+            if code != 0 or not _native.ready():
+                log.warning("compiling the solver kernels in the background failed (exit code %s, see "
+                            "quiddler-kernels.log in %s); staying with pure Python", code, _native.cache_folder())  # fmt: skip
+                self._given_up = True
+                return self.python
+            log.info("solver kernels compiled in %.1f s; using them from now on",
+                     time.monotonic() - self._compile_started)  # fmt: skip
+            return self._load()
+        if self.python_seconds + upcoming < self.PAYOFF_SECONDS:
+            return self.python
+        if importlib.util.find_spec("numba") is None:
+            self._given_up = True
+            return self.python
+        if _native.ready():
+            return self._load()
+        self._compiler = _native.start_background_compile()
+        if self._compiler is None:
+            log.warning("compiled solver kernels cannot be cached (no writable folder: set NUMBA_CACHE_DIR to "
+                        "one); solving in pure Python")  # fmt: skip
+            self._given_up = True
+            return self.python
+        self._compile_started = self._next_poll = time.monotonic()
+        log.info("compiling the solver kernels in the background (once per install, about %s s); "
+                 "solving in pure Python until they are ready", self.COMPILE_SECONDS_ESTIMATE)  # fmt: skip
+        return self.python
+
+    def _load(self) -> Backend:
+        try:
+            backend = get_backend("numba")
+        except ImportError:
+            self._given_up = True
+            return self.python
+        assert isinstance(backend, NumbaBackend)
+        self.compiled = backend
+        return backend
+
+    def _timed(self, run: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return run()
+        finally:
+            self.python_seconds += time.perf_counter() - started
+
+    def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
+                     memo_size: int) -> Sequence[int]:  # fmt: skip
+        engine = self.current()
+        if engine is not self.python:
+            return engine.solve_counts(trie, face_count, params, memo_size)
+        return self._timed(lambda: self.python.solve_counts(trie, face_count, params, memo_size))  # type: ignore[no-any-return]
+
+    def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
+                   memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
+        engine = self.current()
+        if engine is not self.python:
+            return engine.top_counts(trie, face_count, params, memo_size, top)
+        return self._timed(lambda: self.python.top_counts(trie, face_count, params, memo_size, top))  # type: ignore[no-any-return]
+
+    def word_ranks(self, trie: CardTrie, face_count: Sequence[int]) -> list[int]:
+        engine = self.current()
+        if engine is not self.python:
+            return engine.word_ranks(trie, face_count)
+        return self._timed(lambda: self.python.word_ranks(trie, face_count))  # type: ignore[no-any-return]
+
+
+#: Python seconds a hand takes, for sizing up a batch before it runs.
+PYTHON_SECONDS_PER_HAND = 0.001
+
+
+def batch_backend(name: str, hands: int) -> NumbaBackend | None:
+    """The compiled backend if a batch of ``hands`` hands should run on it
+    now, else None (solve them one by one, on ``name``, and ask again)."""
+    if name == "python":
+        return None
+    if name == "numba":
+        backend = get_backend("numba")
+        assert isinstance(backend, NumbaBackend)
+        return backend
+    engine = get_backend(name)
+    if isinstance(engine, AutoBackend):
+        engine = engine.current(hands * PYTHON_SECONDS_PER_HAND)
+    return engine if isinstance(engine, NumbaBackend) else None
+
+
+class _NoticeHandler(logging.Handler):
+    """Writes ``quiddler: <message>`` to whatever ``sys.stderr`` is when a
+    record comes (the command line's tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(f"quiddler: {record.getMessage()}\n")
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001 - a notice must never break a run
+            self.handleError(record)
+
+
+def show_notices() -> None:
+    """Print quiddler's log notices (a compile starting or done, a cache
+    that cannot be written) as ``quiddler: ...`` lines on stderr: what the
+    command line does, so a person watching knows why a run is slow.  Each
+    such notice happens once per process at most."""
+    logger = logging.getLogger("quiddler")
+    if not any(isinstance(handler, _NoticeHandler) for handler in logger.handlers):
+        # Records still propagate: an application's own logging sees them
+        # too (and with no handler above, logging's last resort stays quiet).
+        logger.addHandler(_NoticeHandler(logging.INFO))
+        logger.setLevel(logging.INFO)
 
 
 _backends: dict[str, Backend] = {}
@@ -241,16 +444,10 @@ _lock = threading.Lock()
 
 
 def get_backend(name: str) -> Backend:
-    """``"python"``, ``"numba"``, or ``"auto"`` (numba when it is installed)."""
+    """``"python"``, ``"numba"``, or ``"auto"`` (Python until numba pays off:
+    see :class:`AutoBackend`)."""
     backend = _backends.get(name)
     if backend is not None:
-        return backend
-    if name == "auto":
-        try:
-            backend = get_backend("numba")
-        except ImportError:
-            backend = get_backend("python")
-        _backends["auto"] = backend
         return backend
     with _lock:
         backend = _backends.get(name)
@@ -259,6 +456,8 @@ def get_backend(name: str) -> Backend:
                 backend = PythonBackend()
             elif name == "numba":
                 backend = NumbaBackend()
+            elif name == "auto":
+                backend = AutoBackend()
             else:
                 raise ValueError(f"unknown backend: {name!r} (expected 'auto', 'python' or 'numba')")
             _backends[name] = backend

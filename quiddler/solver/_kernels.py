@@ -46,16 +46,23 @@ INFEASIBLE = -1
 OUT_HEAD = 4
 OUT_MAXC = 24
 OUT_BLOCK = OUT_HEAD + 2 * OUT_MAXC
-REQUEST_SIZE = 32 + 6  # solve_packed's request: face counts, then the six solve parameters
-FACE_TABLES = 64  # solve_packed's work array starts with face points and face letters
-PACKED_WORDS = 4096  # word capacity of solve_packed; a hand with more takes the unpacked path
+JOB_STATUS = 32 + 6  # a row of solve_rows' jobs: face counts, the six solve parameters, the status,
+JOB_OUT = JOB_STATUS + 1  # then the two play blocks
+JOB_WIDTH = JOB_OUT + 2 * OUT_BLOCK
+FACE_TABLES = 64  # solve_rows' work array starts with face points and face letters
+PACKED_WORDS = 4096  # solve_rows' usual word capacity; a hand with more is solved again with more room
 
-# The native build injects ``kernel_decorator`` (numba.njit), a parallel
-# variant and numba.prange before running this source; as plain Python the
-# decorators do nothing and prange is range.
+#: Parameters that are arrays: the numba build types a parameter by its name
+#: (``edges`` int32, ``ranks`` read-only int32, ``jobs`` a 2-d int64 array,
+#: these 1-d int64 arrays, and every other parameter an int64).
+ARRAY_PARAMETERS = frozenset({
+    "face_left", "face_count", "face_digit", "face_points", "face_letters", "params", "hand", "words", "group",
+    "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work",
+})  # fmt: skip
+
+# The native build injects ``kernel_decorator`` (numba.njit) before running
+# this source; as plain Python the decorator does nothing.
 kernel = globals().get("kernel_decorator", lambda fn: fn)
-parallel_kernel = globals().get("parallel_kernel_decorator", lambda fn: fn)
-prange = globals().get("kernel_prange", range)
 
 
 @kernel
@@ -478,8 +485,11 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     hand_points = state_points(hand, full_swar)
     best_total = INFEASIBLE
     # Pass 1: the best (total, goes out), cheapest discard first: a discard
-    # whose remaining points cannot reach the best so far is skipped.
+    # whose remaining points cannot reach the best so far is skipped.  The
+    # discards that reach the best are noted in ``optimal`` (one bit each):
+    # only they can be part of an optimal play, so pass 2 looks at no other.
     used = 0
+    optimal = 0
     for _ in range(ncand):
         c = 0
         if discard != 0:
@@ -505,7 +515,11 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                     continue
                 bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                 total = value + (bonus << SCORE_SHIFT)
-                best_total = max(best_total, total)
+                if total > best_total:
+                    best_total = total
+                    optimal = 1 << c
+                elif total == best_total:
+                    optimal |= 1 << c
     if best_total == INFEASIBLE:
         return INFEASIBLE
     target_points = (best_total >> SCORE_SHIFT) - SCORE_OFFSET
@@ -526,9 +540,9 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         if group[LENGTH_HEADS + length] < 0:
             continue
         for c in range(ncand):
-            radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
-            if points + bonus_room < target_points:
+            if (optimal >> c) & 1 == 0:
                 continue
+            radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
             guarded = swar | hand[1]
             w = group[LENGTH_HEADS + length]
             while w >= 0:
@@ -905,43 +919,25 @@ def name_words(edges, ranks, hand, words, out, ob):
         out[ob + OUT_HEAD + i] = rank
 
 
-@parallel_kernel
-def solve_batch(edges, ranks, counts, face_points, face_letters, params,
-                hand, face_digit, words, group, memo, stack, kstack, out, status):  # fmt: skip
-    """:func:`solve_counts` for every row of ``counts``, spread over threads.
-
-    Hands are dealt round-robin to ``len(hand)`` chunks; chunk ``c`` solves
-    its hands one after another with row ``c`` of every scratch array, and
-    chunks run in parallel (``prange``).  ``out[i]`` and ``status[i]``
-    receive hand ``i``'s results.
-    """
-    nchunks = len(hand)
-    nhands = len(counts)
-    for c in prange(nchunks):
-        for i in range(c, nhands, nchunks):
-            status[i] = solve_counts(edges, ranks, counts[i], face_points, face_letters, params, hand[c],
-                                     face_digit[c], words[c], group[c], memo[c], stack[c], kstack[c], out[i])  # fmt: skip
-
-
-
-
-
-
 @kernel
-def solve_packed(edges, ranks, request, work):
-    """:func:`solve_counts` with every input in ``request`` and every buffer
-    carved out of one ``work`` array (numpy only: the slices are views).
+def solve_rows(edges, ranks, jobs, work, first, step, capacity):
+    """:func:`solve_counts` for rows ``first, first + step, ...`` of ``jobs``,
+    with every buffer carved out of one ``work`` array (numpy only: the
+    slices are views).  The entry point of the compiled backend, for one
+    hand (a one-row ``jobs``) and for batches (one call per thread, each
+    with its own ``work``; the GIL is released, so threads run in parallel).
 
+    A row of ``jobs`` is ``JOB_WIDTH`` numbers: the hand's 32 face counts,
+    the six solve parameters, then the result: :func:`solve_counts`' return
+    value at ``JOB_STATUS`` (negative: the packed buffers were too small,
+    solve that hand with more room) and its two play blocks from ``JOB_OUT``.
+    ``capacity`` words fit in ``work`` (see :func:`work_size`).
     Each array argument costs the caller's side of a compiled call about a
-    microsecond to check and unpack, so the compiled backend passes four
-    instead of fourteen.  ``work`` starts with the face points and letters
-    (32 each); the best play and the best going-out play are left at
-    ``work[FACE_TABLES:FACE_TABLES + 2 * OUT_BLOCK]``.  The memo comes last,
-    at a fixed offset, so its generation stamps outlive the call.
+    microsecond to check and unpack, so there are two besides the trie.
+    ``work`` starts with the face points and letters (32 each); the memo
+    comes last, at a fixed offset, so its generation stamps outlive the call.
     """
     at = FACE_TABLES
-    out = work[at : at + 2 * OUT_BLOCK]
-    at += 2 * OUT_BLOCK
     hand = work[at : at + HAND_HEAD + HAND_STRIDE * 32]
     at += HAND_HEAD + HAND_STRIDE * 32
     digit = work[at : at + 32]
@@ -952,11 +948,17 @@ def solve_packed(edges, ranks, request, work):
     at += STACK_SIZE
     kstack = work[at : at + STACK_SIZE]
     at += STACK_SIZE
-    words = work[at : at + WORD_STRIDE * PACKED_WORDS]
-    at += WORD_STRIDE * PACKED_WORDS
-    return solve_counts(edges, ranks, request[:32], work[:32], work[32:64], request[32:REQUEST_SIZE],
-                        hand, digit, words, group, work[at:], stack, kstack, out)  # fmt: skip
+    words = work[at : at + WORD_STRIDE * capacity]
+    at += WORD_STRIDE * capacity
+    memo = work[at:]
+    for i in range(first, len(jobs), step):
+        job = jobs[i]
+        job[JOB_STATUS] = solve_counts(edges, ranks, job[:32], work[:32], work[32:64], job[32:JOB_STATUS], hand,
+                                       digit, words, group, memo, stack, kstack, job[JOB_OUT:])  # fmt: skip
+    return 0
 
 
-#: Where the memo starts in solve_packed's ``work`` array.
-PACKED_MEMO = FACE_TABLES + 2 * OUT_BLOCK + HAND_HEAD + HAND_STRIDE * 32 + 32 + GROUP_SIZE + 2 * STACK_SIZE + WORD_STRIDE * PACKED_WORDS
+def work_size(capacity: int, memo_size: int) -> int:
+    """The size of a :func:`solve_rows` work array with room for ``capacity``
+    words and a memo of ``memo_size``."""
+    return FACE_TABLES + HAND_HEAD + HAND_STRIDE * 32 + 32 + GROUP_SIZE + 2 * STACK_SIZE + WORD_STRIDE * capacity + memo_size

@@ -6,7 +6,10 @@ through a backend, and wrap the integers that come back in value objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import compress
+from math import prod
 from operator import itemgetter
 from typing import Any
 
@@ -15,13 +18,17 @@ from ..cardtrie import KERNEL_ORDER, CardTrie
 from ..errors import HandTooLargeError, InvalidCardError
 from ..wordlist import WordList, default_wordlist
 from . import _kernels as K
-from ._backends import FACE_SLOTS, MAX_CARDS, OUT_BLOCK, get_backend
+from ._backends import FACE_SLOTS, MAX_CARDS, OUT_BLOCK, NumbaBackend, batch_backend, get_backend
 from .types import Play, Solution, Word
 
 __all__ = ["MAX_CARDS", "find_words", "score_many", "solve", "solve_many"]
 
 _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
+# Card order and points as dict lookups, for sorting and summing leftovers at
+# C speed (Card.__lt__ and Card.points are Python calls).
+_CARD_ORDER = {card: card.index for card in _KERNEL_CARDS}
+_CARD_POINTS = {card: card.points for card in _KERNEL_CARDS}
 _NO_TARGET = 1 << 20
 _BATCH_MEMO_BYTES = 1 << 29  # what solve_many's per-chunk memos may take together
 
@@ -116,32 +123,36 @@ def solve_many(
     beat_words: int | None = None,
     bonus: int = 10,
     threads: int | None = None,
+    backend: str = "auto",
 ) -> list[Solution]:
     """:func:`solve` for many hands at once, on every core.
 
     Gives exactly what ``[solve(h, ...) for h in hands]`` gives, but runs the
     compiled kernels over all hands in one call, spread over ``threads``
-    threads (default: all of numba's).  A bad hand raises before anything is
-    solved, naming its position.  Falls back to one solve at a time when
-    numba is not installed.  (Building the result objects is plain Python
-    and takes longer than the solving; :func:`score_many` skips it.)
+    threads (default: one per core).  A bad hand raises before anything is
+    solved, naming its position.  With ``backend="auto"`` a batch too small
+    to repay loading numba is solved in pure Python, and while the kernels
+    are compiled for the first time (in the background) the first hands are
+    too.  (Building the result objects is plain Python and takes longer
+    than the solving; :func:`score_many` skips it.)
 
     >>> [s.best.score for s in solve_many(["qu,i,t", "a,b,c"])]
     [14, 18]
     """
     options = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest,
                "beat_words": beat_words, "bonus": bonus}  # fmt: skip
-    parsed, batch = _parse_and_run(hands, threads, options)
-    if batch is None:
-        return [solve(hand, backend="python", **options) for hand in parsed]  # type: ignore[arg-type]
-    trie, counts, out, status = batch
-    solutions = []
-    for i, hand in enumerate(parsed):
-        if status[i] < 0:  # more words than the batch buffers hold: solve alone
-            solutions.append(solve(hand, backend="numba", **options))  # type: ignore[arg-type]
+    solutions: list[Solution] = []
+    for chunk, batch in _batches(_parse_many(hands), threads, backend, options):
+        if batch is None:
+            solutions += [solve(hand, backend=backend, **options) for hand in chunk]  # type: ignore[arg-type]
             continue
-        best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist())
-        solutions.append(Solution(cards=hand, discard_required=discard, plays=(best,), best_go_out=go_out))
+        trie, counts, out, status = batch
+        for i, hand in enumerate(chunk):
+            if status[i] < 0:  # more words than the batch buffers hold: solve alone
+                solutions.append(solve(hand, backend="numba", **options))  # type: ignore[arg-type]
+                continue
+            best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist())
+            solutions.append(Solution(cards=hand, discard_required=discard, plays=(best,), best_go_out=go_out))
     return solutions
 
 
@@ -154,30 +165,32 @@ def score_many(
     beat_words: int | None = None,
     bonus: int = 10,
     threads: int | None = None,
+    backend: str = "auto",
 ) -> list[tuple[int, int | None]]:
     """For each hand, ``(best score, best going-out score or None)``: the
     numbers of :func:`solve_many` without building any play, for
     simulations that only need scores.  All the work is compiled and runs
-    on every core.
+    on every core (``backend`` as for :func:`solve_many`).
 
     >>> score_many(["qu,i,t", "a,b,c", "z,z"], discard=True)
     [(5, 5), (10, 10), (-14, None)]
     """
     options = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest,
                "beat_words": beat_words, "bonus": bonus}  # fmt: skip
-    parsed, batch = _parse_and_run(hands, threads, options)
-    if batch is None:
-        return [_scores_of(solve(hand, backend="python", **options)) for hand in parsed]  # type: ignore[arg-type]
-    _, _, out, status = batch
-    scores = ((out[:, 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET).tolist()
-    go_out = ((out[:, OUT_BLOCK + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET).tolist()
-    can = (out[:, OUT_BLOCK + 3] >= 0).tolist()
     result: list[tuple[int, int | None]] = []
-    for i, hand in enumerate(parsed):
-        if status[i] < 0:  # more words than the batch buffers hold: solve alone
-            result.append(_scores_of(solve(hand, backend="numba", **options)))  # type: ignore[arg-type]
-        else:
-            result.append((scores[i], go_out[i] if can[i] else None))
+    for chunk, batch in _batches(_parse_many(hands), threads, backend, options):
+        if batch is None:
+            result += [_scores_of(solve(hand, backend=backend, **options)) for hand in chunk]  # type: ignore[arg-type]
+            continue
+        _, _, out, status = batch
+        scores = ((out[:, 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET).tolist()
+        go_out = ((out[:, OUT_BLOCK + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET).tolist()
+        can = (out[:, OUT_BLOCK + 3] >= 0).tolist()
+        for i, hand in enumerate(chunk):
+            if status[i] < 0:  # more words than the batch buffers hold: solve alone
+                result.append(_scores_of(solve(hand, backend="numba", **options)))  # type: ignore[arg-type]
+            else:
+                result.append((scores[i], go_out[i] if can[i] else None))
     return result
 
 
@@ -185,15 +198,28 @@ def _scores_of(solution: Solution) -> tuple[int, int | None]:
     return solution.best.score, solution.best_go_out.score if solution.best_go_out else None
 
 
-def _parse_and_run(hands: Iterable[Iterable[Card] | str], threads: int | None,
-                   options: dict[str, Any]) -> tuple[list[tuple[Card, ...]], tuple[CardTrie, Any, Any, Any] | None]:  # fmt: skip
-    """The shared start of :func:`solve_many` and :func:`score_many`: parse
-    every hand, then run the batch kernel (None when there is nothing to run
-    it on, or numba is not installed)."""
-    parsed = _parse_many(hands)
-    if not parsed:
-        return parsed, None
-    return parsed, _run_batch(parsed, threads, **options)
+#: Hands solved one by one between two looks at whether the compiled batch
+#: kernel is ready (about 30 ms of pure Python).
+_PYTHON_CHUNK = 32
+
+
+def _batches(parsed: list[tuple[Card, ...]], threads: int | None, backend: str, options: dict[str, Any]
+             ) -> Iterator[tuple[list[tuple[Card, ...]], tuple[CardTrie, Any, Any, Any] | None]]:  # fmt: skip
+    """The shared course of :func:`solve_many` and :func:`score_many`: the
+    hands in order, in chunks, each with the compiled batch's results
+    (trie, counts, out, status) or None (solve that chunk one by one).  Once
+    the compiled backend is ready, the rest goes to it in one batch."""
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    start = 0
+    while start < len(parsed):
+        engine = batch_backend(backend, len(parsed) - start)
+        if engine is not None:
+            rest = parsed[start:]
+            yield rest, _run_batch(engine, rest, threads, **options)
+            return
+        yield parsed[start : start + _PYTHON_CHUNK], None
+        start += _PYTHON_CHUNK
 
 
 def _parse_many(hands: Iterable[Iterable[Card] | str]) -> list[tuple[Card, ...]]:
@@ -209,37 +235,33 @@ def _parse_many(hands: Iterable[Iterable[Card] | str]) -> list[tuple[Card, ...]]
     return parsed
 
 
-def _run_batch(parsed: Sequence[tuple[Card, ...]], threads: int | None, *, discard: bool,
+def _run_batch(engine: NumbaBackend, parsed: Sequence[tuple[Card, ...]], threads: int | None, *, discard: bool,
                wordlist: WordList | None, beat_longest: int | None, beat_words: int | None,
-               bonus: int) -> tuple[CardTrie, Any, Any, Any] | None:  # fmt: skip
-    """Run the parallel batch kernel: (trie, counts, out, status) as numpy
-    arrays, or None when numba is not installed.  A hand whose status is
-    negative overflowed the batch buffers and must be solved on its own."""
-    params = _params(max((len(h) for h in parsed), default=1), discard, beat_longest, beat_words, bonus)
-    try:
-        engine = get_backend("numba")
-    except ImportError:
-        return None
-    import numba
+               bonus: int) -> tuple[CardTrie, Any, Any, Any]:  # fmt: skip
+    """Run the compiled batch kernel: (trie, counts, out, status) as numpy
+    arrays.  A hand whose status is negative overflowed the batch buffers
+    and must be solved on its own."""
     import numpy as np
 
-    from ._backends import NumbaBackend
-
-    assert isinstance(engine, NumbaBackend)
+    params = _params(max((len(h) for h in parsed), default=1), discard, beat_longest, beat_words, bonus)
     trie = (wordlist if wordlist is not None else default_wordlist()).card_trie
     counts = np.array([_face_counts(hand) for hand in parsed], dtype=np.int64).reshape(len(parsed), FACE_SLOTS)
     memo_size = max((_memo_size(row, params) for row in counts.tolist()), default=1)
-    previous_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
-    try:
-        # Several chunks a thread balance the load; each chunk has its own
-        # memo, so huge hands (a 20-card memo can take tens of MB) get fewer.
-        chunks = min(max(len(parsed), 1), 8 * numba.get_num_threads(), max(1, _BATCH_MEMO_BYTES // (8 * memo_size)))
-        out, status = engine.solve_batch(trie, counts, params, memo_size, chunks)
-    finally:
-        numba.set_num_threads(previous_threads)
+    if threads is None:
+        threads = _cores()
+    # Each thread has its own memo: huge hands (a 20-card memo can take tens
+    # of MB) get fewer threads.
+    threads = min(threads, max(1, _BATCH_MEMO_BYTES // (8 * memo_size)))
+    out, status = engine.solve_batch(trie, counts, params, memo_size, threads)
     return trie, counts, out, status
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None, bonus: int) -> list[int]:
@@ -256,15 +278,16 @@ def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
 
 
 def _memo_size(counts: Sequence[int], params: Sequence[int]) -> int:
-    states = 1
-    for count in counts:
-        if count:
-            states *= count + 1
+    states = prod(map(_PLUS_ONE, filter(None, counts)))  # the mixed-radix size, at C speed
     return 1 + 2 * K.MEMO_SLOT * states * (params[1] + 1) * (params[2] + 1)
 
 
+_PLUS_ONE = (1).__add__
+
+
 def _digit_cards(counts: Sequence[int]) -> list[Card]:
-    return [_KERNEL_CARDS[face] for face, count in enumerate(counts) if count]
+    """The hand's distinct cards in kernel order (its digits)."""
+    return list(compress(_KERNEL_CARDS, counts))
 
 
 def _best_plays(out: Sequence[int], trie: CardTrie, counts: Sequence[int]) -> tuple[Play, Play | None]:
@@ -286,10 +309,10 @@ def _play_from(out: Sequence[int], ob: int, trie: CardTrie, digits: Sequence[Car
     named = sorted((names.get(rank) or _name(trie, rank, names) for rank in out[start : start + out[ob + 1]]),
                    key=_PLAY_ORDER)  # fmt: skip
     start += K.OUT_MAXC
-    unused = tuple(sorted(digits[d] for d in out[start : start + out[ob + 2]]))
+    unused = tuple(sorted(map(digits.__getitem__, out[start : start + out[ob + 2]]), key=_CARD_ORDER.__getitem__))
     discard = digits[out[ob]] if out[ob] >= 0 else None
     total = (out[ob + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET
-    card_score = -sum(name[0] for name in named) - sum(card.points for card in unused)
+    card_score = -sum(name[0] for name in named) - sum(map(_CARD_POINTS.__getitem__, unused))
     return Play(words=tuple(name[3] for name in named), unused=unused, discard=discard, bonus=total - card_score)
 
 

@@ -1,0 +1,128 @@
+"""Batch throughput and steady-state latency, this tree against a baseline
+commit in the same run: ``solve_many`` and ``score_many`` over the seeded
+deals of bench_solver.py (1,000 hands of each size from 4 to 11 cards,
+discard mode), with one thread and with every core; and the median and p99
+of one compiled kernel call (through the backend, as bench_solver.py
+measures it) and of one ``solve()`` on the 11-card hands.  Compiled backend,
+kernels already cached.
+
+Each measurement runs in a fresh process per tree (the trees alternate,
+``--repeats`` times, so drift on this shared machine hits both alike); a
+process reports the best of three timings of each call.  Ratios between the
+trees within one run are what to compare.
+
+Usage: python benchmarks/bench_batch.py [--baseline REV] [--repeats N] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_PROBE = """
+import json, os, random, time
+from quiddler import full_deck, score_many, solve_many
+rng = random.Random(2026)
+deck = full_deck()
+hands = [rng.sample(deck, r + 1) for r in range(3, 11) for _ in range({hands})]
+extra = {{"backend": "numba"}} if {new_api} else {{}}
+solve_many(hands[:50], discard=True, **extra)
+score_many(hands[:50], discard=True, **extra)
+cores = len(os.sched_getaffinity(0))
+
+def seconds(fn, threads):
+    started = time.perf_counter()
+    fn(hands, discard=True, threads=threads, **extra)
+    return time.perf_counter() - started
+
+out = {{}}
+for name, fn in (("solve_many", solve_many), ("score_many", score_many)):
+    for threads in sorted({{1, cores}}):
+        best = min(seconds(fn, threads) for _ in range(3))
+        out[f"{{name}}_threads_{{threads}}_hands_per_s"] = len(hands) / best
+
+from quiddler import default_wordlist, solve
+from quiddler.solver._backends import get_backend
+from quiddler.solver.core import _face_counts, _memo_size, _params
+engine = get_backend("numba")
+trie = default_wordlist().card_trie
+eleven = hands[-{hands}:]
+for label, call in (("kernel", lambda h, c, p, m: engine.solve_counts(trie, c, p, m)),
+                    ("solve", lambda h, c, p, m: solve(h, discard=True, backend="numba"))):
+    sweeps = []
+    for _ in range(3):
+        times = []
+        for h in eleven:
+            c = _face_counts(h); p = _params(11, True, None, None, 10); m = _memo_size(c, p)
+            started = time.perf_counter_ns()
+            call(h, c, p, m)
+            times.append((time.perf_counter_ns() - started) / 1000)
+        times.sort()
+        sweeps.append((times[len(times) // 2], times[int(len(times) * 0.99)]))
+    sweeps.sort()
+    out[f"{{label}}_11_median_us"], out[f"{{label}}_11_p99_us"] = sweeps[1]
+print(json.dumps(out))
+"""
+
+
+def tree_of(rev: str, into: Path) -> Path:
+    into.mkdir()
+    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def probe(tree: Path, hands: int, new_api: bool) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    code = _PROBE.format(hands=hands, new_api=new_api)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          cwd=tempfile.gettempdir(), check=False)  # fmt: skip
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: {done.stderr[-800:]}")
+    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", default=None, help="commit to compare with (default: merge-base with main)")
+    parser.add_argument("--hands", type=int, default=1000, help="hands per size (default 1000)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "batch.json"))
+    args = parser.parse_args()
+    baseline = args.baseline or subprocess.run(["git", "merge-base", "HEAD", "main"], cwd=ROOT, check=True,
+                                               capture_output=True, text=True).stdout.strip()  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="quiddler-batch-") as folder:
+        trees = {"baseline": (tree_of(baseline, Path(folder) / "baseline"), False), "this tree": (ROOT, True)}
+        for tree, new_api in trees.values():  # fill each tree's numba cache first
+            probe(tree, 5, new_api)
+        runs: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
+        for repeat in range(args.repeats):
+            for name, (tree, new_api) in trees.items():
+                runs[name].append(probe(tree, args.hands, new_api))
+                print(f"repeat {repeat + 1}, {name}: " + ", ".join(f"{k} {v:,.1f}" for k, v in runs[name][-1].items()),
+                      flush=True)  # fmt: skip
+    medians = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for name, rs in runs.items()}
+    ratios = {k: medians["this tree"][k] / medians["baseline"][k] for k in medians["baseline"]}
+    print(f"\nmedians of {args.repeats} processes (hands/s: each the best of 3; us: the middle of 3 sweeps);"
+          f" baseline {baseline[:10]}")  # fmt: skip
+    for k in medians["baseline"]:
+        print(f"{k:<36} {medians['baseline'][k]:>10,.1f} {medians['this tree'][k]:>10,.1f} {ratios[k]:>6.2f}")
+    machine = {"cores": os.cpu_count(), "python": platform.python_version(), "load_average_after": os.getloadavg()}
+    result = {"machine": machine, "baseline": baseline, "hands": 8 * args.hands, "runs": runs, "medians": medians,
+              "ratio_this_tree_to_baseline": ratios,
+              "note": "2 shared, noisy cores: compare the trees within this run"}  # fmt: skip
+    Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
