@@ -13,7 +13,7 @@ from .errors import (
     WordListError,
 )
 from .solver import MAX_CARDS, Play, Solution, Word, find_words, score_many, solve, solve_many
-from .wordlist import WordList, cache_dir, default_wordlist, load_wordlist
+from .wordlist import UnplayableWordsWarning, WordList, cache_dir, default_wordlist, load_wordlist
 
 
 def __getattr__(name: str) -> Any:
@@ -41,6 +41,7 @@ __all__ = [
     "Play",
     "QuiddlerError",
     "Solution",
+    "UnplayableWordsWarning",
     "Word",
     "WordList",
     "WordListError",

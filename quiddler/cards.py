@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from .errors import InvalidCardError
+from .errors import InvalidCardError, shown
 
 __all__ = ["DECK_SIZE", "FACES", "Card", "Deck", "format_hand", "full_deck", "parse_hand"]
 
@@ -58,7 +58,7 @@ class Card:
         if card is not None:
             return card
         if not isinstance(face, str) or face not in _DECK_TABLE:
-            raise InvalidCardError(f"unknown card: {face!r}")
+            raise InvalidCardError(f"unknown card: {shown(face)}")
         card = object.__new__(cls)
         cls._interned[face] = card
         return card
@@ -75,11 +75,13 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse one card, ignoring case and surrounding blanks: ``Card.parse(" QU ")``."""
+        if not isinstance(text, str):
+            raise InvalidCardError(f"not a card: {shown(text)} ({type(text).__name__}, not str)")
         token = text.strip().lower()
         if not token:
             raise InvalidCardError(f"empty card: {text!r}")
         if token not in _DECK_TABLE:
-            raise InvalidCardError(f"unknown card: {token!r}")
+            raise InvalidCardError(f"unknown card: {shown(token)}")
         return cls(token)
 
     @property
@@ -138,9 +140,15 @@ def parse_hand(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
             raise InvalidCardError("empty hand")
         tokens = _SEPARATORS.split(stripped)
         if any(not token for token in tokens):
-            raise InvalidCardError(f"empty card between separators in {text!r}")
+            raise InvalidCardError(f"empty card between separators in {shown(text)}")
         return tuple(Card.parse(token) for token in tokens)
-    cards = tuple(item if isinstance(item, Card) else Card.parse(item) for item in text)
+    if isinstance(text, Card):
+        return (text,)
+    try:
+        items = tuple(text)
+    except TypeError:
+        raise TypeError(f"cards must be a str or an iterable of cards, not {type(text).__name__}") from None
+    cards = tuple(item if isinstance(item, Card) else Card.parse(item) for item in items)
     if not cards:
         raise InvalidCardError("empty hand")
     return cards
@@ -175,6 +183,10 @@ class Deck:
 
     def deal(self, n: int) -> tuple[Card, ...]:
         """Take ``n`` cards from the top of the deck."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"the number of cards to deal must be an integer, not {type(n).__name__} {shown(n)}")
+        if n < 0:
+            raise ValueError(f"cannot deal a negative number of cards: {n}")  # deal(-1) took all but one
         if n > len(self._cards):
             raise ValueError(f"cannot deal {n} cards from a deck of {len(self._cards)}")
         dealt = self._cards[-n:] if n else []

@@ -31,10 +31,12 @@ from .cards import _DECK_TABLE, FACES
 __all__ = [
     "BUILD_VERSION",
     "KERNEL_ORDER",
+    "MAX_WORD_CARDS",
     "MIN_WORD_CARDS",
     "CardTrie",
     "build_card_trie",
     "card_spellings",
+    "fewest_cards",
 ]
 
 #: Faces in the order the trie sorts multisets: rarest in the deck first,
@@ -44,6 +46,9 @@ KERNEL_ORDER: tuple[str, ...] = tuple(
 )
 #: A word must use at least this many cards.
 MIN_WORD_CARDS = 2
+#: A spelling with more cards than this can never be played (no hand holds
+#: more: the solver's ``MAX_CARDS``), so the index leaves it out.
+MAX_WORD_CARDS = 20
 
 _KERNEL_INDEX = {face: k for k, face in enumerate(KERNEL_ORDER)}
 _DOUBLES = frozenset(face for face in FACES if len(face) == 2)
@@ -57,25 +62,55 @@ _MAGIC = b"QDLTRIE\x03"
 _HEADER = struct.Struct("<8s32s5I")
 
 
-def card_spellings(word: str) -> list[tuple[str, ...]]:
-    """Every way to spell ``word`` with card faces, in a fixed order.
+def card_spellings(word: str, max_cards: int | None = None) -> list[tuple[str, ...]]:
+    """Every way to spell ``word`` with card faces, in a fixed order (each
+    two-letter face split before joined, from the left); only those of at
+    most ``max_cards`` cards if given.  Iterative: any length of word is fine.
 
     >>> card_spellings("queen")
     [('q', 'u', 'e', 'e', 'n'), ('qu', 'e', 'e', 'n')]
+    >>> card_spellings("thin", max_cards=3)
+    [('t', 'h', 'in'), ('th', 'i', 'n'), ('th', 'in')]
     """
-    n = len(word)
+    doubles = [m.start() for m in _find_doubles(word)]
+    need = len(word) - max_cards if max_cards is not None else 0
     found: list[tuple[str, ...]] = []
-
-    def extend(i: int, prefix: tuple[str, ...]) -> None:
-        if i == n:
-            found.append(prefix)
-            return
-        extend(i + 1, prefix + (word[i],))
-        if word[i : i + 2] in _DOUBLES:
-            extend(i + 2, prefix + (word[i : i + 2],))
-
-    extend(0, ())
+    for joined in _join_choices(len(doubles), need):
+        faces: list[str] = []
+        done = 0
+        for start, join in zip(doubles, joined):
+            if join:
+                faces.extend(word[done:start])
+                faces.append(word[start : start + 2])
+                done = start + 2
+        faces.extend(word[done:])
+        found.append(tuple(faces))
     return found
+
+
+def fewest_cards(word: str) -> int:
+    """The fewest cards that spell ``word``: every two-letter face joined
+    (they never overlap).  A word needing more than :data:`MAX_WORD_CARDS`
+    can never be played."""
+    return len(word) - sum(1 for _ in _find_doubles(word))
+
+
+def _join_choices(ndoubles: int, need: int) -> Iterator[tuple[bool, ...]]:
+    """Every way to join or split ``ndoubles`` two-letter faces with at
+    least ``need`` joined, split before joined from the left; branches that
+    cannot reach ``need`` are never entered, so few choices cost little
+    even when there are many doubles."""
+    if need > ndoubles:
+        return
+    stack: list[tuple[bool, ...]] = [()]
+    while stack:
+        prefix = stack.pop()
+        if len(prefix) == ndoubles:
+            yield prefix
+            continue
+        stack.append(prefix + (True,))
+        if sum(prefix) + ndoubles - len(prefix) - 1 >= need:
+            stack.append(prefix + (False,))
 
 
 #: Layout of one edge in :attr:`CardTrie.edges`: one int32.
@@ -87,7 +122,7 @@ FIRST_SHIFT = 11
 MAX_EDGES = 1 << (31 - FIRST_SHIFT)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class CardTrie:
     """The DAWG of card multisets plus the spellings of each multiset.
 
@@ -248,7 +283,7 @@ def build_card_trie(words: Iterable[str]) -> CardTrie:
         else:
             spellings = _kernel_spellings(word)
         for faces in spellings:
-            if len(faces) >= MIN_WORD_CARDS:
+            if MIN_WORD_CARDS <= len(faces) <= MAX_WORD_CARDS:
                 key = bytes(sorted(faces))
                 known = by_multiset.get(key)
                 if known is None:
@@ -276,17 +311,19 @@ def build_card_trie(words: Iterable[str]) -> CardTrie:
 def _kernel_spellings(word: str) -> list[bytes]:
     """:func:`card_spellings` as kernel-face bytes, fast: no two-letter face
     ends with a letter that starts one, so the double faces of a word never
-    overlap and each one is independently joined or split."""
+    overlap and each one is independently joined or split.  Only spellings
+    of at most :data:`MAX_WORD_CARDS` cards (a word of ``in`` x 22 has four
+    million spellings, and none of them can be played)."""
     base = word.encode("ascii").translate(_LETTER_TO_KERNEL)
     doubles = [(m.start(), _KERNEL_INDEX[m.group()]) for m in _find_doubles(word)]
     if not doubles:
         return [base]
     spellings = []
-    for mask in range(1 << len(doubles)):
+    for joined in _join_choices(len(doubles), len(word) - MAX_WORD_CARDS):
         parts = []
         done = 0
-        for bit, (start, face) in enumerate(doubles):
-            if mask >> bit & 1:
+        for join, (start, face) in zip(joined, doubles):
+            if join:
                 parts.append(base[done:start])
                 parts.append(bytes((face,)))
                 done = start + 2

@@ -11,9 +11,14 @@ any kind prints one line, ``Error: ...``, on stderr and exits with code 2.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import importlib.util
 import os
 import sys
+import threading
+import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any, TypeVar
@@ -21,9 +26,11 @@ from typing import IO, Any, TypeVar
 import click
 
 from .cards import Card, format_hand, parse_hand
+from .cardtrie import MAX_WORD_CARDS, fewest_cards
 from .errors import QuiddlerError
 from .solver import Play, Solution, Word, find_words, solve
 from .solver._backends import show_notices
+from .solver.core import MAX_BONUS, search_size
 from .wordlist import WordList, default_wordlist, load_wordlist
 
 __all__ = ["InputError", "OneLineErrors", "QuiddlerGroup", "input_errors", "main"]
@@ -36,6 +43,15 @@ LAZY_COMMANDS = {
     "play": "quiddler.play.cli:play",
     "simulate": "quiddler.game.cli:simulate",
 }
+
+#: A single solve whose search may visit more states than this (see
+#: :func:`quiddler.solver.core.search_size`) runs on the compiled backend:
+#: the pure-Python one takes about a second there, what loading numba costs.
+#: A ``--top`` search is far slower per state (measured: 0.2 s for 10
+#: distinct cards, 3 s for 12), so it moves at a 256th of that.
+COMPILED_SEARCH_STATES = 1 << 18
+#: Seconds of work after which a terminal shows a progress line.
+PROGRESS_AFTER_SECONDS = 1.0
 
 _EPILOG_SOLVE = """\b
 Examples:
@@ -65,6 +81,12 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
+class OutputError(click.ClickException):
+    """Output (or reading) failed, e.g. a full disk: one ``Error: ...`` line, exit code 1."""
+
+    exit_code = 1
+
+
 @contextmanager
 def input_errors() -> Iterator[None]:
     """Turn library errors and click's usage errors into one-line input errors.
@@ -75,7 +97,7 @@ def input_errors() -> Iterator[None]:
         yield
     except click.exceptions.NoArgsIsHelpError:
         raise  # `quiddler` alone prints the help
-    except click.UsageError as exc:
+    except (click.UsageError, click.FileError) as exc:
         raise InputError(exc.format_message()) from None
     except (QuiddlerError, ValueError) as exc:
         raise InputError(str(exc)) from None
@@ -83,16 +105,31 @@ def input_errors() -> Iterator[None]:
 
 class OneLineErrors(click.Command):
     """A command (or, mixed in first, a group) whose bad input is one
-    ``Error: ...`` line and exit 2, also when it runs on its own."""
+    ``Error: ...`` line and exit 2, also when it runs on its own; Ctrl-C
+    exits 130 and an output error is one line, exit 1."""
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:  # fmt: skip
-        with input_errors():
+        with input_errors(), _warnings_as_lines():
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with input_errors():
-            return super().invoke(ctx)
+        """Run the command; Ctrl-C anywhere exits 130 (no ``Aborted!``), and
+        an output error (``> /dev/full``) is one ``Error:`` line, exit 1."""
+        try:
+            try:
+                with input_errors(), _warnings_as_lines():
+                    return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()  # here, not at exit, so that a failure is reported
+        except KeyboardInterrupt:
+            raise click.exceptions.Exit(130) from None
+        except OSError as exc:
+            if exc.errno == errno.EPIPE or isinstance(exc, QuiddlerError):
+                raise  # click stops quietly on a broken pipe (`quiddler ... | head`)
+            _silence_stdout()
+            where = f": '{exc.filename}'" if exc.filename else ""
+            raise OutputError(f"input/output error: {exc.strerror or exc}{where}") from None
 
 
 class QuiddlerGroup(OneLineErrors, click.Group):
@@ -114,6 +151,28 @@ class QuiddlerGroup(OneLineErrors, click.Group):
         if command is None and cmd_name in self.lazy_commands:
             command = _import_command(self.lazy_commands[cmd_name])
         return command
+
+
+@contextmanager
+def _warnings_as_lines() -> Iterator[None]:
+    """Library warnings (a word list with unplayable words) as one
+    ``warning: ...`` line on stderr, not Python's two-line format."""
+
+    def show(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
+        click.echo(f"warning: {message}", err=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
+
+
+class _InputFile(click.File):
+    """click's File, with a closed standard input (``<&-``) an input error."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value == "-" and "r" in self.mode and sys.stdin is None:
+            self.fail("standard input is closed", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def _import_command(target: str) -> click.Command | None:
@@ -212,9 +271,9 @@ def main() -> None:
               help="Bonus if the play's longest word has more than N letters.")  # fmt: skip
 @click.option("--beat-words", type=click.IntRange(min=0), metavar="N",
               help="Bonus if the play has more than N words.")  # fmt: skip
-@click.option("--bonus", type=click.IntRange(min=0), default=10, show_default=True, metavar="POINTS",
-              help="Points each bonus target is worth.")  # fmt: skip
-@click.option("--batch", type=click.File("r", errors="replace"), metavar="FILE",
+@click.option("--bonus", type=click.IntRange(min=0, max=MAX_BONUS), default=10, show_default=True,
+              metavar="POINTS", help="Points each bonus target is worth.")  # fmt: skip
+@click.option("--batch", type=_InputFile("r", errors="replace"), metavar="FILE",
               help="Solve one hand per line of FILE ('-' for stdin); print one JSON line per hand.")  # fmt: skip
 @_json_option
 @click.pass_context
@@ -234,8 +293,62 @@ def solve_command(ctx: click.Context, /, cards: tuple[Card, ...] | None, batch: 
         raise click.UsageError("missing CARDS (for example: quiddler solve qu,i,th,er)")
     else:
         _announce_indexing(options["wordlist"])
-        solution = solve(cards, backend="python", **options)
+        backend = _backend_for(cards, options)
+        solution = _with_progress(f"solving {len(cards)} cards", lambda: solve(cards, backend=backend, **options))
         click.echo(_json(solution.to_dict()) if as_json else _solution_text(solution))
+
+
+def _backend_for(cards: Sequence[Card], options: dict[str, Any]) -> str:
+    """The pure-Python backend for a hand it solves in well under a second
+    (no numba import: a few ms in all), the compiled one for a big search."""
+    size = search_size(cards, discard=options["discard"], beat_longest=options["beat_longest"],
+                       beat_words=options["beat_words"])  # fmt: skip
+    if options["top"] > 1:
+        size *= 256  # the top-K search visits far more than the best play's
+    if size > COMPILED_SEARCH_STATES and importlib.util.find_spec("numba") is not None:
+        return "numba"  # not "auto": that starts in pure Python, and this one solve is the whole run
+    return "python"
+
+
+R = TypeVar("R")
+
+
+def _with_progress(label: str, work: Callable[[], R]) -> R:
+    """Run ``work`` in a worker thread and wait for it.  The main thread
+    stays free, so Ctrl-C stops even a long compiled search at once (the
+    kernels release the GIL), and on a terminal it shows ``label`` with the
+    seconds so far once the work has taken more than a second."""
+    result: list[R] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(work())
+        except BaseException as exc:  # noqa: BLE001 (re-raised in the main thread)
+            failure.append(exc)
+
+    worker = threading.Thread(target=run, name="quiddler-solve", daemon=True)
+    started = time.monotonic()
+    worker.start()
+    tty = sys.stderr.isatty()
+    shown = False
+    last = ""
+    try:
+        while worker.is_alive():
+            worker.join(0.25)
+            elapsed = time.monotonic() - started
+            line = f"\r{label}... {elapsed:.0f} s (Ctrl-C stops)"
+            if tty and worker.is_alive() and elapsed >= PROGRESS_AFTER_SECONDS and line != last:
+                sys.stderr.write(line)
+                sys.stderr.flush()
+                shown, last = True, line
+    finally:
+        if shown:
+            sys.stderr.write("\r\033[K")  # clear the progress line
+            sys.stderr.flush()
+    if failure:
+        raise failure[0]
+    return result[0]
 
 
 def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) -> None:
@@ -246,14 +359,17 @@ def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) ->
             options["wordlist"] = default_wordlist()  # load it once, outside the per-line timing
         _announce_indexing(options["wordlist"])
         for number, raw in enumerate(lines, 1):
+            if number == 1:
+                raw = raw.removeprefix("\ufeff")  # a byte-order mark (Windows editors) is not a card
             text = raw.partition("#")[0].strip()
             if not text:
                 continue
             try:
                 # auto: pure Python until numba repays loading (see AutoBackend)
                 record = {"line": number, **solve(text, backend="auto", **options).to_dict()}
-            except (QuiddlerError, ValueError) as exc:
-                record, failed = {"line": number, "error": str(exc)}, True
+            except (QuiddlerError, ValueError, MemoryError) as exc:
+                message = str(exc) if not isinstance(exc, MemoryError) else "out of memory for this hand"
+                record, failed = {"line": number, "error": message}, True
             sys.stdout.write(_json(record) + "\n")
             sys.stdout.flush()  # a process feeding hands on stdin sees each answer at once
     except KeyboardInterrupt:
@@ -309,6 +425,8 @@ def check_command(
 ) -> None:
     """Say whether each WORD is in the word list, and every way to spell it
     with cards, with its points.  Exits with code 1 if any WORD is not in the list."""
+    if any(not word.strip() for word in words):
+        raise click.BadParameter("empty word", ctx, param_hint="WORD")
     wordlist = wordlist if wordlist is not None else default_wordlist()
     checked = [
         (word, word in wordlist, [Word(word, cards) for cards in wordlist.spellings(word)])
@@ -343,6 +461,8 @@ def _check_lines(word: str, listed: bool, spellings: Sequence[Word]) -> list[str
     if not listed:
         return [f"{word}: not in the list"]
     if not spellings:
+        if fewest_cards(word) > MAX_WORD_CARDS:
+            return [f"{word}: in the list, but needs more than {MAX_WORD_CARDS} cards: can never be played"]
         return [f"{word}: in the list, but no spelling uses two or more cards"]
     plural = "s" if len(spellings) > 1 else ""
     return [f"{word}: in the list, {len(spellings)} spelling{plural}", *_word_rows(spellings)]

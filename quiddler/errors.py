@@ -27,7 +27,8 @@ class InvalidCardError(QuiddlerError, ValueError):
 
 
 class HandTooLargeError(QuiddlerError, ValueError):
-    """A hand has more cards than the exact solver accepts."""
+    """A hand has more cards than the exact solver accepts, or its search
+    would need more memory than the solver is allowed (see ``docs/solver.md``)."""
 
 
 class WordListError(QuiddlerError, OSError):
@@ -40,3 +41,19 @@ class IllegalActionError(QuiddlerError, ValueError):
 
 class InvalidWordError(IllegalActionError):
     """A laid-down word is not in the word list or is not made of the player's cards."""
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters
+    so that a huge bad input (a 100 kB token) does not flood the terminal.
+
+    >>> shown("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (100 characters)"
+    >>> shown("qu!")
+    "'qu!'"
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value):,} characters)" if isinstance(value, str) else ""
+    return text[: limit - 10] + "..." + text[0] + size if isinstance(value, str) else text[: limit - 3] + "..."

@@ -14,19 +14,28 @@ import os
 import re
 import stat
 import tempfile
+import warnings
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .cards import Card
-from .cardtrie import BUILD_VERSION, MIN_WORD_CARDS, CardTrie, build_card_trie, card_spellings
-from .errors import WordListError
+from .cardtrie import (
+    BUILD_VERSION,
+    MAX_WORD_CARDS,
+    MIN_WORD_CARDS,
+    CardTrie,
+    build_card_trie,
+    card_spellings,
+    fewest_cards,
+)
+from .errors import WordListError, shown
 
 if TYPE_CHECKING:
     import pygtrie
 
-__all__ = ["WordList", "cache_dir", "default_wordlist", "load_wordlist"]
+__all__ = ["UnplayableWordsWarning", "WordList", "cache_dir", "default_wordlist", "load_wordlist"]
 
 _WORD = re.compile(r"[a-z]+")
 # Part of every cache key: a change to the trie build, layout or face order
@@ -40,6 +49,25 @@ MAX_CACHE_BYTES = 256 << 20
 PACKAGED_ENABLE_TRIE = Path(__file__).parent / "data" / "enable.cardtrie"
 
 log = logging.getLogger("quiddler.wordlist")
+
+
+class UnplayableWordsWarning(UserWarning):
+    """A word list holds words that need more cards than any hand holds
+    (:data:`~quiddler.cardtrie.MAX_WORD_CARDS`); they stay in the list
+    (``word in words`` is true) but the solver never offers them."""
+
+
+def _warn_unplayable(words: Iterable[str], name: str) -> None:
+    """Warn once per list, with a count, about words no hand can lay down.
+    Only long words are looked at, so this costs next to nothing."""
+    unplayable = [w for w in words if len(w) > MAX_WORD_CARDS and fewest_cards(w) > MAX_WORD_CARDS]
+    if unplayable:
+        example = min(unplayable, key=len)
+        many = len(unplayable) != 1
+        warnings.warn(UnplayableWordsWarning(
+            f"word list {name}: {len(unplayable):,} word{'s' if many else ''} need{'' if many else 's'} more than "
+            f"{MAX_WORD_CARDS} cards and can never be played (such as {shown(example)}); the solver skips them"
+        ), stacklevel=3)  # fmt: skip
 
 
 def cache_dir() -> Path:
@@ -67,16 +95,23 @@ class WordList:
     """
 
     def __init__(self, words: Iterable[str], *, name: str = "<words>") -> None:
+        if isinstance(words, (str, bytes)):
+            raise TypeError(f"WordList() takes an iterable of words, not one {type(words).__name__} "
+                            f"{shown(words)}: WordList([...]), or load_wordlist(path) for a file")  # fmt: skip
         cleaned = []
-        for word in words:
+        for number, word in enumerate(words, 1):
+            if not isinstance(word, str):
+                raise TypeError(f"WordList() words must be str, not {type(word).__name__} {shown(word)} (word {number})")
             folded = word.strip().lower()
             if not _WORD.fullmatch(folded):
-                raise WordListError(f"not a plain a-z word: {word!r}")
+                raise WordListError(f"not a plain a-z word: {shown(word)}")
             cleaned.append(folded)
         if not cleaned:
             raise WordListError(f"word list {name} is empty")
         self.name = name
-        self._text = "\n".join(sorted(set(cleaned))).encode("ascii")
+        unique = sorted(set(cleaned))
+        _warn_unplayable(unique, name)
+        self._text = "\n".join(unique).encode("ascii")
         self._prebuilt: Path | None = None
 
     @classmethod
@@ -127,14 +162,15 @@ class WordList:
         return sorted(self.trie.iterkeys(prefix))
 
     def spellings(self, word: str) -> tuple[tuple[Card, ...], ...]:
-        """Every way to lay ``word`` down with cards (two or more cards);
-        empty if the word is not in the list."""
+        """Every way to lay ``word`` down with cards (two to
+        :data:`~quiddler.cardtrie.MAX_WORD_CARDS` cards); empty if the word
+        is not in the list."""
         word = word.strip().lower()
         if word not in self:
             return ()
         return tuple(
             tuple(Card(face) for face in spelling)
-            for spelling in card_spellings(word)
+            for spelling in card_spellings(word, max_cards=MAX_WORD_CARDS)
             if len(spelling) >= MIN_WORD_CARDS
         )
 
@@ -255,11 +291,13 @@ def _parse(raw: bytes, name: str) -> WordList:
         if not word:
             continue
         if not _WORD.fullmatch(word):
-            raise WordListError(f"{name}, line {number}: not a plain a-z word: {line.strip()!r}")
+            raise WordListError(f"{name}, line {number}: not a plain a-z word: {shown(line.strip())}")
         words.add(word)
     if not words:
         raise WordListError(f"word list is empty: '{name}'")
-    return WordList._from_validated_text("\n".join(sorted(words)).encode("ascii"), name)
+    unique = sorted(words)
+    _warn_unplayable(unique, name)
+    return WordList._from_validated_text("\n".join(unique).encode("ascii"), name)
 
 
 def write_prebuilt_trie(words: WordList, path: Path) -> None:

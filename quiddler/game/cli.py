@@ -52,7 +52,7 @@ class _OneLineErrors(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except click.UsageError as exc:
+        except (click.UsageError, click.FileError) as exc:  # FileError: `--log DIR` is opened lazily
             raise _InputError(exc.format_message()) from None
         except (QuiddlerError, ValueError) as exc:
             raise _InputError(str(exc)) from None

@@ -19,6 +19,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -37,6 +38,9 @@ MAX_CARDS = K.MAX_CARDS
 OUT_BLOCK = K.OUT_BLOCK
 HAND_SIZE = K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS
 STACK_SIZE = K.STACK_SIZE
+#: Per-thread scratch buffers up to this size are kept for the next call;
+#: a bigger one (the memo of a huge hand: up to ~1.8 GB) is freed after use.
+KEEP_BYTES = 1 << 27
 
 
 class Backend(Protocol):
@@ -127,29 +131,30 @@ class NumbaBackend:
         self._k = _native.load()
         self._points = np.array(FACE_POINTS, dtype=np.int64)
         self._letters = np.array(FACE_LETTERS, dtype=np.int64)
-        self._tries: dict[int, tuple[CardTrie, Any, Any]] = {}
+        # Held weakly: a trie's arrays go when its word list does.
+        self._tries: weakref.WeakKeyDictionary[CardTrie, tuple[Any, Any]] = weakref.WeakKeyDictionary()
         self._local = threading.local()
 
     def trie_arrays(self, trie: CardTrie) -> tuple[Any, Any]:
         """The trie's edges (padded, see ``CardTrie.padded_edges``) and ranks
         (read-only: the kernels are compiled for exactly these types) as
         numpy arrays, made once per trie."""
-        entry = self._tries.get(id(trie))
-        if entry is None or entry[0] is not trie:
+        entry = self._tries.get(trie)
+        if entry is None:
             np = self._np
             edges = np.frombuffer(trie.padded_edges(), dtype=np.int32)
             ranks = np.frombuffer(trie.ranks, dtype=np.int32)
             ranks.flags.writeable = False
-            entry = (trie, edges, ranks)
-            self._tries[id(trie)] = entry
-        return entry[1], entry[2]
+            entry = self._tries.setdefault(trie, (edges, ranks))
+        return entry
 
     def _scratch(self, name: str, size: int) -> Any:
         """A per-thread int64 buffer of at least ``size`` slots, reused between calls."""
         buffer = getattr(self._local, name, None)
         if buffer is None or len(buffer) < size:
             buffer = self._np.zeros(max(size, 64), dtype=self._np.int64)
-            setattr(self._local, name, buffer)
+            if buffer.nbytes <= KEEP_BYTES:  # a huge hand's memo is not held on to
+                setattr(self._local, name, buffer)
         return buffer
 
     def _common(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int], memo_size: int,
@@ -198,7 +203,9 @@ class NumbaBackend:
         size = K.work_size(K.PACKED_WORDS, memo_size)
         work = getattr(self._local, "work", None)
         if work is None or len(work) < size:
-            work = self._local.work = self._new_work(max(size, K.work_size(K.PACKED_WORDS, 1 << 16)))
+            work = self._new_work(max(size, K.work_size(K.PACKED_WORDS, 1 << 16)))
+            if work.nbytes <= KEEP_BYTES:  # a huge hand's memo is not held on to
+                self._local.work = work
         return work
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],

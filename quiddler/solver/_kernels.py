@@ -748,6 +748,9 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
     ndig = hand[0]
     guard = hand[1]
     ncand = ndig if discard != 0 else 1
+    maxlen = 0  # letters of the hand's longest word
+    for w in range(group[ndig]):
+        maxlen = max(maxlen, words[WORD_STRIDE * w + 4])
     for c in range(ncand):
         radix = full_radix
         swar = full_swar
@@ -867,8 +870,23 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
                 rest = state_value(words, group, hand, memo, stack, child_radix, child_swar, 0, 0,
                                    need_words, long_target, long_after, 1)  # fmt: skip
                 bound = child_acc + ((rest >> SCORE_SHIFT) - SCORE_OFFSET) + word_bonus + long_bonus
-                if bound < (keys[limit - 1] >> 16) - SCORE_OFFSET:
+                worst = keys[limit - 1]
+                if bound < (worst >> 16) - SCORE_OFFSET:
                     continue
+                if bound == (worst >> 16) - SCORE_OFFSET:
+                    # A tie on score enters only with a better (goes out,
+                    # longest word, words): bound those too, or every play
+                    # tied with the K-th is visited (millions on 20 cards).
+                    left = 0
+                    letters = 0
+                    for dd in range(ndig):
+                        hh = HAND_HEAD + HAND_STRIDE * dd
+                        k = (child_swar >> hand[hh + 4]) & hand[hh + 5]
+                        left += k
+                        letters += k * face_letters[hand[hh]]
+                    reach = max(child_longest, min(letters, maxlen))
+                    if ((bound + SCORE_OFFSET) << 16) | (child_go << 15) | (reach << 7) | (child_nw + left // 2) <= worst:
+                        continue
             path[sp] = option if option >= 0 else -1 - d
             nb = fb + DFS_FRAME
             dfs[nb] = child_radix

@@ -7,22 +7,39 @@ through a backend, and wrap the integers that come back in value objects.
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress
 from math import prod
-from operator import itemgetter
+from operator import index, itemgetter
 from typing import Any
 
 from ..cards import Card, parse_hand
-from ..cardtrie import KERNEL_ORDER, CardTrie
-from ..errors import HandTooLargeError, InvalidCardError
+from ..cardtrie import KERNEL_ORDER, MAX_WORD_CARDS, CardTrie
+from ..errors import HandTooLargeError, InvalidCardError, shown
 from ..wordlist import WordList, default_wordlist
 from . import _kernels as K
 from ._backends import FACE_SLOTS, MAX_CARDS, OUT_BLOCK, NumbaBackend, batch_backend, get_backend
 from .types import Play, Solution, Word
 
-__all__ = ["MAX_CARDS", "find_words", "score_many", "solve", "solve_many"]
+__all__ = ["MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "find_words", "score_many", "solve", "solve_many"]
 
+#: The largest ``bonus`` accepted (the rules use 10).  Scores are packed into
+#: 64-bit keys by the compiled kernels; this keeps every score far inside them.
+MAX_BONUS = 1_000_000
+#: The most plays one ``top=K`` solve lists.  Any K is accepted and the
+#: result is sized by the plays that exist; only a hand with more distinct
+#: plays than this, asked for more than this, is refused.  (The kernel keeps
+#: its plays in an insertion-sorted array: 1,001 plays of a 10-card hand took
+#: 0.9 s, 10,001 took 53 s.)
+MAX_TOP_PLAYS = 1_000
+#: The search's memory bound in MB unless ``$QUIDDLER_MAX_MEMORY_MB`` says
+#: otherwise.  The worst 20-card hand (20 distinct faces with both bonus
+#: targets) needs about 1.8 GB; a typical hand well under 1 MB.
+DEFAULT_MAX_MEMORY_MB = 2048
+MEMORY_ENV = "QUIDDLER_MAX_MEMORY_MB"
+
+assert MAX_WORD_CARDS == MAX_CARDS, "the index leaves out words no hand can hold"
 _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
 # Card order and points as dict lookups, for sorting and summing leftovers at
@@ -31,18 +48,13 @@ _CARD_ORDER = {card: card.index for card in _KERNEL_CARDS}
 _CARD_POINTS = {card: card.points for card in _KERNEL_CARDS}
 _NO_TARGET = 1 << 20
 _BATCH_MEMO_BYTES = 1 << 29  # what solve_many's per-chunk memos may take together
+_FIRST_TOP = 64  # top=K starts with room for this many plays and grows while more exist
 
 
 def _cards_of(cards: Iterable[Card] | str) -> tuple[Card, ...]:
-    if isinstance(cards, str):
-        return parse_hand(cards)
-    hand = tuple(cards)
-    if all(type(item) is Card for item in hand):
-        return hand  # the common case: nothing to parse
-    for item in hand:
-        if not isinstance(item, (Card, str)):
-            raise InvalidCardError(f"not a card: {item!r}")
-    return parse_hand(hand) if hand else hand
+    if isinstance(cards, (tuple, list)) and all(type(item) is Card for item in cards):
+        return tuple(cards)  # the common case: nothing to parse
+    return parse_hand(cards)
 
 
 def _face_counts(hand: Sequence[Card]) -> list[int]:
@@ -95,23 +107,40 @@ def solve(
     """
     hand = _cards_of(cards)
     _check_size(hand)
-    if top < 1:
-        raise ValueError(f"top must be at least 1, not {top}")
+    top = _integer("top", top, 1)
+    discard = _flag("discard", discard)
     params = _params(len(hand), discard, beat_longest, beat_words, bonus)
-    trie = (wordlist if wordlist is not None else default_wordlist()).card_trie
+    trie = _wordlist_of(wordlist).card_trie
     counts = _face_counts(hand)
     memo_size = _memo_size(counts, params)
-    engine = get_backend(backend)
+    _check_memory(memo_size, params)
+    engine = _engine(backend)
     best, best_go_out = _best_plays(engine.solve_counts(trie, counts, params, memo_size), trie, counts)
     plays: tuple[Play, ...] = (best,)
     if top > 1:
-        out, count = engine.top_counts(trie, counts, params, memo_size, top)
+        out, count = _top_blocks(engine, trie, counts, params, memo_size, top)
         digits = _digit_cards(counts)
         ranked = [_play_from(out, i * OUT_BLOCK, trie, digits) for i in range(count)]
         # The best play leads; where equally good plays tie, the order among
         # them is the enumeration's, so put the solver's choice first.
         plays = (best,) + tuple(play for play in ranked if play != best)[: top - 1]
     return Solution(cards=hand, discard_required=discard, plays=plays, best_go_out=best_go_out)
+
+
+def _top_blocks(engine: Any, trie: CardTrie, counts: Sequence[int], params: Sequence[int], memo_size: int,
+                top: int) -> tuple[Sequence[int], int]:  # fmt: skip
+    """The ``top`` best plays, with room sized by the plays that exist: the
+    search starts with room for a few and is rerun with more only while
+    every slot fills, so ``top=10**20`` on a two-card hand costs nothing."""
+    limit = min(top, _FIRST_TOP)
+    while True:
+        out, count = engine.top_counts(trie, counts, params, memo_size, limit)
+        if count > MAX_TOP_PLAYS:
+            raise ValueError(f"top={top:,}: this hand has more than {MAX_TOP_PLAYS:,} distinct plays, the most "
+                             f"one solve lists; ask for at most {MAX_TOP_PLAYS:,}")  # fmt: skip
+        if count < limit or limit == top:
+            return out, count
+        limit = min(top, 16 * limit, MAX_TOP_PLAYS + 1)
 
 
 def solve_many(
@@ -142,7 +171,7 @@ def solve_many(
     options = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest,
                "beat_words": beat_words, "bonus": bonus}  # fmt: skip
     solutions: list[Solution] = []
-    for chunk, batch in _batches(_parse_many(hands), threads, backend, options):
+    for chunk, batch in _batches(hands, threads, backend, options):
         if batch is None:
             solutions += [solve(hand, backend=backend, **options) for hand in chunk]  # type: ignore[arg-type]
             continue
@@ -152,7 +181,8 @@ def solve_many(
                 solutions.append(solve(hand, backend="numba", **options))  # type: ignore[arg-type]
                 continue
             best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist())
-            solutions.append(Solution(cards=hand, discard_required=discard, plays=(best,), best_go_out=go_out))
+            solutions.append(Solution(cards=hand, discard_required=bool(options["discard"]), plays=(best,),
+                                      best_go_out=go_out))  # fmt: skip
     return solutions
 
 
@@ -178,7 +208,7 @@ def score_many(
     options = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest,
                "beat_words": beat_words, "bonus": bonus}  # fmt: skip
     result: list[tuple[int, int | None]] = []
-    for chunk, batch in _batches(_parse_many(hands), threads, backend, options):
+    for chunk, batch in _batches(hands, threads, backend, options):
         if batch is None:
             result += [_scores_of(solve(hand, backend=backend, **options)) for hand in chunk]  # type: ignore[arg-type]
             continue
@@ -203,14 +233,25 @@ def _scores_of(solution: Solution) -> tuple[int, int | None]:
 _PYTHON_CHUNK = 32
 
 
-def _batches(parsed: list[tuple[Card, ...]], threads: int | None, backend: str, options: dict[str, Any]
+def _batches(hands: Iterable[Iterable[Card] | str], threads: int | None, backend: str, options: dict[str, Any]
              ) -> Iterator[tuple[list[tuple[Card, ...]], tuple[CardTrie, Any, Any, Any] | None]]:  # fmt: skip
-    """The shared course of :func:`solve_many` and :func:`score_many`: the
-    hands in order, in chunks, each with the compiled batch's results
-    (trie, counts, out, status) or None (solve that chunk one by one).  Once
-    the compiled backend is ready, the rest goes to it in one batch."""
-    if threads is not None and threads < 1:
-        raise ValueError(f"threads must be at least 1, not {threads}")
+    """The shared course of :func:`solve_many` and :func:`score_many`: every
+    argument checked and every hand parsed first (nothing is solved if one
+    is bad), then the hands in order, in chunks, each with the compiled
+    batch's results (trie, counts, out, status) or None (solve that chunk
+    one by one).  Once the compiled backend is ready, the rest goes to it
+    in one batch."""
+    if isinstance(hands, (str, Card)):
+        raise TypeError(f"hands must be an iterable of hands (a list of str, say), not one {type(hands).__name__}")
+    if threads is not None:
+        threads = _integer("threads", threads, 1)
+    options["discard"] = _flag("discard", options["discard"])
+    _wordlist_of(options["wordlist"])
+    _engine(backend)  # a bad name raises here, not after the first chunk
+    parsed = _parse_many(hands)
+    params = _params(max((len(h) for h in parsed), default=1), options["discard"], options["beat_longest"],
+                     options["beat_words"], options["bonus"])  # fmt: skip
+    _check_memory(max((_memo_size(_face_counts(h), params) for h in parsed), default=1), params)
     start = 0
     while start < len(parsed):
         engine = batch_backend(backend, len(parsed) - start)
@@ -244,7 +285,7 @@ def _run_batch(engine: NumbaBackend, parsed: Sequence[tuple[Card, ...]], threads
     import numpy as np
 
     params = _params(max((len(h) for h in parsed), default=1), discard, beat_longest, beat_words, bonus)
-    trie = (wordlist if wordlist is not None else default_wordlist()).card_trie
+    trie = _wordlist_of(wordlist).card_trie
     counts = np.array([_face_counts(hand) for hand in parsed], dtype=np.int64).reshape(len(parsed), FACE_SLOTS)
     memo_size = max((_memo_size(row, params) for row in counts.tolist()), default=1)
     if threads is None:
@@ -264,17 +305,99 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _integer(name: str, value: object, low: int, high: int | None = None) -> int:
+    """``value`` as an int in ``low..high``: TypeError for a float, a str or a
+    bool, ValueError out of range, each naming the argument."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, not {value!r}")
+    try:
+        number = index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__} {shown(value)}") from None
+    if number < low:
+        raise ValueError(f"{name} must be at least {low}, not {number}")
+    if high is not None and number > high:
+        raise ValueError(f"{name} must be at most {high:,}, not {shown(number)}")
+    return number
+
+
+def _flag(name: str, value: object) -> bool:
+    """``value`` as a bool: True, False, 1 or 0 (a numpy bool too), nothing else."""
+    if value is True or value is False:
+        return value
+    if type(value).__name__ == "bool_":  # numpy's bool, without importing numpy
+        return bool(value)
+    if not isinstance(value, bool) and isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, not {type(value).__name__} {shown(value)}")
+
+
+def _wordlist_of(wordlist: object) -> WordList:
+    if wordlist is None:
+        return default_wordlist()
+    if not isinstance(wordlist, WordList):
+        hint = " (load a file with quiddler.load_wordlist(path))" if isinstance(wordlist, (str, os.PathLike)) else ""
+        raise TypeError(f"wordlist must be a WordList{hint}, not {type(wordlist).__name__} {shown(wordlist)}")
+    return wordlist
+
+
+def _engine(backend: object) -> Any:
+    if not isinstance(backend, str):
+        raise TypeError(f"backend must be 'auto', 'python' or 'numba', not {type(backend).__name__} {shown(backend)}")
+    return get_backend(backend)
+
+
 def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None, bonus: int) -> list[int]:
     """Validate the solve options and pack them for the kernels."""
-    for name, value in (("beat_longest", beat_longest), ("beat_words", beat_words), ("bonus", bonus)):
-        if value is not None and value < 0:
-            raise ValueError(f"{name} must not be negative, not {value}")
+    if beat_longest is not None:
+        beat_longest = _integer("beat_longest", beat_longest, 0)
+    if beat_words is not None:
+        beat_words = _integer("beat_words", beat_words, 0)
+    bonus = _integer("bonus", bonus, 0, MAX_BONUS)
     playable = ncards - (1 if discard else 0)
     # A word target no play can reach is dropped, so the memo stays small.
     need_words = beat_words + 1 if beat_words is not None and beat_words + 1 <= playable // 2 else 0
     long_target = 1 if beat_longest is not None else 0
-    long_after = beat_longest if beat_longest is not None else _NO_TARGET
+    # No word has _NO_TARGET letters: a larger target is as unreachable, and fits the kernels' int64.
+    long_after = min(beat_longest, _NO_TARGET) if beat_longest is not None else _NO_TARGET
     return [int(discard), need_words, long_target, long_after, bonus, bonus]
+
+
+def max_memory_bytes() -> int:
+    """The search's memory bound: ``$QUIDDLER_MAX_MEMORY_MB`` (megabytes),
+    else :data:`DEFAULT_MAX_MEMORY_MB`."""
+    text = os.environ.get(MEMORY_ENV, "").strip()
+    if not text:
+        return DEFAULT_MAX_MEMORY_MB << 20
+    try:
+        megabytes = int(text)
+    except ValueError:
+        raise ValueError(f"{MEMORY_ENV} must be a whole number of megabytes, not {shown(text)}") from None
+    if megabytes < 1:
+        raise ValueError(f"{MEMORY_ENV} must be at least 1, not {megabytes}")
+    return megabytes << 20
+
+
+def _check_memory(memo_size: int, params: Sequence[int]) -> None:
+    """Refuse, before allocating anything, a search whose memo would pass
+    the memory bound (its size is known exactly from the hand and targets)."""
+    need, limit = 8 * memo_size, max_memory_bytes()
+    if need > limit:
+        targets = " with these bonus targets" if params[1] or params[2] else ""
+        raise HandTooLargeError(
+            f"this hand's search{targets} needs {need / 2**20:,.0f} MB, over the limit of {limit >> 20:,} MB "
+            f"(set {MEMORY_ENV} to allow more)"
+        )
+
+
+def search_size(cards: Iterable[Card] | str, *, discard: bool = False, beat_longest: int | None = None,
+                beat_words: int | None = None) -> int:  # fmt: skip
+    """How many search states :func:`solve` may visit for this hand and
+    these targets (the size of its memo): a measure of the work, which the
+    command line uses to choose the compiled backend for big hands."""
+    hand = _cards_of(cards)
+    params = _params(len(hand), _flag("discard", discard), beat_longest, beat_words, 0)
+    return (_memo_size(_face_counts(hand), params) - 1) // (2 * K.MEMO_SLOT)
 
 
 def _memo_size(counts: Sequence[int], params: Sequence[int]) -> int:
@@ -320,15 +443,18 @@ def _play_from(out: Sequence[int], ob: int, trie: CardTrie, digits: Sequence[Car
 #: words by the first three.
 _Named = tuple[int, int, str, Word]
 _PLAY_ORDER = itemgetter(0, 1, 2)
-_NAMES: dict[int, tuple[CardTrie, dict[int, _Named]]] = {}
+# Held weakly: the names of a word list's words go when the list does.
+_NAMES: weakref.WeakKeyDictionary[CardTrie, dict[int, _Named]] = weakref.WeakKeyDictionary()
 
 
 def _names(trie: CardTrie) -> dict[int, _Named]:
     """The words named so far for ``trie``, by rank (words recur across hands)."""
-    entry = _NAMES.get(id(trie))
-    if entry is None or entry[0] is not trie:
-        entry = _NAMES[id(trie)] = (trie, {})
-    return entry[1]
+    names = _NAMES.get(trie)
+    if names is None:
+        names = _NAMES.setdefault(trie, {})
+    return names
+
+
 
 
 def _name(trie: CardTrie, rank: int, names: dict[int, _Named]) -> _Named:
@@ -349,8 +475,8 @@ def find_words(cards: Iterable[Card] | str, *, wordlist: WordList | None = None,
     """
     hand = _cards_of(cards)
     _check_size(hand)
-    trie = (wordlist if wordlist is not None else default_wordlist()).card_trie
-    ranks = get_backend(backend).word_ranks(trie, _face_counts(hand))
+    trie = _wordlist_of(wordlist).card_trie
+    ranks = _engine(backend).word_ranks(trie, _face_counts(hand))
     found = [
         Word("".join(faces), tuple(Card(face) for face in faces))
         for rank in ranks

@@ -1,0 +1,194 @@
+"""The command line at its edges (issue 11): huge options, output that
+cannot be written, closed input, Ctrl-C, byte-order marks, big hands."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+import quiddler
+from quiddler import cli, solve
+from quiddler.solver.core import MAX_BONUS
+
+REPO = Path(quiddler.__file__).resolve().parent.parent
+DISTINCT_20 = "a,e,i,o,u,r,s,t,l,n,d,g,p,m,b,c,h,y,er,th"
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(cli.main, list(args), input=input, catch_exceptions=False)
+
+
+def assert_one_error_line(result: Result, code: int, *fragments: str) -> None:
+    assert result.exit_code == code, (result.stdout, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def run_process(shell_command: str) -> subprocess.CompletedProcess[str]:
+    """``quiddler`` as a real process, under /bin/sh (for redirections)."""
+    command = f"{sys.executable} -m quiddler.cli {shell_command}"
+    return subprocess.run(["/bin/sh", "-c", command], cwd=REPO, capture_output=True, text=True, timeout=120,
+                          check=False)  # fmt: skip
+
+
+# -- item 1: --top of any size ------------------------------------------------------
+
+
+@pytest.mark.parametrize("top", ["1000000000", "100000000000000000000"])
+def test_huge_top_lists_every_play(top):
+    result = run("solve", "a,b", "--top", top, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["plays"] == solve("a,b", top=10).to_dict()["plays"]
+
+
+def test_huge_top_in_a_batch_keeps_going():
+    result = run("solve", "--batch", "-", "--top", "100000000000000000000", input="a,b\nq,zz\nc,a,t\n")
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["line"] for r in records] == [1, 2, 3] and "error" in records[1]
+    assert records[2]["plays"] == solve("c,a,t", top=100).to_dict()["plays"]
+
+
+# -- item 5: big hands -----------------------------------------------------------------
+
+
+def test_a_big_search_uses_the_compiled_backend(monkeypatch):
+    backends: list[str] = []
+
+    def recording_solve(*args: object, backend: str, **kwargs: object) -> object:
+        backends.append(backend)
+        return solve(*args, backend=backend, **kwargs)
+
+    monkeypatch.setattr(cli, "solve", recording_solve)
+    assert run("solve", "d,cl,o,g,a,b,er,in,n,y,s", "--discard").exit_code == 0
+    assert run("solve", DISTINCT_20, "--discard").exit_code == 0
+    assert run("solve", "a,e,r,s,t,l,n,i,o,d,g,p", "--top", "2").exit_code == 0
+    assert backends == ["python", "numba", "numba"]
+
+
+def test_a_search_over_the_memory_bound_is_one_error_line(monkeypatch):
+    monkeypatch.setenv("QUIDDLER_MAX_MEMORY_MB", "16")
+    result = run("solve", DISTINCT_20, "--discard", "--beat-longest", "20", "--beat-words", "8")
+    assert_one_error_line(result, 2, "over the limit of 16 MB", "QUIDDLER_MAX_MEMORY_MB")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_long_work_shows_a_progress_line_on_a_terminal(monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr(cli, "PROGRESS_AFTER_SECONDS", 0.0)
+    assert cli._with_progress("solving 20 cards", lambda: time.sleep(0.6) or 42) == 42
+    shown = terminal.getvalue()
+    assert "\rsolving 20 cards... 0 s (Ctrl-C stops)" in shown
+    assert shown.endswith("\r\033[K")  # the line is cleared at the end
+
+
+def test_progress_is_silent_off_a_terminal_and_passes_errors_on(monkeypatch):
+    quiet = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    monkeypatch.setattr(cli, "PROGRESS_AFTER_SECONDS", 0.0)
+    with pytest.raises(ZeroDivisionError):
+        cli._with_progress("solving", lambda: time.sleep(0.3) or 1 // 0)
+    assert quiet.getvalue() == ""
+
+
+# -- item 7: numbers in range ---------------------------------------------------------------
+
+
+def test_huge_bonus_is_one_error_line():
+    result = run("solve", "--batch", "-", "--bonus", str(10**20), input="a,b\n")
+    assert_one_error_line(result, 2, "--bonus", f"{MAX_BONUS}")
+    assert result.stdout == ""
+
+
+def test_huge_targets_are_fine():
+    result = run("solve", "q,u,i,t", "--beat-longest", str(10**20), "--beat-words", str(10**20), "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout) == solve("q,u,i,t", beat_longest=99).to_dict()
+
+
+# -- item 8: word lists with words no hand can lay down ---------------------------------------
+
+
+def test_unplayable_words_are_one_warning_line(tmp_path):
+    path = tmp_path / "words.txt"
+    path.write_text("cat\n" + "in" * 22 + "\n")
+    result = run("check", "in" * 22, "cat", "--wordlist", str(path))
+    assert result.exit_code == 0
+    warning = (f"warning: word list {path}: 1 word needs more than 20 cards and can never be played "
+               "(such as 'inininininininininininininini...' (44 characters)); the solver skips them")
+    assert result.stderr.splitlines() == [warning]
+    assert f"{'in' * 22}: in the list, but needs more than 20 cards: can never be played" in result.stdout
+
+
+# -- item 13: output errors ------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", ["solve a,t", "solve a,t --json", "words c,a,t", "check cat",
+                                  "solve --batch - < /dev/null"])  # fmt: skip
+def test_a_full_disk_is_one_error_line(args):
+    done = run_process(f"{args} > /dev/full")
+    if "batch" in args:  # nothing to write: nothing fails
+        assert done.returncode == 0 and done.stderr == ""
+        return
+    assert done.returncode == 1
+    assert done.stderr == "Error: input/output error: No space left on device\n"
+
+
+def test_a_closed_standard_input_is_one_error_line():
+    done = run_process("solve --batch - <&-")
+    assert done.returncode == 2
+    assert done.stderr == "Error: Invalid value for '--batch': standard input is closed\n"
+
+
+# -- item 15 ------------------------------------------------------------------------------------
+
+
+def test_a_batch_file_may_start_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "hands.txt"
+    path.write_bytes("\ufeffa,t\nc,a,t\n".encode())
+    result = run("solve", "--batch", str(path))
+    assert result.exit_code == 0, result.stdout
+    assert [json.loads(line)["line"] for line in result.stdout.splitlines()] == [1, 2]
+    assert run("solve", "--batch", "-", input="\ufeffa,t\n").exit_code == 0
+
+
+@pytest.mark.parametrize("words", [[""], ["cat", "  "]])
+def test_check_of_an_empty_word_is_an_input_error(words):
+    assert_one_error_line(run("check", *words), 2, "WORD", "empty word")
+
+
+@pytest.mark.parametrize("args", [["solve", "a,b"], ["words", "a,b"], ["check", "ab"]])
+def test_ctrl_c_outside_a_batch_exits_130_quietly(monkeypatch, args):
+    def interrupted(*_: object, **__: object) -> object:
+        raise KeyboardInterrupt
+
+    for name in ("solve", "find_words", "default_wordlist"):
+        monkeypatch.setattr(cli, name, interrupted)
+    result = run(*args)
+    assert result.exit_code == 130
+    assert result.stderr == "" and "Aborted" not in result.stdout
+
+
+def test_a_huge_bad_token_is_shortened():
+    result = run("solve", "a," + "z" * 100_000)
+    assert_one_error_line(result, 2, "unknown card", "(100,000 characters)")
+    assert len(result.stderr) < 200
+
+
+def test_simulate_log_to_a_folder_is_an_input_error(tmp_path):
+    result = run("simulate", "--games", "1", "--seed", "1", "--log", str(tmp_path))
+    assert_one_error_line(result, 2, "Is a directory")
