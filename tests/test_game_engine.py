@@ -23,6 +23,7 @@ from quiddler.game import (
     WrongPlayerError,
     word_of,
 )
+from quiddler.solver import Word
 
 
 def rig(game: Game, seat: int, hand: str, top: str | None = None) -> None:
@@ -48,6 +49,16 @@ def test_deal_turn_order_and_dealer_rotation() -> None:
     assert game.card_count() == 118
     assert Game(3, seed=5).draw_pile == game.draw_pile  # seeded
     assert Game(3, seed=6).draw_pile != game.draw_pile
+
+
+def test_taking_the_discard_counts_as_a_turn_like_a_pile_draw() -> None:
+    game = Game(2, seed=6)
+    assert game.turns_taken(1) == 0
+    game.apply(Draw(1, "discard"))
+    assert game.turns_taken(1) == 1 and game.view(1).turns_taken == 1
+    game.apply(Discard(1, game.hand(1)[0]))
+    game.apply(Draw(0))
+    assert game.turns_taken(0) == 1 and game.turns_taken(1) == 1
 
 
 def test_each_illegal_action_raises_and_changes_nothing() -> None:
@@ -227,3 +238,225 @@ def test_greedy_with_the_first_turn_rule_does_not_go_out() -> None:
     rig(game, 1, "c,a,t", top="z")
     game.apply(Draw(1))
     assert isinstance(GreedyPlayer().choose_end(game.view(1)), Discard)
+
+
+# -- the turn limit (RULES.md: a round must end) ------------------------------
+
+
+def discard_only(game: Game, turns: int) -> None:
+    """Every player draws from the pile and discards the card drawn, ``turns`` times each."""
+    for _ in range(turns * game.players):
+        seat = game.turn
+        card = game.apply(Draw(seat)).drawn
+        assert card is not None
+        game.apply(Discard(seat, card))
+
+
+def test_a_round_nobody_goes_out_of_ends_at_the_turn_limit_with_the_best_words() -> None:
+    rules = Rules(round_sizes=(4, 5), turn_limit=3)
+    game = Game(3, seed=12, rules=rules)
+    discard_only(game, 2)
+    for _ in range(2):  # the first two players take their third turn: not yet the end
+        game.apply(Draw(game.turn))
+        assert game.apply(Discard(game.turn, game.hand(game.turn)[-1])).round_result is None
+    assert game.round == 0 and game.turn == game.dealer
+    # the dealer's third turn completes everyone's third: the round ends there
+    game.apply(Draw(game.turn))
+    last = game.turn
+    held = [list(game.hand(s)) for s in range(3)]
+    card = game.hand(last)[0]
+    held[last].remove(card)
+    result = game.apply(Discard(last, card)).round_result
+    assert result is not None and result.turn_limit and result.went_out is None
+    assert game.round == 1 and game.turn == (game.dealer + 1) % 3 and len(game.hand(0)) == 5
+    for seat, score in enumerate(result.scores):
+        best = solve(held[seat]).best
+        assert score.words == best.words and sorted(score.unused) == sorted(best.unused)
+        assert sorted([c for w in score.words for c in w.cards] + list(score.unused)) == sorted(held[seat])
+    assert any(score.words for score in result.scores)
+    # scored as usual, bonuses included
+    from quiddler.game import score_round
+
+    assert result.scores == score_round([s.words for s in result.scores], [s.unused for s in result.scores],
+                                        None, rules)  # fmt: skip
+    assert result.to_dict()["turn_limit"] is True
+
+
+def test_the_turn_limit_counts_every_players_turns_and_going_out_before_it_ends_the_round_normally() -> None:
+    game = Game(2, seed=4, rules=Rules(round_sizes=(3, 3), turn_limit=2))
+    discard_only(game, 1)
+    rig(game, 1, "c,a,t", top="s")
+    game.apply(Draw(1, "discard"))
+    game.apply(GoOut(1, (word_of(["c", "a", "t"]),), Card("s")))
+    game.apply(Draw(0))
+    out = game.apply(LayDown(0, (), game.hand(0)[0]))
+    assert out.round_result is not None and not out.round_result.turn_limit
+    assert out.round_result.went_out == 1
+
+
+def test_a_word_list_nobody_can_go_out_with_still_ends_the_game() -> None:
+    from quiddler.game import make_player, play_game
+
+    words = WordList(["quit", "queen"], name="quit-queen")
+    players = [make_player("greedy", 1), make_player("random", 2)]
+    game = play_game(players, seed=1, rules=Rules(wordlist=words, turn_limit=4))
+    assert game.over and len(game.history) == 8
+    assert all(r.turn_limit and r.went_out is None for r in game.history)
+    assert game.finished == frozenset({0, 1})  # every seat is done with the last round, as after going out
+
+
+# -- seeds and shuffles -------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", ["abc", 1.5, True, None.__class__, [1]])
+def test_seeds_must_be_integers(seed: object) -> None:
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        Game(2, seed=seed)  # type: ignore[arg-type]
+
+
+def test_the_deal_follows_the_documented_per_round_seed_and_starts_left_of_the_dealer() -> None:
+    import random
+
+    from quiddler import full_deck
+    from quiddler.game.shuffle import stream_seed
+
+    for players, seed in ((2, 3), (3, 77), (5, -4)):
+        game = Game(players, seed=seed, rules=Rules(round_sizes=(3, 4, 5)))
+        for round_index in range(3):
+            deck = list(full_deck())
+            random.Random(stream_seed(seed, round_index + 1)).shuffle(deck)  # top card = last
+            n, dealer = game.round_size, game.dealer
+            assert dealer == round_index % players
+            first = (dealer + 1) % players
+            for i in range(n * players):  # one card at a time, from the player left of the dealer
+                seat = (first + i) % players
+                assert game.hand(seat)[i // players] == deck[-1 - i]
+            assert game.discard_top == deck[-1 - n * players]
+            assert game.draw_pile == tuple(reversed(deck[: -1 - n * players]))
+            assert game.turn == first
+            game._end_round()
+
+
+def test_per_round_shuffles_keep_later_deals_whatever_happened_before() -> None:
+    """A reshuffle in round 1 must not shift the deal of round 2 (paired
+    deals); under the old single stream it did."""
+
+    def round_two_deal(shuffle: str, reshuffle: bool) -> object:
+        game = Game(2, seed=31, rules=Rules(round_sizes=(3, 3), turn_limit=60 if reshuffle else 1),
+                    shuffle=shuffle)  # type: ignore[arg-type]  # fmt: skip
+        reshuffled = False
+        while game.round == 0:
+            seat = game.turn
+            out = game.apply(Draw(seat))
+            reshuffled |= out.reshuffled
+            game.apply(Discard(seat, game.hand(seat)[-1]))
+        assert reshuffled == reshuffle
+        return game.log[1]["hands"], game.log[1]["draw_pile"]
+
+    assert round_two_deal("per-round", True) == round_two_deal("per-round", False)
+    assert round_two_deal("single-stream", True) != round_two_deal("single-stream", False)
+    with pytest.raises(ValueError, match="unknown shuffle scheme"):
+        Game(2, seed=1, shuffle="fresh")  # type: ignore[arg-type]
+
+
+def test_each_reshuffle_is_seeded_on_its_own_and_logged_with_its_new_pile() -> None:
+    import random
+
+    from quiddler.game.shuffle import stream_seed
+
+    game = Game(2, seed=9, rules=Rules(round_sizes=(3,), turn_limit=200))
+    reshuffles = 0
+    while reshuffles < 2:
+        seat = game.turn
+        before = list(game._discard)
+        out = game.apply(Draw(seat))
+        if out.reshuffled:
+            reshuffles += 1
+            pile = before[:-1]
+            random.Random(stream_seed(9, 1, reshuffles)).shuffle(pile)
+            entry = game.log[0]["reshuffles"][-1]
+            assert entry == {"action": len(game.log[0]["actions"]) - 1,
+                             "draw_pile": [c.face for c in reversed(pile)]}  # fmt: skip
+            assert out.drawn == pile[-1] and game.draw_pile == tuple(reversed(pile[:-1]))
+            assert game.discard_pile == (before[-1],)
+        game.apply(Discard(seat, game.hand(seat)[-1]))
+    assert len(game.log[0]["reshuffles"]) == 2
+
+
+# -- final turns: a tie for a bonus wins nothing --------------------------------
+
+
+def test_a_final_turn_that_ties_the_longest_word_takes_the_bonus_from_nobody() -> None:
+    game = Game(2, seed=2)
+    rig(game, 1, "c,a,t", top="s")
+    rig(game, 0, "d,o,g")
+    game.apply(Draw(1, "discard"))
+    game.apply(GoOut(1, (word_of(["c", "a", "t"]),), Card("s")))
+    game.apply(Draw(0))
+    drawn = game.hand(0)[-1]
+    out = game.apply(LayDown(0, (word_of(["d", "o", "g"]),), drawn))
+    result = out.round_result
+    assert result is not None
+    # cat (13) and dog (12): three letters and one word each, both bonuses tied
+    assert [s.bonus for s in result.scores] == [0, 0]
+    assert [s.score for s in result.scores] == [13, 13]  # d5 o2 g6, c8 a2 t3
+
+
+def test_a_view_is_only_for_a_seat_at_the_table_and_a_random_seed_is_kept() -> None:
+    game = Game(3)
+    assert isinstance(game.seed, int) and 0 <= game.seed < 2**63
+    for seat in (-1, 3):
+        with pytest.raises(ValueError, match=f"no seat {seat} in a game of 3"):
+            game.view(seat)
+    assert game.view(0).seat == 0 and game.view(2).seat == 2
+    with pytest.raises(TypeError, match="rules must be a Rules"):
+        Game(2, rules={"turn_limit": 3})  # type: ignore[arg-type]
+
+
+def test_a_discard_pile_of_two_cards_refills_an_empty_draw_pile_with_one() -> None:
+    game = Game(2, seed=9)
+    game._discard = [game._draw.pop(), game._draw.pop()]
+    kept, under = game._discard[1], game._discard[0]
+    game._draw, spare = [], list(game._draw)
+    assert game.view(1).may_draw_from_pile and game.is_legal(Draw(1))
+    out = game.apply(Draw(1))
+    assert out.reshuffled and out.drawn == under and game.discard_pile == (kept,) and game.draw_pile == ()
+    assert spare  # the rest of the deck was set aside for this test
+
+
+def test_the_first_turn_rule_allows_going_out_on_the_second_turn() -> None:
+    game = Game(2, seed=4, rules=Rules(no_going_out_first_turn=True))
+    discard_only(game, 1)
+    rig(game, 1, "c,a,t", top="s")
+    game.apply(Draw(1, "discard"))
+    assert game.turns_taken(1) == 2 and game.view(1).may_go_out
+    game.apply(GoOut(1, (word_of(["c", "a", "t"]),), Card("s")))
+    assert game.went_out == 1
+
+
+def test_every_card_stays_on_the_table_through_a_whole_game() -> None:
+    from quiddler.game import make_player
+    from quiddler.game.runner import next_action
+
+    game = Game(3, seed=17, rules=Rules(round_sizes=(3, 5, 7)))
+    players = [make_player("greedy"), make_player("random", 1), make_player("random-eager", 2)]
+    laid_words = 0
+    while not game.over:
+        game.apply(next_action(game, players))
+        assert game.card_count() == 118
+        laid_words = max(laid_words, sum(len(game.laid_down(s)) for s in range(3)))
+    assert laid_words > 0  # the count included cards in laid-down words
+
+
+def test_a_final_turn_must_draw_first_and_lay_down_real_words() -> None:
+    game = Game(2, seed=2)
+    rig(game, 1, "c,a,t", top="s")
+    game.apply(Draw(1, "discard"))
+    game.apply(GoOut(1, (word_of(["c", "a", "t"]),), Card("s")))
+    with pytest.raises(WrongPhaseError, match="draw a card first"):
+        game.legal(LayDown(0, (), game.hand(0)[0]))
+    game.apply(Draw(0))
+    card = game.hand(0)[0]
+    for words in (("cat",), (Word("at", (Card("a"), "t")),)):  # a string, a word with a non-card
+        with pytest.raises(InvalidWordError, match="not a word"):
+            game.legal(LayDown(0, words, card))  # type: ignore[arg-type]

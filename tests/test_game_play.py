@@ -77,6 +77,7 @@ def test_record_fields_and_tampering_is_detected() -> None:
     assert set(record) == {
         "format",
         "seed",
+        "shuffle",
         "players",
         "rules",
         "rounds",
@@ -86,13 +87,14 @@ def test_record_fields_and_tampering_is_detected() -> None:
     }
     assert record["rules"]["wordlist"] == "ENABLE" and record["finished"]
     first = record["rounds"][0]
-    assert {"round", "cards", "dealer", "hands", "discard", "draw_pile", "actions", "result"} <= set(first)
+    assert set(first) == {"round", "cards", "dealer", "hands", "discard", "draw_pile", "actions", "reshuffles",
+                          "result"}  # fmt: skip
     assert len(first["draw_pile"]) == 118 - 2 * 3 - 1
     assert json.loads(json.dumps(record)) == record
 
     bad = json.loads(json.dumps(record))
     bad["final_scores"][0] += 1
-    with pytest.raises(GameRecordError, match="final scores"):
+    with pytest.raises(GameRecordError, match="final_scores"):
         replay(bad)
     bad = json.loads(json.dumps(record))
     bad["seed"] += 1
@@ -190,6 +192,8 @@ def test_simulate_command_table_and_variants() -> None:
         (["--games", "0"], "at least 1"),
         (["--games", "lots"], "not a valid integer"),
         (["--wordlist", "/nonexistent/words.txt"], "word list not found"),
+        (["--turn-limit", "0"], "'--turn-limit': 0 is not in the range x>=1"),
+        (["--turn-limit", "many"], "not a valid integer"),
     ],
 )
 def test_simulate_command_bad_arguments(args: list[str], message: str) -> None:
@@ -216,3 +220,42 @@ def test_simulate_progress_goes_to_stderr_only_when_asked() -> None:
     shown = CliRunner().invoke(simulate_command, [*args, "--progress"])
     assert quiet.stderr == "" and "games" in shown.stderr
     assert json.loads(shown.stdout) == json.loads(quiet.stdout)
+
+
+def test_simulate_with_a_word_list_nobody_can_go_out_with_terminates(tmp_path) -> None:
+    """Issue 11 item 2: with the words quit and queen nobody can ever go out;
+    the game hung with memory growing.  Now each round ends at the turn limit
+    (default 50 turns each).  Run in a child process so a hang fails cleanly."""
+    import subprocess
+    import sys
+
+    words = tmp_path / "quit-queen.txt"
+    words.write_text("quit\nqueen\n")
+    log = tmp_path / "games.jsonl"
+    args = ["simulate", "--players", "greedy,random", "--games", "1", "--seed", "1", "--wordlist", str(words),
+            "--json", "--log", str(log)]  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", "from quiddler.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 1
+    record = json.loads(log.read_text())
+    assert record["finished"] and record["rules"]["turn_limit"] == 50
+    results = [entry["result"] for entry in record["rounds"]]
+    assert len(results) == 8 and all(r["turn_limit"] and r["went_out"] is None for r in results)
+    # 50 turns each per round, a draw and a discard per turn
+    assert all(len(entry["actions"]) == 2 * 2 * 50 for entry in record["rounds"])
+    assert replay(record, WordList(["queen", "quit"])).over
+
+
+def test_simulate_turn_limit_option_reaches_the_rules_and_the_records(tmp_path) -> None:
+    words = tmp_path / "quit-queen.txt"
+    words.write_text("quit\nqueen\n")
+    log = tmp_path / "games.jsonl"
+    args = ["--players", "random,random,greedy", "-n", "2", "--seed", "4", "--wordlist", str(words),
+            "--turn-limit", "3", "--log", str(log)]  # fmt: skip
+    result = CliRunner().invoke(simulate_command, args)
+    assert result.exit_code == 0, result.output
+    for line in log.read_text().splitlines():
+        record = json.loads(line)
+        assert record["rules"]["turn_limit"] == 3
+        assert all(len(entry["actions"]) == 2 * 3 * 3 for entry in record["rounds"])

@@ -96,11 +96,132 @@ def test_rules_validation_and_dict_round_trip() -> None:
         Rules(round_sizes=(1, 3))
     with pytest.raises(ValueError, match="to 8 players"):
         Rules().check_players(9)
-    with pytest.raises(ValueError, match="do not fit"):
-        Rules(round_sizes=(15,)).check_players(8)
+    with pytest.raises(ValueError, match="8 hands of 15 cards do not fit"):
+        Rules(round_sizes=(3, 15, 4)).check_players(8)  # the largest round counts
+    Rules(round_sizes=(3, 14, 4)).check_players(8)  # 8 x 14 + 1 = 113 cards fit
+    with pytest.raises(ValueError, match="a round of 21 cards is too large.*at most 20"):
+        Rules(round_sizes=(3, 21))
+    assert Rules(round_sizes=(20,)).round_sizes == (20,)
     rules = Rules(
         round_sizes=(3, 4, 3), no_going_out_first_turn=True, first_turn_rule_rounds=2, floor_at_zero=False
     )
     assert Rules.from_dict(rules.to_dict()) == rules
     assert rules.first_turn_out_forbidden(1) and not rules.first_turn_out_forbidden(2)
     assert not Rules().first_turn_out_forbidden(0)
+
+
+def test_a_round_negative_before_its_bonus_gets_the_bonus_before_the_floor() -> None:
+    # 5 points in words, 12 left in hand, +10 bonus: the round is -7 + 10 = 3.
+    # Flooring before the bonus would give 0 + 10 = 10 (from 0) or 5 - 7 -> 0 + 10 = 10 (from 5).
+    round_score = RoundScore((w("a,t"),), cards("b,a,a"), longest_bonus=10)
+    assert round_score.score == 3
+    assert add_to_totals([0, 0], [round_score, RoundScore((), ())]) == (3, 0)
+    assert add_to_totals([5, 0], [round_score, RoundScore((), ())]) == (8, 0)
+    # Negative even with the bonus: floored after it, at zero.
+    worse = RoundScore((w("a,t"),), cards("z,q"), most_words_bonus=10)  # 5 - 29 + 10 = -14
+    assert add_to_totals([4, 20], [worse, worse]) == (0, 6)
+    assert add_to_totals([4, 20], [worse, worse], Rules(floor_at_zero=False)) == (-10, 6)
+
+
+def test_one_bonus_variant_with_the_two_bonuses_won_by_different_players() -> None:
+    # Seat 0 has the longest word, seat 1 the most words.
+    laid, unused = [[w("q,u,e,e,n")], [w("a,t"), w("o,x")]], [(), ()]
+    both = score_round(laid, unused, 0)
+    assert (both[0].longest_bonus, both[0].most_words_bonus, both[1].longest_bonus, both[1].most_words_bonus) == (
+        10, 0, 0, 10)  # fmt: skip
+    longest = score_round(laid, unused, 0, Rules(two_player_bonuses="longest"))
+    assert [s.bonus for s in longest] == [10, 0]
+    most = score_round(laid, unused, 0, Rules(two_player_bonuses="most"))
+    assert [s.bonus for s in most] == [0, 10]
+    assert Rules(two_player_bonuses="most", most_words_bonus=15).bonuses(2) == (0, 15)
+    assert Rules(two_player_bonuses="longest", longest_word_bonus=7).bonuses(2) == (7, 0)
+    assert Rules(two_player_bonuses="most").bonuses(3) == (10, 10)
+
+
+def test_the_turn_limit_is_a_rule_field_with_a_default_of_fifty() -> None:
+    assert Rules().turn_limit == 50
+    assert Rules(turn_limit=3).to_dict()["turn_limit"] == 3
+    assert Rules.from_dict({"turn_limit": 7}).turn_limit == 7
+    old = Rules().to_dict()
+    del old["turn_limit"]  # a record written before the field existed
+    assert Rules.from_dict(old).turn_limit == 50
+    with pytest.raises(ValueError, match="turn_limit must be at least 1, not 0"):
+        Rules(turn_limit=0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"turn_limit": 2.5}, "turn_limit must be an integer"),
+        ({"turn_limit": True}, "turn_limit must be an integer"),
+        ({"longest_word_bonus": "10"}, "longest_word_bonus must be an integer"),
+        ({"round_sizes": (3, 4.0)}, "round_sizes must be an integer"),
+        ({"round_sizes": "345"}, "round_sizes must be a sequence"),
+        ({"first_turn_rule_rounds": 1.5}, "first_turn_rule_rounds must be an integer"),
+        ({"floor_at_zero": 1}, "floor_at_zero must be True or False"),
+        ({"reshuffle_discards": "no"}, "reshuffle_discards must be True or False"),
+        ({"wordlist": ["cat"]}, "wordlist must be a WordList"),
+    ],
+)
+def test_rules_refuse_values_of_the_wrong_type(kwargs: dict, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        Rules(**kwargs)
+
+
+def test_rules_from_a_record_refuse_values_of_the_wrong_type() -> None:
+    with pytest.raises(TypeError, match="rules must be an object"):
+        Rules.from_dict(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="round_sizes must be a list"):
+        Rules.from_dict({"round_sizes": "3,4"})
+    with pytest.raises(TypeError, match="floor_at_zero"):
+        Rules.from_dict({"floor_at_zero": "false"})
+
+
+def test_the_default_rules_are_the_official_game_and_the_projects_decisions() -> None:
+    rules = Rules()
+    assert rules.round_sizes == (3, 4, 5, 6, 7, 8, 9, 10) and rules.rounds == 8
+    assert (rules.longest_word_bonus, rules.most_words_bonus, rules.two_player_bonuses) == (10, 10, "both")
+    assert rules.bonuses(2) == rules.bonuses(8) == (10, 10)
+    assert rules.bonus_requires_going_out is False and rules.floor_at_zero is True
+    assert rules.no_going_out_first_turn is False and rules.first_turn_rule_rounds is None
+    assert rules.fresh_deck_each_round is True and rules.reshuffle_discards is True
+    assert rules.turn_limit == 50 and rules.wordlist is None and rules.words.name == "ENABLE"
+
+
+def test_rule_values_are_frozen() -> None:
+    import dataclasses
+
+    for value, field in ((Rules(), "turn_limit"), (RoundScore((), ()), "longest_bonus")):
+        assert dataclasses.is_dataclass(value) and not hasattr(value, "__dict__")  # slots: no stray attributes
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, field, 3)
+
+
+def test_integer_fields_are_stored_as_plain_ints() -> None:
+    """numpy integers are accepted (they are integers) but stored as int, so
+    the rules stay JSON-serialisable in a record."""
+    import json
+
+    import numpy as np
+
+    rules = Rules(round_sizes=np.array([3, 4]), turn_limit=np.int64(5), longest_word_bonus=np.int32(7),
+                  most_words_bonus=np.int16(3), first_turn_rule_rounds=np.int8(1))  # fmt: skip
+    for name in ("turn_limit", "longest_word_bonus", "most_words_bonus", "first_turn_rule_rounds"):
+        assert type(getattr(rules, name)) is int
+    assert all(type(n) is int for n in rules.round_sizes) and rules.round_sizes == (3, 4)
+    assert json.loads(json.dumps(rules.to_dict()))["turn_limit"] == 5
+
+
+def test_a_round_score_made_by_hand_defaults_to_no_bonus_and_not_out() -> None:
+    plain = RoundScore((w("a,t"), w("q,u,e,e,n")), cards("z"))
+    assert (plain.longest_bonus, plain.most_words_bonus, plain.went_out) == (0, 0, False)
+    assert plain.longest_word == 5 and plain.word_points == 33 and plain.unused_points == 14  # q,u,e,e,n = 28
+    assert plain.score == 19 and plain.bonus == 0
+    assert RoundScore((), ()).longest_word == 0 and RoundScore((), ()).score == 0
+
+
+def test_totals_and_round_scores_must_match_seat_for_seat() -> None:
+    with pytest.raises(ValueError):
+        add_to_totals([0, 0, 0], [RoundScore((), ()), RoundScore((), ())])
+    with pytest.raises(ValueError, match="one entry per player"):
+        score_round([[], []], [()], went_out=None)

@@ -323,8 +323,11 @@ def bad_lines(game: Game) -> list[str]:
 
 def test_bad_input_at_every_prompt_is_explained_and_loses_nothing() -> None:
     rules = Rules(round_sizes=(3, 4))
-    straight = Game(2, seed=11, rules=rules)
-    assert run_session(straight, [HUMAN, "greedy"], Script(always_auto))[0] == 0
+    for seed in range(11, 60):  # a deal in which Ada goes out once: the person then has a final turn
+        straight = Game(2, seed=seed, rules=rules)
+        assert run_session(straight, [HUMAN, "greedy"], Script(always_auto))[0] == 0
+        if any(result.went_out != 0 for result in straight.history):
+            break
     seen: set[tuple[int, int, str]] = set()
     prompts: set[str] = set()
 
@@ -336,7 +339,7 @@ def test_bad_input_at_every_prompt_is_explained_and_loses_nothing() -> None:
         prompts.add(prompt_of(game))
         return [*bad_lines(game), "auto"]
 
-    game = Game(2, seed=11, rules=rules)
+    game = Game(2, seed=seed, rules=rules)
     status, out = run_session(game, [HUMAN, "greedy"], Script(mistakes_then_auto))
     assert status == 0 and "Game over." in out and "Traceback" not in out
     assert prompts == {"draw", "end", "final"}
@@ -648,7 +651,7 @@ def test_save_never_overwrites_a_foreign_file_or_an_unfinished_game(tmp_path: Pa
         (["--rounds", "2", "--round-sizes", "3,4"], "give --rounds or --round-sizes, not both"),
         (["--round-sizes", "3,x"], "expected card counts such as 3,5,7, not '3,x'"),
         (["--round-sizes", "1"], "a round must deal at least 2 cards, not 1"),
-        (["--round-sizes", "25"], "rounds of more than 19 cards cannot be played against the computer"),
+        (["--round-sizes", "25"], "a round of 25 cards is too large"),
         (["--opponents", "7", "--round-sizes", "15"], "8 hands of 15 cards do not fit the 118-card deck"),
         (["--wordlist", "/no/such/file"], "word list not found"),
         (["--seed", "x"], "Invalid value for '--seed'"),
@@ -819,3 +822,12 @@ def test_a_game_on_another_word_list_resumes_from_the_file_it_names(tmp_path: Pa
     assert line.startswith(f"Error: cannot resume '{save}': ") and "word list" in line
     resumed = invoke(["--resume", str(save), "--wordlist", str(tmp_path / "moved.txt")], AUTO)
     assert resumed.exit_code == 0 and "Game over." in resumed.output
+
+
+def test_a_round_ended_by_the_turn_limit_says_so() -> None:
+    result = replace(finished_one_round_game().history[0], went_out=None, turn_limit=True)
+    assert plain(render.round_summary(result, ("You", "Ada"), 0))[0] == (
+        "End of round 1 (3 cards): nobody went out before the turn limit; each player's best words were laid down.")
+    args = ["--seed", "3", "--rounds", "1", "--turn-limit", "1", "--no-first-turn-out"]  # nobody can go out
+    result = invoke(args, "p\nauto\n")
+    assert result.exit_code == 0 and "nobody went out before the turn limit" in result.output

@@ -3,12 +3,15 @@
 The engine knows the whole table (every hand, the deck order) and enforces
 the rules: :meth:`Game.legal` checks an action and :meth:`Game.apply` checks
 then applies it, so an illegal action raises and changes nothing.  Rounds are
-dealt, scored and chained automatically; all randomness comes from one
-``random.Random(seed)``, so a seed plus the actions fixes the whole game.
+dealt, scored and chained automatically.  Every shuffle is seeded from the
+game seed (by default each round and each reshuffle on its own, see
+:mod:`~quiddler.game.shuffle`), so a seed plus the actions fixes the whole
+game.  A round nobody can go out of ends at the rules' turn limit.
 """
 
 from __future__ import annotations
 
+import operator
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -19,6 +22,7 @@ from ..errors import IllegalActionError
 from ..solver.types import Word
 from .errors import CardNotInHandError, GoingOutError, InvalidWordError, WrongPhaseError, WrongPlayerError
 from .rules import Rules, add_to_totals, score_round
+from .shuffle import Shuffler, ShuffleScheme
 from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, PublicEvent, RoundResult
 
 __all__ = ["Game"]
@@ -36,20 +40,24 @@ class Game:
     4
     """
 
-    def __init__(self, players: int, *, seed: int | None = None, rules: Rules | None = None) -> None:
+    def __init__(self, players: int, *, seed: int | None = None, rules: Rules | None = None,
+                 shuffle: ShuffleScheme = "per-round") -> None:  # fmt: skip
         self.rules = rules if rules is not None else Rules()
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"rules must be a Rules, not {self.rules!r}")
         self.rules.check_players(players)
         self.players = players
         #: The seed every shuffle derives from; chosen at random if not given, so any game can be replayed.
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
-        self._rng = random.Random(self.seed)
+        self.seed = _check_seed(seed) if seed is not None else random.SystemRandom().randrange(2**63)
+        self._shuffler = Shuffler(self.seed, shuffle)
         self.totals: tuple[int, ...] = (0,) * players
         self.history: list[RoundResult] = []
         #: Per round: the deal (hands, up card, draw pile) and every action applied.
         self.log: list[dict[str, Any]] = []
         self.round = -1
-        # The round in play, set by _start_round.
-        self.turn = 0
+        # The round in play, set by _start_round (these are placeholders until then).
+        self.turn = 0  # pragma: no mutate
+        self._reshuffles = 0  # reshuffles of the discard pile so far this round  # pragma: no mutate
         self.phase = Phase.DRAW
         self._draw: list[Card] = []  # top of the pile = end of the list
         self._discard: list[Card] = []  # likewise
@@ -63,6 +71,11 @@ class Game:
         self._start_round(list(full_deck()))
 
     # -- reading the state -------------------------------------------------
+
+    @property
+    def shuffle(self) -> ShuffleScheme:
+        """The shuffle scheme (:mod:`~quiddler.game.shuffle`): ``"per-round"`` or ``"single-stream"``."""
+        return self._shuffler.scheme
 
     @property
     def round_size(self) -> int:
@@ -241,12 +254,9 @@ class Game:
                 self._public.append(PublicEvent(action, taken=card))
                 return Outcome(action, drawn=card)
             case Draw():
-                reshuffled = False
-                if not self._draw:
-                    self._draw = self._discard[:-1]
-                    self._discard = self._discard[-1:]
-                    self._rng.shuffle(self._draw)
-                    reshuffled = True
+                reshuffled = not self._draw
+                if reshuffled:
+                    self._reshuffle()
                 card = self._draw.pop()
                 hand.append(card)
                 self._turns[seat] += 1
@@ -258,7 +268,7 @@ class Game:
                 hand.remove(card)
                 self._put_down(card)
                 self._pass_turn()
-                return Outcome(action)
+                return Outcome(action, round_result=self._end_round_at_turn_limit())
             case GoOut(words=words, discard=card) | LayDown(words=words, discard=card):
                 self._public.append(PublicEvent(action))
                 for word in words:
@@ -286,12 +296,41 @@ class Game:
         self.turn = (self.turn + 1) % self.players
         self.phase = Phase.DRAW
 
+    def _reshuffle(self) -> None:
+        """Refill the empty draw pile: the discard pile but its top card,
+        shuffled; the new pile is logged (top card first)."""
+        self._reshuffles += 1
+        self._draw = self._discard[:-1]
+        self._discard = self._discard[-1:]
+        self._shuffler.for_reshuffle(self.round, self._reshuffles).shuffle(self._draw)
+        entry = self.log[-1]
+        entry["reshuffles"].append(
+            {"action": len(entry["actions"]) - 1, "draw_pile": [c.face for c in reversed(self._draw)]}
+        )
+
+    def _end_round_at_turn_limit(self) -> RoundResult | None:
+        """After a discard: if nobody went out and every player has taken
+        ``rules.turn_limit`` turns, everyone lays down the best words their
+        hand allows (the solver's best play, no discard) and the round ends."""
+        if self._went_out is not None or min(self._turns) < self.rules.turn_limit:
+            return None
+        from ..solver import solve
+
+        for seat, hand in enumerate(self._hands):
+            words = solve(sorted(hand), wordlist=self.rules.words).best.words
+            for word in words:
+                for card in word.cards:
+                    hand.remove(card)
+            self._laid[seat] = tuple(words)
+            self._done.add(seat)
+        return self._end_round(turn_limit=True)
+
     def _start_round(self, deck: list[Card]) -> None:
         self.round += 1
         n = self.round_size
         if self.rules.fresh_deck_each_round or self.round == 0:
             deck = list(full_deck())
-            self._rng.shuffle(deck)
+            self._shuffler.for_deal(self.round).shuffle(deck)
         # deck: top card = end of list
         first = (self.dealer + 1) % self.players
         hands: list[list[Card]] = [[] for _ in range(self.players)]
@@ -306,6 +345,7 @@ class Game:
         self._turns = [0] * self.players
         self._done = set()
         self._went_out = None
+        self._reshuffles = 0
         self.turn = first
         self.phase = Phase.DRAW
         self.log.append(
@@ -317,10 +357,11 @@ class Game:
                 "discard": self._discard[0].face,
                 "draw_pile": [c.face for c in reversed(self._draw)],
                 "actions": [],
+                "reshuffles": [],
             }
         )
 
-    def _end_round(self) -> RoundResult:
+    def _end_round(self, turn_limit: bool = False) -> RoundResult:
         scores = score_round(self._laid, self._hands, self._went_out, self.rules)
         self.totals = add_to_totals(self.totals, scores, self.rules)
         result = RoundResult(
@@ -330,6 +371,7 @@ class Game:
             went_out=self._went_out,
             scores=scores,
             totals=self.totals,
+            turn_limit=turn_limit,
         )
         self.history.append(result)
         self.log[-1]["result"] = result.to_dict()
@@ -337,7 +379,7 @@ class Game:
             # Without a fresh deck, the old draw pile stays on top and the rest is shuffled below it.
             rest = list(self._discard) + [c for h in self._hands for c in h]
             rest += [c for laid in self._laid for w in laid for c in w.cards]
-            self._rng.shuffle(rest)
+            self._shuffler.for_deal(self.round + 1).shuffle(rest)
             self._start_round(rest + self._draw)
         else:
             self.phase = Phase.GAME_OVER
@@ -348,7 +390,8 @@ class Game:
         return (
             self.round, self.turn, self.phase, self._went_out, tuple(self._done), self.totals,
             tuple(map(tuple, self._hands)), tuple(self._draw), tuple(self._discard), tuple(self._laid),
-            tuple(self._turns), tuple(self._seen), len(self._public), len(self.history), self._rng.getstate(),
+            tuple(self._turns), tuple(self._seen), len(self._public), len(self.history), self._shuffler.state(),
+            self._reshuffles,
             sum(len(r["actions"]) for r in self.log),
         )  # fmt: skip
 
@@ -367,3 +410,13 @@ def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
             if have[card]:
                 raise CardNotInHandError(f"card {card.face!r} used {need} times but held {have[card]} times")
             raise CardNotInHandError(f"card not in hand: {card.face!r}")
+
+
+def _check_seed(seed: object) -> int:
+    """Seeds are integers (a record must be able to hold them exactly)."""
+    if isinstance(seed, bool):
+        raise TypeError(f"seed must be an integer, not {seed!r}")
+    try:
+        return operator.index(seed)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"seed must be an integer, not {seed!r}") from None

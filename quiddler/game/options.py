@@ -32,10 +32,13 @@ _OPTIONS = (
     click.option("--no-first-turn-out", is_flag=True, help="Variant: no going out on a player's first turn."),
     click.option("--no-bonuses", is_flag=True, help="Variant: no longest-word or most-words bonus."),
     click.option("--no-floor", is_flag=True, help="Variant: totals may go below zero."),
+    click.option("--turn-limit", type=click.IntRange(min=1), default=Rules().turn_limit, show_default=True,
+                 metavar="N", help="A round nobody goes out of ends once every player has taken N turns."),
 )  # fmt: skip
 
 #: The keyword arguments :func:`rule_options` adds to a command.
-RULE_OPTION_NAMES = ("wordlist_path", "rounds", "round_sizes", "no_first_turn_out", "no_bonuses", "no_floor")
+RULE_OPTION_NAMES = ("wordlist_path", "rounds", "round_sizes", "no_first_turn_out", "no_bonuses", "no_floor",
+                     "turn_limit")
 
 
 def rule_options(command: F) -> F:
@@ -56,7 +59,8 @@ def _parse_sizes(text: str) -> tuple[int, ...]:
 
 def rules_from_options(wordlist_path: str | None = None, rounds: int | None = None,
                        round_sizes: str | None = None, no_first_turn_out: bool = False,
-                       no_bonuses: bool = False, no_floor: bool = False) -> Rules:  # fmt: skip
+                       no_bonuses: bool = False, no_floor: bool = False,
+                       turn_limit: int = Rules().turn_limit) -> Rules:  # fmt: skip
     """The :class:`Rules` the options describe (a bad value raises ValueError
     or a click usage error, which the commands print as one line)."""
     if rounds is not None and round_sizes is not None:
@@ -72,4 +76,5 @@ def rules_from_options(wordlist_path: str | None = None, rounds: int | None = No
         longest_word_bonus=0 if no_bonuses else 10,
         most_words_bonus=0 if no_bonuses else 10,
         floor_at_zero=not no_floor,
+        turn_limit=turn_limit,
     )

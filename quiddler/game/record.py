@@ -1,13 +1,17 @@
 """Game records: a finished (or unfinished) game as JSON, and replaying one.
 
-A record holds the seed, the rules, every round's deal, every action and
-every round result (fields in ``docs/game.md``).  :func:`replay` rebuilds
-the game from the seed and the actions alone and checks that each deal,
-each round result and the final scores come out as recorded.
+A record holds the seed, the shuffle scheme, the rules, every round's deal,
+every action, every reshuffled draw pile and every round result (fields in
+``docs/game.md``).  :func:`replay` rebuilds the game from the seed and the
+actions alone, then writes the record of what it played and requires it to
+equal the given record in every field, so no change to a record goes
+unnoticed.  Records of format 1 (written before the content hash of the word
+list, the turn limit and the per-round shuffles) still replay.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -16,13 +20,17 @@ from ..errors import IllegalActionError
 from ..wordlist import WordList
 from .engine import Game
 from .errors import GameRecordError
+from .listhash import legacy_wordlist_keys, wordlist_sha256
 from .rules import Rules
+from .shuffle import SHUFFLE_SCHEMES, ShuffleScheme
 from .state import action_from_dict
 
-__all__ = ["FORMAT", "game_record", "replay"]
+__all__ = ["FORMAT", "FORMATS", "game_record", "replay"]
 
 #: The ``format`` field of every record this version writes.
-FORMAT = "quiddler-game/1"
+FORMAT = "quiddler-game/2"
+#: Every format :func:`replay` reads, oldest first.
+FORMATS = ("quiddler-game/1", FORMAT)
 
 _DEAL_FIELDS = ("round", "cards", "dealer", "hands", "discard", "draw_pile")
 
@@ -34,13 +42,29 @@ def game_record(game: Game, names: Sequence[str] | None = None) -> dict[str, Any
     return {
         "format": FORMAT,
         "seed": game.seed,
+        "shuffle": game.shuffle,
         "players": list(names) if names is not None else [f"player{seat}" for seat in range(game.players)],
         "rules": game.rules.to_dict(),
-        "rounds": [dict(entry) for entry in game.log],
+        "rounds": copy.deepcopy(game.log),
         "finished": game.over,
         "final_scores": list(game.totals),
         "winners": list(game.winners) if game.over else [],
     }
+
+
+def _as_format_1(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` in the layout format-1 records have (no shuffle scheme,
+    turn limit or reshuffles; the word list's key is checked apart)."""
+    out = {key: value for key, value in record.items() if key != "shuffle"}
+    out["format"] = FORMATS[0]
+    out["rules"] = {key: value for key, value in record["rules"].items() if key != "turn_limit"}
+    out["rounds"] = []
+    for entry in record["rounds"]:
+        entry = {key: value for key, value in entry.items() if key != "reshuffles"}
+        if "result" in entry:
+            entry["result"] = {key: value for key, value in entry["result"].items() if key != "turn_limit"}
+        out["rounds"].append(entry)
+    return out
 
 
 def replay(record: dict[str, Any] | str, wordlist: WordList | None = None) -> Game:
@@ -48,44 +72,127 @@ def replay(record: dict[str, Any] | str, wordlist: WordList | None = None) -> Ga
 
     ``wordlist`` must be the list the game was played with (None: ENABLE);
     raises :class:`GameRecordError` if the record is malformed, an action is
-    illegal, or anything replays differently from what is recorded.
+    illegal, or any field differs from what the replay gives.
     """
     if isinstance(record, str):
         try:
             record = json.loads(record)
         except json.JSONDecodeError as exc:
             raise GameRecordError(f"a game record must be JSON: {exc}") from None
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise GameRecordError(f"not a {FORMAT} record")
+    if not isinstance(record, dict) or record.get("format") not in FORMATS:
+        found = record.get("format") if isinstance(record, dict) else None
+        raise GameRecordError(f"not a game record of a known format ({', '.join(FORMATS)}): format {found!r}")
+    version = FORMATS.index(record["format"]) + 1
+    game = _new_game(record, version, wordlist)
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list):
+        raise GameRecordError(f"the record's rounds must be a list, not {_short(rounds)}")
+    for index, entry in enumerate(rounds):
+        _replay_round(game, index, entry)
+    expected = game_record(game, record["players"])
+    if version == 1:
+        expected = _as_format_1(expected)
+    # The list's name is a label, its hash was checked by _new_game.
+    for key in ("wordlist", "wordlist_sha256"):
+        expected["rules"][key] = record["rules"].get(key)
+    for key, value in expected.items():
+        difference = _first_difference(record.get(key, _MISSING), value, key)
+        if difference is not None:
+            raise GameRecordError(difference)
+    return game
+
+
+def _new_game(record: dict[str, Any], version: int, wordlist: WordList | None) -> Game:
+    """The game a record starts, its header checked."""
+    players, seed = record.get("players"), record.get("seed")
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise GameRecordError(f"the record's players must be a list of names, not {_short(players)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise GameRecordError(f"the record's seed must be an integer, not {_short(seed)}")
+    shuffle: ShuffleScheme = "single-stream"
+    if version == 1 and "shuffle" in record:
+        raise GameRecordError("a format-1 record has no shuffle field (its games used the single stream)")
+    if version >= 2:
+        shuffle = record.get("shuffle")  # type: ignore[assignment]
+        if shuffle not in SHUFFLE_SCHEMES:
+            raise GameRecordError(f"unknown shuffle scheme {_short(shuffle)} "
+                                  f"(expected one of: {', '.join(SHUFFLE_SCHEMES)})")  # fmt: skip
+    data = record.get("rules")
+    if not isinstance(data, dict):
+        raise GameRecordError(f"the record's rules must be an object, not {_short(data)}")
     try:
-        rules = Rules.from_dict(record["rules"], wordlist)
-        players, seed, rounds = len(record["players"]), int(record["seed"]), record["rounds"]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise GameRecordError(f"bad record header: {exc}") from None
-    recorded_digest = record["rules"].get("wordlist_sha256")
-    if recorded_digest is not None and recorded_digest != rules.words.digest:
-        raise GameRecordError(f"the game was played with word list {record['rules'].get('wordlist')!r}, "
-                              f"not {rules.words.name!r}: pass that list to replay")  # fmt: skip
+        rules = Rules.from_dict(data, wordlist)
+    except (TypeError, ValueError) as exc:
+        raise GameRecordError(f"bad rules in the record: {exc}") from None
+    recorded = data.get("wordlist_sha256")
+    words = rules.words
+    known = legacy_wordlist_keys(words) if version == 1 else {wordlist_sha256(words)}
+    if recorded not in known:
+        raise GameRecordError(f"the game was played with word list {_short(data.get('wordlist'))} "
+                              f"(SHA-256 {_short(recorded)}), not {words.name!r}: pass that list to replay")  # fmt: skip
     try:
-        game = Game(players, seed=seed, rules=rules)
+        return Game(len(players), seed=seed, rules=rules, shuffle=shuffle)
     except ValueError as exc:
         raise GameRecordError(f"bad record: {exc}") from None
-    for index, entry in enumerate(rounds):
-        if index >= len(game.log):
-            raise GameRecordError(f"the record has more rounds than the game: round {index + 1}")
-        dealt = game.log[index]
-        for name in _DEAL_FIELDS:
-            if entry.get(name) != dealt[name]:
-                raise GameRecordError(f"round {index + 1}: the deal's {name!r} differs from the record")
-        for number, data in enumerate(entry.get("actions", ()), 1):
-            try:
-                game.apply(action_from_dict(data))
-            except IllegalActionError as exc:
-                raise GameRecordError(f"round {index + 1}, action {number}: {exc}") from None
-        if "result" in entry and game.log[index].get("result") != entry["result"]:
-            raise GameRecordError(f"round {index + 1}: the result differs from the record")
-    if "final_scores" in record and list(game.totals) != record["final_scores"]:
-        raise GameRecordError(
-            f"final scores {list(game.totals)} differ from the record's {record['final_scores']}"
-        )
-    return game
+
+
+def _replay_round(game: Game, index: int, entry: Any) -> None:
+    """Check round ``index``'s deal, then apply its actions, each of which
+    must fall inside that round."""
+    where = f"round {index + 1}"
+    if not isinstance(entry, dict):
+        raise GameRecordError(f"{where}: a round must be an object, not {_short(entry)}")
+    if index >= len(game.log):
+        raise GameRecordError(f"the record has more rounds than the game: {where}")
+    dealt = game.log[index]
+    for name in _DEAL_FIELDS:
+        if entry.get(name) != dealt[name]:
+            raise GameRecordError(f"{where}: the deal's {name!r} differs from the record")
+    actions = entry.get("actions")
+    if not isinstance(actions, list):
+        raise GameRecordError(f"{where}: actions must be a list, not {_short(actions)}")
+    for number, data in enumerate(actions, 1):
+        if "result" in dealt:
+            raise GameRecordError(f"{where}, action {number}: the round is already over")
+        try:
+            game.apply(action_from_dict(data))
+        except IllegalActionError as exc:
+            raise GameRecordError(f"{where}, action {number}: {exc}") from None
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "nothing"
+
+
+_MISSING: Any = _Missing()
+
+
+def _first_difference(recorded: Any, replayed: Any, path: str) -> str | None:
+    """Where ``recorded`` first differs from ``replayed`` (JSON values; a
+    bool is not an int), as a message naming the field, or None."""
+    if type(recorded) is not type(replayed):
+        return f"{path}: the record has {_short(recorded)}, the replay gives {_short(replayed)}"
+    if isinstance(replayed, dict):
+        for key in sorted(set(recorded) | set(replayed), key=str):
+            found = _first_difference(recorded.get(key, _MISSING), replayed.get(key, _MISSING), f"{path}.{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(replayed, list):
+        if len(recorded) != len(replayed):
+            return f"{path}: the record has {len(recorded)} entries, the replay gives {len(replayed)}"
+        for i, (a, b) in enumerate(zip(recorded, replayed)):
+            found = _first_difference(a, b, f"{path}[{i}]")
+            if found is not None:
+                return found
+        return None
+    if recorded != replayed:
+        return f"{path}: the record has {_short(recorded)}, the replay gives {_short(replayed)}"
+    return None
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    """A repr for an error message, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -8,13 +8,16 @@ down and kept, so it can be tested with hand-made rounds and no engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from ..cards import DECK_SIZE, Card
+from ..solver import MAX_CARDS
 from ..solver.types import Word
 from ..wordlist import WordList, default_wordlist
+from .listhash import wordlist_sha256
 
 __all__ = [
     "MAX_PLAYERS",
@@ -66,18 +69,38 @@ class Rules:
     #: Decision: an empty draw pile is refilled by shuffling the discard pile
     #: except its top card.  False: the player must take the discard top instead.
     reshuffle_discards: bool = True
+    #: Decision (a round must end): if nobody has gone out once every player
+    #: has taken this many turns in the round, the round ends there: every
+    #: player lays down the best words their hand allows (no draw, no
+    #: discard; unused cards count against them) and it is scored as usual.
+    turn_limit: int = 50
     #: The agreed word list; None means ENABLE (:func:`~quiddler.default_wordlist`).
     wordlist: WordList | None = None
 
     def __post_init__(self) -> None:
-        if not self.round_sizes:
+        if isinstance(self.round_sizes, (str, bytes)) or not isinstance(self.round_sizes, Iterable):
+            raise TypeError(f"round_sizes must be a sequence of integers, not {self.round_sizes!r}")
+        sizes = tuple(_integer("round_sizes", n) for n in self.round_sizes)
+        if not sizes:
             raise ValueError("round_sizes must name at least one round")
-        object.__setattr__(self, "round_sizes", tuple(int(n) for n in self.round_sizes))
+        object.__setattr__(self, "round_sizes", sizes)
+        for name in ("longest_word_bonus", "most_words_bonus", "turn_limit"):
+            object.__setattr__(self, name, _integer(name, getattr(self, name)))
+        if self.first_turn_rule_rounds is not None:
+            object.__setattr__(self, "first_turn_rule_rounds",
+                               _integer("first_turn_rule_rounds", self.first_turn_rule_rounds))  # fmt: skip
+        for name in ("bonus_requires_going_out", "floor_at_zero", "no_going_out_first_turn",
+                     "fresh_deck_each_round", "reshuffle_discards"):  # fmt: skip
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be True or False, not {getattr(self, name)!r}")
+        if self.wordlist is not None and not isinstance(self.wordlist, WordList):
+            raise TypeError(f"wordlist must be a WordList or None, not {self.wordlist!r}")
         for n in self.round_sizes:
             if n < 2:
                 raise ValueError(f"a round must deal at least 2 cards, not {n}")
-            if n * MIN_PLAYERS >= DECK_SIZE:
-                raise ValueError(f"a round of {n} cards does not fit the {DECK_SIZE}-card deck")
+            if n > MAX_CARDS:
+                raise ValueError(f"a round of {n} cards is too large: a round ended by the turn limit is "
+                                 f"laid down by the solver, which takes at most {MAX_CARDS} cards")  # fmt: skip
         for name in ("longest_word_bonus", "most_words_bonus"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative, not {getattr(self, name)}")
@@ -87,6 +110,8 @@ class Rules:
             raise ValueError(
                 f"first_turn_rule_rounds must not be negative, not {self.first_turn_rule_rounds}"
             )
+        if self.turn_limit < 1:
+            raise ValueError(f"turn_limit must be at least 1, not {self.turn_limit}")
 
     @property
     def rounds(self) -> int:
@@ -117,12 +142,15 @@ class Rules:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"quiddler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         biggest = max(self.round_sizes)
-        if biggest * players >= DECK_SIZE:
+        # The hands and the up card must fit: players * cards + 1 <= 118.  (With at most
+        # 20 cards and 8 players the product is never 118: ">" would do as well.)
+        if biggest * players >= DECK_SIZE:  # pragma: no mutate
             raise ValueError(f"{players} hands of {biggest} cards do not fit the {DECK_SIZE}-card deck")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON shape: every field but the word list, which is named by
-        ``wordlist`` (its name) and ``wordlist_sha256`` (its content)."""
+        ``wordlist`` (its name) and ``wordlist_sha256`` (the SHA-256 of its
+        words, :func:`~quiddler.game.listhash.wordlist_sha256`)."""
         out: dict[str, Any] = {}
         for f in fields(self):
             if f.name != "wordlist":
@@ -130,18 +158,34 @@ class Rules:
                 out[f.name] = list(value) if isinstance(value, tuple) else value
         words = self.words
         out["wordlist"] = words.name
-        out["wordlist_sha256"] = words.digest
+        out["wordlist_sha256"] = wordlist_sha256(words)
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], wordlist: WordList | None = None) -> Rules:
         """Inverse of :meth:`to_dict`; the word list itself is passed in
-        (None: ENABLE).  Unknown keys are ignored so newer records still load."""
+        (None: ENABLE).  A missing field takes its default (records written
+        before the field existed); other keys are ignored.  Raises
+        TypeError or ValueError on a value of the wrong kind."""
+        if not isinstance(data, dict):
+            raise TypeError(f"rules must be an object, not {data!r}")
         names = {f.name for f in fields(cls)} - {"wordlist"}
         kwargs = {k: v for k, v in data.items() if k in names}
         if "round_sizes" in kwargs:
+            if not isinstance(kwargs["round_sizes"], list):
+                raise TypeError(f"round_sizes must be a list, not {kwargs['round_sizes']!r}")
             kwargs["round_sizes"] = tuple(kwargs["round_sizes"])
         return cls(**kwargs, wordlist=wordlist)
+
+
+def _integer(name: str, value: Any) -> int:
+    """``value`` as an int; a bool, float or string is a TypeError naming ``name``."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, not {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {value!r}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +262,8 @@ def score_round(
         raise ValueError("words and unused must have one entry per player")
     longest_value, most_value = rules.bonuses(players)
     eligible = [bool(w) and (not rules.bonus_requires_going_out or not u) for w, u in zip(words, unused)]
-    longest = bonus_winner([max((x.letters for x in w), default=0) for w in words], eligible)
+    # A player without words is not eligible, so the default (0) is never compared.
+    longest = bonus_winner([max((x.letters for x in w), default=0) for w in words], eligible)  # pragma: no mutate
     most = bonus_winner([len(w) for w in words], eligible)
     return tuple(
         RoundScore(

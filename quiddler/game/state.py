@@ -124,14 +124,15 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         if kind == "lay_down":
             return LayDown(player, words, Card.parse(data["discard"]))
         raise ValueError(f"unknown action type: {kind!r}")
-    except (KeyError, TypeError, ValueError) as exc:
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise GameRecordError(f"bad action {data!r}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     """A finished round: who dealt, who went out, each player's score and
-    the totals after it."""
+    the totals after it.  ``turn_limit`` is True when nobody went out and the
+    round ended at the rules' turn limit."""
 
     round: int  #: 1-based
     cards: int  #: cards dealt to each player
@@ -139,6 +140,7 @@ class RoundResult:
     went_out: int | None
     scores: tuple[RoundScore, ...]
     totals: tuple[int, ...]
+    turn_limit: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -148,6 +150,7 @@ class RoundResult:
             "went_out": self.went_out,
             "scores": [s.to_dict() for s in self.scores],
             "totals": list(self.totals),
+            "turn_limit": self.turn_limit,
         }
 
 

@@ -28,8 +28,6 @@ from .session import EXIT_INTERRUPTED, Session
 __all__ = ["play"]
 
 LEVELS = ("easy", "medium", "hard")
-#: The solver takes at most 20 cards: a hand of 19 plus the card drawn.
-MAX_ROUND_SIZE = 19
 
 _EPILOG = """\b
 Examples:
@@ -110,9 +108,6 @@ def _new_game(opponents: int | None, level_text: str, seed: int | None,
               rule_values: dict[str, Any]) -> tuple[Game, list[str]]:  # fmt: skip
     levels = _levels(level_text, opponents)
     rules = rules_from_options(**rule_values)
-    if max(rules.round_sizes) > MAX_ROUND_SIZE:
-        raise click.BadParameter(f"rounds of more than {MAX_ROUND_SIZE} cards cannot be played against "
-                                 f"the computer, not {max(rules.round_sizes)}", param_hint="'--round-sizes'")
     rules.check_players(len(levels) + 1)
     for level in levels:
         make_player(level)

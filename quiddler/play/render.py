@@ -165,8 +165,13 @@ def action_line(action: Action, outcome: Outcome, names: Sequence[str], human: i
 
 def round_summary(result: RoundResult, names: Sequence[str], human: int) -> Group:
     """Each player's words, cards left, bonuses, round score and total."""
-    who = "nobody" if result.went_out is None else names[result.went_out]
-    title = Text.assemble((f"End of round {result.round}", HEAD), f" ({result.cards} cards): {who} went out.")
+    if result.went_out is not None:
+        ending = f"{names[result.went_out]} went out."
+    elif result.turn_limit:
+        ending = "nobody went out before the turn limit; each player's best words were laid down."
+    else:
+        ending = "nobody went out."
+    title = Text.assemble((f"End of round {result.round}", HEAD), f" ({result.cards} cards): {ending}")
     table = _grid()
     for column, justify in (("player", "left"), ("words", "left"), ("left in hand", "left"),
                             ("bonus", "left"), ("round", "right"), ("total", "right")):  # fmt: skip

@@ -1,0 +1,64 @@
+"""Where each shuffle of a game gets its randomness: the shuffle schemes.
+
+``"per-round"`` (the default since record format 2): the deal of round
+``r`` (1-based) shuffles with ``random.Random(k)`` where ``k`` is the
+integer (big-endian) of the SHA-256 digest of the ASCII text
+``"quiddler-shuffle/{seed}/{r}/0"``, and the ``n``-th reshuffle of that
+round's discard pile (``n`` = 1, 2, ...) with the text ending ``/{r}/{n}``.
+Each round is therefore fixed by the game seed alone: a reshuffle in one
+round does not shift the deals of later rounds, so games that share a seed
+(paired deals) share every deal however differently they are played.
+
+``"single-stream"`` (format-1 records): every shuffle, in the order the
+game makes them, draws from one ``random.Random(seed)``; between two rounds
+the leftover cards are shuffled once whether or not the next round uses
+them.  Kept so that old records replay exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Literal
+
+__all__ = ["SHUFFLE_SCHEMES", "ShuffleScheme", "Shuffler", "stream_seed"]
+
+ShuffleScheme = Literal["per-round", "single-stream"]
+SHUFFLE_SCHEMES: tuple[ShuffleScheme, ...] = ("per-round", "single-stream")
+
+
+def stream_seed(seed: int, round_number: int, reshuffle: int = 0) -> int:
+    """The seed of one shuffle under ``"per-round"`` (see the module).
+
+    >>> stream_seed(7, 1) == int.from_bytes(hashlib.sha256(b"quiddler-shuffle/7/1/0").digest(), "big")
+    True
+    """
+    text = f"quiddler-shuffle/{seed}/{round_number}/{reshuffle}".encode("ascii")
+    return int.from_bytes(hashlib.sha256(text).digest(), "big")
+
+
+class Shuffler:
+    """Hands out the random source for each shuffle of one game."""
+
+    def __init__(self, seed: int, scheme: ShuffleScheme) -> None:
+        if scheme not in SHUFFLE_SCHEMES:
+            raise ValueError(f"unknown shuffle scheme: {scheme!r} (expected one of: {', '.join(SHUFFLE_SCHEMES)})")
+        self.seed = seed
+        self.scheme = scheme
+        self._stream = random.Random(seed) if scheme == "single-stream" else None
+
+    def for_deal(self, round_index: int) -> random.Random:
+        """The source for dealing round ``round_index`` (0-based)."""
+        if self._stream is not None:
+            return self._stream
+        return random.Random(stream_seed(self.seed, round_index + 1))
+
+    def for_reshuffle(self, round_index: int, number: int) -> random.Random:
+        """The source for the ``number``-th (1-based) reshuffle of round ``round_index``."""
+        if self._stream is not None:
+            return self._stream
+        return random.Random(stream_seed(self.seed, round_index + 1, number))
+
+    def state(self) -> object:
+        """What the next shuffle depends on besides the round (for snapshots)."""
+        return self._stream.getstate() if self._stream is not None else None
