@@ -726,27 +726,39 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
         os.execve(sys.executable, [sys.executable, "-m", "quiddler.cli", "play", *args], environ)
     shown = b""
     start = 0  # each marker is looked for in what appeared after the previous one
+    exit_status: int | None = None
 
     def read_until(marker: bytes | None, timeout: float = 120.0, nudge: bytes = b"") -> None:
-        """Read until ``marker`` shows (None: until the program ends), typing
-        ``nudge`` again every two seconds meanwhile (a Ctrl-D typed in the
-        instant readline switches the terminal's mode can be lost)."""
-        nonlocal shown, start
+        """Read until ``marker`` shows (None: until the program has exited),
+        typing ``nudge`` again every two seconds meanwhile (a Ctrl-D typed in
+        the instant readline switches the terminal's mode can be lost).  The
+        end is the program's exit, not the terminal's: a background process
+        it started (the solver's compiler) may hold the terminal open."""
+        nonlocal shown, start, exit_status
         deadline = time.monotonic() + timeout
         while marker is None or marker not in shown[start:]:
-            wait = max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([fd], [], [], min(wait, 2.0) if nudge else wait)
-            if not ready and nudge and time.monotonic() < deadline:
-                os.write(fd, nudge)
-                continue
+            if marker is None and exit_status is None:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    exit_status = os.waitstatus_to_exitcode(status)
+            ready, _, _ = select.select([fd], [], [], 0.2 if exit_status is not None else 2.0)
             if not ready:
-                raise AssertionError(f"waited for {marker!r}; the terminal shows:\n{shown.decode(errors='replace')}")
+                if marker is None and exit_status is not None:
+                    return  # exited, and everything it wrote has been read
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"waited for {marker!r}; the terminal shows:\n"
+                                         f"{shown.decode(errors='replace')}")  # fmt: skip
+                if nudge and exit_status is None:
+                    os.write(fd, nudge)
+                continue
             try:
                 chunk = os.read(fd, 65536)
-            except OSError:  # the child closed the terminal
+            except OSError:  # the terminal was closed
                 chunk = b""
             if not chunk:
                 if marker is None:
+                    if exit_status is None:
+                        exit_status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
                     return
                 raise AssertionError(f"ended before {marker!r}:\n{shown.decode(errors='replace')}")
             shown += chunk
@@ -756,9 +768,9 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
         start = shown.index(marker, start) + len(marker)
         os.write(fd, typed)
     read_until(None, nudge=keys[-1][1] if keys[-1][1] == b"\x04" else b"")
-    _, status = os.waitpid(pid, 0)
     os.close(fd)
-    return os.waitstatus_to_exitcode(status), shown
+    assert exit_status is not None
+    return exit_status, shown
 
 
 PROMPT = b"Draw: pile or discard"
