@@ -35,21 +35,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a source tree too
 
 from quiddler.game import Game, make_player
-from quiddler.game.runner import game_seeds, next_action
+from quiddler.game.runner import game_seeds, next_action, wilson_interval
 
 RESULTS = Path(__file__).parent / "results" / "ai.json"
 SEED = 2026
 TURN_LIMIT = 50  # RULES.md: a round ends once every player has taken 50 turns
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for ``wins`` out of ``n`` (ties counted as half a win)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    """Wilson score 95% interval for ``wins`` out of ``n`` (ties counted as half a win)."""
+    return wilson_interval(wins, n)
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:

@@ -40,6 +40,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: Commands that live elsewhere, imported only when run or listed in --help.
 LAZY_COMMANDS = {
     "hint": "quiddler.game.hint_cli:hint_command",
+    "odds": "quiddler.odds_cli:odds",
     "play": "quiddler.play.cli:play",
     "simulate": "quiddler.game.cli:simulate",
 }

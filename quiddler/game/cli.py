@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import IO, Any
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import IO, Any, Literal
 
 import click
 
 from ..errors import QuiddlerError
 from ..solver._backends import show_notices
-from .engine import Game
+from ..solver.core import _cores as available_cores
 from .options import rule_options, rules_from_options
 from .players import player_names
-from .record import game_record
 from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .runner import GameResult, SimulationInterrupted, SimulationStats
 from .runner import simulate as run_simulation
 
 __all__ = ["simulate"]
@@ -28,7 +30,9 @@ _EPILOG = """\b
 Examples:
   quiddler simulate --players greedy,random --games 1000 --seed 1
   quiddler simulate --players greedy,greedy,random,random --json
-  quiddler simulate --players random,random --games 10 --log games.jsonl"""
+  quiddler simulate --players random,random --games 10 --log games.jsonl
+  quiddler simulate --games 100000 --workers 2 --progress
+  quiddler simulate --games 1000000 --scheduler tcp://scheduler:8786"""
 
 
 class _InputError(click.ClickException):
@@ -71,51 +75,121 @@ def _parse_players(text: str) -> list[str]:
     return names
 
 
-@click.command(cls=_OneLineErrors, epilog=_EPILOG)
+@click.command(cls=_OneLineErrors, epilog=_EPILOG, short_help="Play many games between strategies; win rates and more.")
 @click.option("--players", "players_text", default="greedy,random", show_default=True, metavar="NAMES",
-              help="Comma-separated strategy per seat (2 to 8): greedy, random.")  # fmt: skip
+              help="Comma-separated strategy per seat (2 to 8), e.g. greedy,random.")  # fmt: skip
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Complete games to play.")
 @click.option("--seed", type=int, default=None, help="Seed for reproducible games (default: random).")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Worker processes (default: every core, once the first games show the run is long "
+                   "enough to repay starting them; 1 = in this process). With --dask: the LocalCluster's "
+                   "workers (default: every core).")  # fmt: skip
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Run the games on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786).")  # fmt: skip
+@click.option("--scheduler-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              metavar="SECONDS", help="How long to try to reach the --scheduler.")  # fmt: skip
+@click.option("--dask", "local_dask", is_flag=True,
+              help="Run the games as Dask tasks on a LocalCluster on this machine.")  # fmt: skip
+@click.option("--paired/--unpaired", default=True, show_default=True,
+              help="Paired deals: each group of as many games as players shares one deal, seats rotated.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--log", "log_file", type=click.File("w"), default=None, metavar="FILE",
-              help="Write one replayable JSON game record per line.")  # fmt: skip
+              help="Write one replayable JSON game record per line, in game order.")  # fmt: skip
 @rule_options
 @click.option("--progress/--no-progress", default=None,
-              help="Show a progress bar on stderr (default: when stderr is a terminal).")  # fmt: skip
-def simulate(players_text: str, games: int, seed: int | None, as_json: bool, log_file: IO[str] | None,
-             progress: bool | None, **rule_values: Any) -> None:  # fmt: skip
+              help="Show progress on stderr (default: when stderr is a terminal).")  # fmt: skip
+@click.pass_context
+def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | None, workers: int | None,
+             scheduler: str | None, scheduler_timeout: float, local_dask: bool, paired: bool, as_json: bool,
+             log_file: IO[str] | None, progress: bool | None, **rule_values: Any) -> None:  # fmt: skip
     """Play complete games between strategies and report, per strategy,
-    wins (a shared win counts 1/k), win rate, mean final score and
-    going-out rate.  Seats rotate between games."""
+    wins (a shared win counts 1/k), win rate with its 95% (Wilson)
+    interval, mean and standard deviation of final scores, and going-out
+    rate.  Seats rotate between games; with paired deals (the default) each
+    group of as many games as players shares one deal.
+
+    Games are split into chunks played by worker processes (or Dask
+    workers); the results and the log are the same whatever runs them.
+    Ctrl-C stops early: the statistics of the games finished so far are
+    printed, marked partial, the log holds exactly those games, and the
+    exit code is 130.
+    """
     show_notices()  # the solver's compile notice, on stderr (once per install)
     names = _parse_players(players_text)
     if games < 1:
         raise _InputError(f"--games must be at least 1, not {games}")
+    if scheduler is not None and local_dask:
+        raise _InputError("give either --scheduler ADDRESS or --dask, not both")
+    if scheduler is not None and not scheduler.strip():
+        raise _InputError("--scheduler needs an address, such as tcp://host:8786")
     if seed is None:
         import random
 
         seed = random.SystemRandom().randrange(2**31)
     rules = rules_from_options(**rule_values)
+    rules.check_players(len(names))
+    count: int | Literal["auto"] = workers if workers is not None else "auto"
     show = progress if progress is not None else sys.stderr.isatty()
-    bar = click.progressbar(length=games, label="games", file=sys.stderr) if show else None
+    with ExitStack() as stack:
+        client = None
+        if scheduler is not None or local_dask:
+            from .workers import dask_client
 
-    def after_game(game: Game, seat_names: tuple[str, ...]) -> None:
-        if log_file is not None:
-            log_file.write(json.dumps(game_record(game, seat_names), separators=(",", ":")) + "\n")
-        if bar is not None:
+            cluster_size = workers if workers is not None else available_cores()
+            client = stack.enter_context(dask_client(scheduler, cluster_size, timeout=scheduler_timeout))
+        bar = stack.enter_context(_progress_bar(games, show))
+
+        def after_game(result: GameResult) -> None:
+            if log_file is not None and result.record is not None:
+                log_file.write(result.record + "\n")
+                log_file.flush()  # the log always holds whole games, in order (Ctrl-C, tail -f)
             bar.update(1)
 
-    try:
-        stats = run_simulation(names, games, seed=seed, rules=rules, on_game=after_game)
-    finally:
-        if bar is not None:
-            bar.render_finish()
+        try:
+            stats = run_simulation(names, games, seed=seed, rules=rules, paired=paired, workers=count,
+                                   client=client, records=log_file is not None, on_game=after_game)  # fmt: skip
+        except SimulationInterrupted as stop:
+            stats = stop.stats
+    if log_file is not None:
+        log_file.flush()
+    _print_stats(stats, names, as_json)
+    if stats.partial:
+        click.echo(f"interrupted: {stats.games} of {games} games played", err=True)
+        ctx.exit(130)
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+
+@contextmanager
+def _progress_bar(games: int, show: bool) -> Iterator[Any]:
+    """tqdm on stderr (games done, rate, time left), or nothing."""
+    if not show:
+        yield _NoBar()
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=games, desc="games", unit="game", file=sys.stderr, dynamic_ncols=True) as bar:
+        yield bar
+
+
+def _print_stats(stats: SimulationStats, names: list[str], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(stats.to_dict()))
         return
-    click.echo(f"{games} games, seed {seed}, players {','.join(names)} (seats rotated)")
-    click.echo(f"{'strategy':<10} {'wins':>9} {'win rate':>9} {'mean score':>11} {'going out':>10}")
+    pairing = "paired deals" if stats.paired else "unpaired deals"
+    head = f"{stats.games} games, seed {stats.seed}, players {','.join(names)} (seats rotated, {pairing})"
+    if stats.partial:
+        head = f"PARTIAL (interrupted): {stats.games} of {stats.requested} games, seed {stats.seed}, " \
+               f"players {','.join(names)} ({pairing})"  # fmt: skip
+    click.echo(head)
+    click.echo(f"{'strategy':<12} {'wins':>8} {'win rate':>9} {'95% interval':>15} {'mean score':>11} "
+               f"{'sd':>7} {'going out':>10}")  # fmt: skip
     for name, s in stats.strategies.items():
-        d = s.to_dict(games)
-        click.echo(f"{name:<10} {d['wins']:>9.1f} {d['win_rate']:>9.1%} {d['mean_score']:>11.1f} "
-                   f"{d['going_out_rate']:>10.1%}")  # fmt: skip
+        d = s.to_dict(stats.games)
+        low, high = d["ci95"]
+        interval = f"{low:.1%}-{high:.1%}"
+        click.echo(f"{name:<12} {d['wins']:>8.1f} {d['win_rate']:>9.1%} {interval:>15} {d['mean_score']:>11.1f} "
+                   f"{d['sd_score']:>7.1f} {d['going_out_rate']:>10.1%}")  # fmt: skip

@@ -1,23 +1,53 @@
 """Playing whole games with :class:`~quiddler.game.players.Player` objects,
 and the many-game statistics behind ``quiddler simulate``.
 
+A simulation is planned before anything is played: game ``i`` gets a deal
+seed and a seat rotation (:func:`plan_games`), and :func:`play_planned`
+plays one planned game anywhere (this process, a worker process, a Dask
+worker) to a small :class:`GameResult`.  The statistics are summed from the
+results in game order, so they are the same however the games were spread.
+
 Seats are rotated from game to game so that no strategy keeps the seat
-advantage (seat 0 deals first, so seat 1 plays first in round 1).
+advantage (seat 0 deals first, so seat 1 plays first in round 1).  With
+paired deals (the default) the games come in groups of as many games as
+there are players that share one deal seed, each with the seats rotated
+once more: every strategy plays every seat's cards, which cancels much of
+the luck of the deal.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import random
-from collections.abc import Callable, Iterator, Sequence
+import signal
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, Self
 
+from ..solver.core import _cores as available_cores  # the cores this process may run on
 from .engine import Game
 from .players import Player, make_player
+from .record import game_record
 from .rules import Rules
 from .state import Action, Phase
 
-__all__ = ["SimulationStats", "StrategyStats", "game_seeds", "next_action", "play_game", "simulate"]
+__all__ = [
+    "GamePlan",
+    "GameResult",
+    "SimulationInterrupted",
+    "SimulationStats",
+    "StrategyStats",
+    "game_seeds",
+    "next_action",
+    "plan_games",
+    "play_game",
+    "play_planned",
+    "simulate",
+    "wilson_interval",
+]
 
 
 def next_action(game: Game, players: Sequence[Player]) -> Action:
@@ -42,10 +72,94 @@ def play_game(players: Sequence[Player], *, seed: int | None = None, rules: Rule
 
 
 def game_seeds(seed: int, games: int) -> Iterator[int]:
-    """The per-game seeds a simulation with ``seed`` uses, in order."""
+    """The per-game (or, with paired deals, per-group) seeds a simulation with ``seed`` uses, in order."""
     rng = random.Random(seed)
     for _ in range(games):
         yield rng.getrandbits(63)
+
+
+# -- planning and playing one game ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlan:
+    """One game of a simulation: everything that fixes it besides the strategies and rules."""
+
+    index: int  #: position in the simulation, from 0
+    seed: int  #: the game's seed (its deals); shared by the games of a paired group
+    rotation: int  #: seat ``s`` is played by strategy ``names[(s + rotation) % len(names)]``
+
+    def seat_names(self, names: Sequence[str]) -> tuple[str, ...]:
+        n = len(names)
+        return tuple(names[(seat + self.rotation) % n] for seat in range(n))
+
+
+def plan_games(seed: int, games: int, players: int, *, paired: bool = True) -> list[GamePlan]:
+    """The plan of a simulation of ``games`` games at a table of ``players``.
+
+    Game ``i`` rotates the seats by ``i``.  Paired: games ``k*g .. k*g+k-1``
+    (``k`` players) share the ``g``-th seed of :func:`game_seeds`, so each
+    strategy gets each seat's deal once (a last group may be incomplete).
+    Unpaired: game ``i`` has the ``i``-th seed.
+
+    >>> [(p.seed % 1000, p.rotation) for p in plan_games(1, 4, 2)]
+    [(517, 0), (517, 1), (607, 0), (607, 1)]
+    """
+    if paired:
+        seeds = list(game_seeds(seed, -(-games // players)))
+        return [GamePlan(i, seeds[i // players], i % players) for i in range(games)]
+    return [GamePlan(i, s, i % players) for i, s in enumerate(game_seeds(seed, games))]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What a simulation keeps of one finished game (small, so workers can send it back)."""
+
+    index: int
+    seat_names: tuple[str, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    went_out: tuple[int | None, ...]  #: per round, the seat that went out
+    record: str | None = None  #: the game record as one line of JSON, when asked for
+
+
+def play_planned(names: Sequence[str], plan: GamePlan, rules: Rules | None = None, *,
+                 record: bool = False) -> GameResult:  # fmt: skip
+    """Play one planned game.  Seat ``s``'s player is seeded ``plan.seed + 1 + s``."""
+    seat_names = plan.seat_names(names)
+    players = [make_player(name, plan.seed + 1 + seat) for seat, name in enumerate(seat_names)]
+    game = play_game(players, seed=plan.seed, rules=rules)
+    text = json.dumps(game_record(game, seat_names), separators=(",", ":")) if record else None
+    return GameResult(
+        index=plan.index,
+        seat_names=seat_names,
+        totals=game.totals,
+        winners=game.winners,
+        went_out=tuple(r.went_out for r in game.history),
+        record=text,
+    )
+
+
+# -- statistics -------------------------------------------------------------------
+
+_Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); shared
+    wins make ``successes`` fractional, which the formula takes as it is.
+
+    >>> [round(x, 4) for x in wilson_interval(60, 100)]
+    [0.502, 0.6906]
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(max(0.0, p * (1 - p) / trials + z2 / (4 * trials * trials))) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(slots=True)
@@ -55,14 +169,26 @@ class StrategyStats:
     seats: int = 0  #: seat-games played (games x seats with this strategy)
     wins: float = 0.0  #: a win shared by k players counts 1/k
     score_sum: int = 0
+    score_squares: int = 0  #: sum of squared final scores (for the standard deviation)
     rounds: int = 0
     went_out: int = 0
 
+    @property
+    def score_sd(self) -> float:
+        """Sample standard deviation of the final scores of its seats."""
+        if self.seats < 2:
+            return 0.0
+        variance = (self.score_squares - self.score_sum * self.score_sum / self.seats) / (self.seats - 1)
+        return math.sqrt(max(0.0, variance))
+
     def to_dict(self, games: int) -> dict[str, Any]:
+        low, high = wilson_interval(self.wins, games)
         return {
             "wins": round(self.wins, 6),
             "win_rate": round(self.wins / games, 6) if games else 0.0,
+            "ci95": [round(low, 6), round(high, 6)],
             "mean_score": round(self.score_sum / self.seats, 3) if self.seats else 0.0,
+            "sd_score": round(self.score_sd, 3),
             "going_out_rate": round(self.went_out / self.rounds, 6) if self.rounds else 0.0,
             "seats": self.seats,
         }
@@ -70,20 +196,59 @@ class StrategyStats:
 
 @dataclass(slots=True)
 class SimulationStats:
-    """The outcome of :func:`simulate`."""
+    """The outcome of :func:`simulate`: totals over the games played so far.
+
+    ``games`` counts the games added; when a simulation is interrupted,
+    ``partial`` is true and ``requested`` says how many were asked for.
+    """
 
     games: int
     seed: int
     players: tuple[str, ...]
     strategies: dict[str, StrategyStats] = field(default_factory=dict)
+    paired: bool = True
+    requested: int = 0
+    partial: bool = False
+
+    def add(self, result: GameResult) -> None:
+        """Count one finished game (results must come in game order for
+        sums of fractional wins to be exactly reproducible)."""
+        winners = result.winners
+        for seat, name in enumerate(result.seat_names):
+            s = self.strategies.setdefault(name, StrategyStats())
+            s.seats += 1
+            s.score_sum += result.totals[seat]
+            s.score_squares += result.totals[seat] ** 2
+            s.rounds += len(result.went_out)
+            s.went_out += sum(out == seat for out in result.went_out)
+            if seat in winners:
+                s.wins += 1 / len(winners)
+        self.games += 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "games": self.games,
             "seed": self.seed,
             "players": list(self.players),
+            "paired": self.paired,
+            "partial": self.partial,
             "strategies": {name: s.to_dict(self.games) for name, s in self.strategies.items()},
         }
+        if self.partial:
+            data["requested"] = self.requested
+        return data
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`simulate`: ``stats`` holds the games finished
+    (in game order, each also passed to ``on_game``), marked partial."""
+
+    def __init__(self, stats: SimulationStats) -> None:
+        super().__init__(f"interrupted after {stats.games} of {stats.requested} games")
+        self.stats = stats
+
+
+# -- running a simulation -----------------------------------------------------------
 
 
 def simulate(
@@ -92,33 +257,128 @@ def simulate(
     *,
     seed: int = 0,
     rules: Rules | None = None,
-    on_game: Callable[[Game, tuple[str, ...]], None] | None = None,
+    paired: bool = True,
+    workers: int | Literal["auto"] = 1,
+    client: Any = None,
+    records: bool = False,
+    on_game: Callable[[GameResult], None] | None = None,
 ) -> SimulationStats:
-    """Play ``games`` games between the named strategies, rotating seats:
-    game ``i`` seats ``names`` rotated by ``i``.  ``on_game(game, seat_names)``
-    is called after each game (for logs and progress)."""
+    """Play ``games`` games between the named strategies and total them per strategy.
+
+    The plan (:func:`plan_games`) fixes every game, so the statistics and
+    records are the same whatever runs them: this process
+    (``workers=1``), ``workers`` worker processes (started with ``spawn``;
+    at most one per 8 games), every core when the games are long enough to
+    repay starting workers (``workers="auto"``: the first games are played
+    here and timed), or the workers of a ``dask.distributed`` ``client``.  ``on_game(result)`` is called for each game in game order
+    (``result.record`` holds its JSON record when ``records`` is true).
+
+    Ctrl-C stops at the next finished game and raises
+    :class:`SimulationInterrupted` (a KeyboardInterrupt) carrying the
+    statistics of the games passed to ``on_game`` so far.
+    """
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, not {games}")
-    (rules or Rules()).check_players(len(names))
+    if workers != "auto" and (not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be 'auto' or at least 1, not {workers!r}")
+    rules = rules if rules is not None else Rules()
+    rules.check_players(len(names))
     for name in names:
         make_player(name)  # unknown names fail before any game is played
-    stats = SimulationStats(games=games, seed=seed, players=tuple(names))
+    stats = SimulationStats(games=0, seed=seed, players=tuple(names), paired=paired, requested=games)
     for name in names:
         stats.strategies.setdefault(name, StrategyStats())
-    n = len(names)
-    for i, game_seed in enumerate(game_seeds(seed, games)):
-        seat_names = tuple(names[(seat + i) % n] for seat in range(n))
-        players = [make_player(name, game_seed + 1 + seat) for seat, name in enumerate(seat_names)]
-        game = play_game(players, seed=game_seed, rules=rules)
-        winners = game.winners
-        for seat, name in enumerate(seat_names):
-            s = stats.strategies[name]
-            s.seats += 1
-            s.score_sum += game.totals[seat]
-            s.rounds += len(game.history)
-            s.went_out += sum(r.went_out == seat for r in game.history)
-            if seat in winners:
-                s.wins += 1 / len(winners)
-        if on_game is not None:
-            on_game(game, seat_names)
+    plans = plan_games(seed, games, len(names), paired=paired)
+    with _StopOnInterrupt() as stop:
+        try:
+            for result in _results(names, plans, rules, workers, client, records, stop):
+                stats.add(result)
+                if on_game is not None:
+                    on_game(result)
+                if stop.requested:
+                    break
+        except KeyboardInterrupt:
+            stop.requested = True
+    if stop.requested and stats.games < games:
+        stats.partial = True
+        raise SimulationInterrupted(stats)
     return stats
+
+
+def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers: int | Literal["auto"],
+             client: Any, records: bool, stop: _StopOnInterrupt) -> Iterator[GameResult]:  # fmt: skip
+    """Every planned game's result, in game order, from wherever it is played."""
+    if client is not None:
+        from .workers import dask_results
+
+        yield from dask_results(client, names, plans, rules, records, stop)
+        return
+    done = 0
+    if workers == "auto":
+        workers = available_cores()
+        if workers > 1:
+            done = yield from _play_while_cheap(names, plans, rules, records, stop, workers)
+    rest = plans[done:]
+    processes = min(workers, -(-len(rest) // _GAMES_PER_WORKER))
+    if processes <= 1:
+        for plan in rest:
+            if stop.requested:
+                return
+            yield play_planned(names, plan, rules, record=records)
+    elif not stop.requested:
+        from .workers import process_results
+
+        yield from process_results(processes, names, rest, rules, records, stop)
+
+
+def _play_while_cheap(names: Sequence[str], plans: list[GamePlan], rules: Rules, records: bool,
+                      stop: _StopOnInterrupt, workers: int) -> Generator[GameResult, None, int]:  # fmt: skip
+    """``workers="auto"``: play games here while they show whether the rest
+    repays starting worker processes (about a second each); return how many
+    were played.  The first game is not timed (it loads the solver)."""
+    spent = 0.0
+    for done, plan in enumerate(plans):
+        if stop.requested:
+            return done
+        started = time.perf_counter()
+        yield play_planned(names, plan, rules, record=records)
+        if done == 0:
+            continue
+        spent += time.perf_counter() - started
+        if done >= 3 or spent >= 0.25:
+            rest = (len(plans) - done - 1) * spent / done
+            if rest * (1 - 1 / workers) > _WORKER_START_SECONDS:
+                return done + 1  # worth it: the workers take the rest
+    return len(plans)
+
+
+#: A worker process is started for at most every this-many games (starting one costs about a second).
+_GAMES_PER_WORKER = 8
+#: What starting a worker process costs (Python, numba, the compiled kernels), for ``workers="auto"``.
+_WORKER_START_SECONDS = 1.0
+
+
+class _StopOnInterrupt:
+    """While active (main thread only), the first Ctrl-C asks the simulation
+    to stop after the game in hand instead of raising mid-game; a second
+    Ctrl-C raises KeyboardInterrupt at once."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._installed = False
+        self._previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __enter__(self) -> Self:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous if self._previous is not None else signal.SIG_DFL)

@@ -22,7 +22,8 @@ from . import _kernels as K
 from ._backends import FACE_SLOTS, MAX_CARDS, OUT_BLOCK, NumbaBackend, batch_backend, get_backend
 from .types import Play, Solution, Word
 
-__all__ = ["MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "find_words", "score_many", "solve", "solve_many"]
+__all__ = ["MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "NO_GO_OUT", "find_words", "score_counts", "score_many",
+           "solve", "solve_many"]
 
 #: The largest ``bonus`` accepted (the rules use 10).  Scores are packed into
 #: 64-bit keys by the compiled kernels; this keeps every score far inside them.
@@ -224,6 +225,58 @@ def score_many(
     return result
 
 
+def score_counts(
+    counts: Any,
+    *,
+    discard: bool = False,
+    wordlist: WordList | None = None,
+    threads: int | None = None,
+) -> tuple[Any, Any]:
+    """:func:`score_many` for hands given as a numpy matrix of face counts,
+    the form a simulation generates: row ``i`` holds hand ``i``'s count of
+    each face in :data:`~quiddler.cardtrie.KERNEL_ORDER` (32 columns, the
+    last always 0).  Skips building card objects, so millions of hands cost
+    little more than the compiled search.
+
+    Returns ``(best, go_out)``, two int64 arrays: each hand's best score
+    and its best going-out score, ``go_out`` holding :data:`NO_GO_OUT`
+    where the hand cannot go out.  Needs numba.
+    """
+    import numpy as np
+
+    counts = np.ascontiguousarray(counts, dtype=np.int64)
+    if counts.ndim != 2 or counts.shape[1] != FACE_SLOTS:
+        raise ValueError(f"counts must be an (n, {FACE_SLOTS}) matrix, not {counts.shape}")
+    if len(counts) and (counts.min() < 0 or counts[:, FACE_SLOTS - 1].any()):
+        raise ValueError("counts must be non-negative, with nothing in the last column")
+    sizes = counts.sum(axis=1)
+    if len(counts) and (sizes.min() < 1 or sizes.max() > MAX_CARDS):
+        raise HandTooLargeError(f"every hand must hold 1 to {MAX_CARDS} cards")
+    best = np.zeros(len(counts), dtype=np.int64)
+    go_out = np.full(len(counts), NO_GO_OUT, dtype=np.int64)
+    if not len(counts):
+        return best, go_out
+    params = _params(int(sizes.max()), discard, None, None, 10)
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    engine = get_backend("numba")
+    assert isinstance(engine, NumbaBackend)
+    trie = _wordlist_of(wordlist).card_trie
+    out, status = _batch_counts(engine, trie, counts, params, threads)
+    best[:] = (out[:, 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET
+    can = out[:, OUT_BLOCK + 3] >= 0
+    go_out[can] = ((out[:, OUT_BLOCK + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET)[can]
+    for i in np.flatnonzero(status < 0).tolist():  # more words than the batch buffers hold
+        hand = [card for card, n in zip(_KERNEL_CARDS, counts[i].tolist()) for _ in range(n)]
+        score, out_score = _scores_of(solve(hand, discard=discard, wordlist=wordlist, backend="numba"))
+        best[i], go_out[i] = score, NO_GO_OUT if out_score is None else out_score
+    return best, go_out
+
+
+#: What :func:`score_counts` reports as the going-out score of a hand that cannot go out.
+NO_GO_OUT = -(1 << 40)
+
+
 def _scores_of(solution: Solution) -> tuple[int, int | None]:
     return solution.best.score, solution.best_go_out.score if solution.best_go_out else None
 
@@ -287,14 +340,20 @@ def _run_batch(engine: NumbaBackend, parsed: Sequence[tuple[Card, ...]], threads
     params = _params(max((len(h) for h in parsed), default=1), discard, beat_longest, beat_words, bonus)
     trie = _wordlist_of(wordlist).card_trie
     counts = np.array([_face_counts(hand) for hand in parsed], dtype=np.int64).reshape(len(parsed), FACE_SLOTS)
+    out, status = _batch_counts(engine, trie, counts, params, threads)
+    return trie, counts, out, status
+
+
+def _batch_counts(engine: NumbaBackend, trie: CardTrie, counts: Any, params: Sequence[int],
+                  threads: int | None) -> tuple[Any, Any]:  # fmt: skip
+    """(out, status) of the compiled batch over the int64 face-count matrix ``counts``."""
     memo_size = max((_memo_size(row, params) for row in counts.tolist()), default=1)
     if threads is None:
         threads = _cores()
     # Each thread has its own memo: huge hands (a 20-card memo can take tens
     # of MB) get fewer threads.
     threads = min(threads, max(1, _BATCH_MEMO_BYTES // (8 * memo_size)))
-    out, status = engine.solve_batch(trie, counts, params, memo_size, threads)
-    return trie, counts, out, status
+    return engine.solve_batch(trie, counts, params, memo_size, threads)
 
 
 def _cores() -> int:

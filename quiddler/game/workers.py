@@ -1,0 +1,252 @@
+"""Playing a simulation's games in other processes: worker processes of the
+standard library's ``concurrent.futures`` (started with ``spawn``), or the
+workers of a Dask (``dask.distributed``) cluster.
+
+Both run one task, :func:`play_chunk`: a run of consecutive planned games
+(see :func:`~quiddler.game.runner.plan_games`), played exactly as this
+process would play them.  Results come back in chunks and are handed on in
+game order, so statistics and logs do not depend on who played what.
+
+The word list never travels with a task.  ENABLE is loaded by each worker
+from the package, its card trie from the on-disk cache (which this process
+fills first).  A custom list's words are sent once per worker (the pool's
+initializer; a Dask ``scatter`` to every worker) and kept per process by
+their hash; its card trie then comes from the same cache.
+
+Worker processes ignore Ctrl-C: the parent stops them (it asks for no more
+results, cancels what has not started and terminates the rest).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import signal
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..wordlist import WordList
+from .rules import Rules
+from .runner import GamePlan, GameResult, play_planned
+
+__all__ = ["ChunkJob", "WordSource", "dask_client", "dask_results", "play_chunk", "process_results"]
+
+#: At most this many games in one task (more tasks: finer progress and balance).
+MAX_CHUNK = 50
+
+
+class _Stop(Protocol):
+    requested: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WordSource:
+    """A custom word list as it is sent to a worker once: its name and text."""
+
+    name: str
+    digest: str
+    text: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkJob:
+    """One task: consecutive planned games under one set of rules."""
+
+    names: tuple[str, ...]
+    rules: dict[str, Any]  #: ``Rules.to_dict()``
+    words: str | None  #: the custom word list's digest; None for ENABLE
+    plans: tuple[GamePlan, ...]
+    records: bool
+
+
+_wordlists: dict[str, WordList] = {}
+_rules: dict[tuple[str, str | None], Rules] = {}
+
+
+def _install(source: WordSource | None) -> None:
+    if source is not None and source.digest not in _wordlists:
+        _wordlists[source.digest] = WordList._from_validated_text(source.text, source.name)
+
+
+def _expect_much_solving() -> None:
+    """A worker exists because there are many games to play: let the solver's
+    auto backend load the compiled kernels now (at once when they are cached)
+    instead of first spending its pure-Python allowance on the first games."""
+    from ..solver._backends import AutoBackend, get_backend
+
+    auto = get_backend("auto")
+    if isinstance(auto, AutoBackend):
+        auto.current(upcoming=AutoBackend.PAYOFF_SECONDS)
+
+
+def play_chunk(job: ChunkJob, source: WordSource | None = None) -> list[GameResult]:
+    """Play a chunk's games (in a worker).  ``source``: the custom word list,
+    when Dask passes it along (a process pool installs it at start-up)."""
+    _expect_much_solving()
+    _install(source)
+    key = (repr(sorted(job.rules.items())), job.words)
+    rules = _rules.get(key)
+    if rules is None:
+        wordlist = _wordlists[job.words] if job.words is not None else None
+        rules = _rules[key] = Rules.from_dict(job.rules, wordlist)
+    return [play_planned(job.names, plan, rules, record=job.records) for plan in job.plans]
+
+
+def _init_worker(source: WordSource | None) -> None:
+    """Start-up of a pool worker: ignore Ctrl-C; install the custom word list, if any."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _install(source)
+
+
+def _jobs(names: Sequence[str], plans: Sequence[GamePlan], rules: Rules, records: bool,
+          slots: int) -> tuple[list[ChunkJob], WordSource | None]:  # fmt: skip
+    """The tasks (about eight per worker slot, at most :data:`MAX_CHUNK`
+    games each) and the word list to send once per worker."""
+    size = max(1, min(MAX_CHUNK, -(-len(plans) // (8 * slots))))
+    words = rules.words
+    words.card_trie  # noqa: B018 - build and cache the trie here once, not in every worker
+    source = None
+    if rules.wordlist is not None:
+        source = WordSource(words.name, words.digest, words._text)
+    data = rules.to_dict()
+    jobs = [
+        ChunkJob(tuple(names), data, source.digest if source else None, tuple(plans[i : i + size]), records)
+        for i in range(0, len(plans), size)
+    ]
+    return jobs, source
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Child processes started inside inherit an ignored SIGINT, so a Ctrl-C
+    at the terminal (sent to the whole process group) never reaches them,
+    not even while they start up."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _in_order(futures: Sequence[Any], stop: _Stop) -> Iterator[GameResult]:
+    """Each future's games, future by future, polling so a stop request is
+    seen at once.  (Polling ``done()`` works for both kinds of future; a
+    Dask ``result(timeout=...)`` that times out can fail inside Dask.)"""
+    for future in futures:
+        while not future.done():
+            if stop.requested:
+                return
+            if isinstance(future, Future):
+                wait([future], timeout=0.1)
+            else:
+                time.sleep(0.02)
+        if stop.requested:
+            return
+        yield from future.result()
+
+
+def process_results(workers: int, names: Sequence[str], plans: Sequence[GamePlan], rules: Rules,
+                    records: bool, stop: _Stop) -> Iterator[GameResult]:  # fmt: skip
+    """The games played by up to ``workers`` spawned worker processes, in game order."""
+    jobs, source = _jobs(names, plans, rules, records, workers)
+    processes = max(1, min(workers, len(jobs)))
+    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_init_worker, initargs=(source,))  # fmt: skip
+    futures: list[Future[list[GameResult]]] = []
+    finished = False
+    try:
+        with _sigint_ignored():  # the pool starts its processes on the first submit
+            futures = [pool.submit(play_chunk, job) for job in jobs]
+        yield from _in_order(futures, stop)
+        finished = not stop.requested
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            _abandon(pool)
+
+
+def _abandon(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: end its workers, then let it wind down.
+
+    The futures are deliberately not cancelled first: on Python 3.11 the
+    pool's manager thread then fails (InvalidStateError) when it marks the
+    pending work broken, printing a traceback.  Ended workers break the pool
+    and fail whatever was pending, which nobody reads any more.
+    """
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+    else:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+    pool.shutdown(wait=True)
+
+
+# -- Dask ---------------------------------------------------------------------------
+
+
+def _import_distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ValueError("Dask is not installed: pip install 'quiddler[dask]' "
+                         "(or dask[distributed]) to use --dask or --scheduler") from None  # fmt: skip
+    return distributed
+
+
+@contextmanager
+def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -> Iterator[Any]:
+    """A ``dask.distributed`` client: of the scheduler at ``scheduler``, or
+    of a ``LocalCluster`` of ``workers`` single-threaded worker processes
+    on this machine (``scheduler=None``), closed afterwards.  Raises
+    ValueError, with one line to say why, when Dask is missing or the
+    scheduler cannot be reached within ``timeout`` seconds."""
+    distributed = _import_distributed()
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    cluster = None
+    try:
+        with _sigint_ignored():
+            if scheduler is None:
+                cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                   dashboard_address=None, silence_logs=logging.ERROR)  # fmt: skip
+                client = distributed.Client(cluster)
+            else:
+                try:
+                    client = distributed.Client(scheduler, timeout=timeout)
+                except (OSError, TimeoutError, ValueError, TypeError) as exc:
+                    reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                    raise ValueError(f"cannot reach the Dask scheduler at {scheduler!r}: {reason}") from None
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+        quiet.setLevel(level)
+
+
+def dask_results(client: Any, names: Sequence[str], plans: Sequence[GamePlan], rules: Rules, records: bool,
+                 stop: _Stop) -> Iterator[GameResult]:  # fmt: skip
+    """The games played as Dask tasks on ``client``'s workers, in game order."""
+    slots = max(1, sum(client.nthreads().values()))
+    jobs, source = _jobs(names, plans, rules, records, slots)
+    sent = client.scatter(source, broadcast=True) if source is not None else None
+    # Earlier chunks first (higher priority), so results stream in game order.
+    futures = [client.submit(play_chunk, job, sent, pure=False, priority=len(jobs) - i)
+               for i, job in enumerate(jobs)]  # fmt: skip
+    try:
+        yield from _in_order(futures, stop)
+    finally:
+        client.cancel(futures)

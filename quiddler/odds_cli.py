@@ -1,0 +1,96 @@
+"""``quiddler odds``: go-out odds by hand size.  Parsing and printing only;
+the table comes from :func:`quiddler.odds.go_out_odds`.  The ``quiddler``
+group loads this command lazily (it imports numpy and numba)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from .cli import InputError, input_errors
+from .odds import TURNS, OddsTable, go_out_odds, parse_cards_range
+from .solver._backends import show_notices
+from .wordlist import WordList, load_wordlist
+
+__all__ = ["odds"]
+
+_EPILOG = """\b
+Examples:
+  quiddler odds
+  quiddler odds --cards 7 --trials 200000 --turn blind
+  quiddler odds --cards 3-10 --seed 1 --json
+  quiddler odds --wordlist house-words.txt --cards 5-8"""
+
+
+def _wordlist(ctx: click.Context, param: click.Parameter, path: str | None) -> WordList | None:
+    if path is None:
+        return None
+    with input_errors():
+        return load_wordlist(path)
+
+
+@click.command(epilog=_EPILOG, short_help="How often a dealt hand can go out, by hand size.")
+@click.option("--cards", "cards_text", default="3-10", show_default=True, metavar="LOW-HIGH",
+              help="Hand sizes: a range such as 3-10, or one size.")  # fmt: skip
+@click.option("--trials", type=click.IntRange(min=1), default=80_000, show_default=True, metavar="N",
+              help="Random deals per hand size.")  # fmt: skip
+@click.option("--turn", type=click.Choice(TURNS), default="first", show_default=True,
+              help="first: take the discard top if it goes out, else draw blind; blind: a blind draw only.")  # fmt: skip
+@click.option("--wordlist", type=click.Path(), callback=_wordlist, default=None,
+              help="Word list file, one word per line (default: ENABLE).")  # fmt: skip
+@click.option("--seed", type=int, default=None, help="Seed for reproducible deals (default: random).")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Solver threads (default: every core).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option("--progress/--no-progress", default=None,
+              help="Show progress on stderr (default: when stderr is a terminal).")  # fmt: skip
+@click.pass_context
+def odds(ctx: click.Context, /, cards_text: str, trials: int, turn: str, wordlist: WordList | None,
+         seed: int | None, workers: int | None, as_json: bool, progress: bool | None) -> None:  # fmt: skip
+    """Estimate, for each hand size, the chance that a freshly dealt hand
+    can go out on its first turn (lay down every card but one discard),
+    with its standard error, and the mean and quartiles of the best score
+    of the hand after the draw.  Monte Carlo over deals from the official
+    118-card deck, solved exactly by the compiled batch solver."""
+    show_notices()  # the solver's compile notice, on stderr (once per install)
+    try:
+        sizes = parse_cards_range(cards_text)
+    except ValueError as exc:
+        raise InputError(f"--cards: {exc}") from None
+    show = progress if progress is not None else sys.stderr.isatty()
+    bar: Any = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=trials * len(sizes), desc="deals", unit="deal", unit_scale=True, file=sys.stderr)
+    try:
+        table = go_out_odds(sizes, trials=trials, turn=turn, wordlist=wordlist, seed=seed,  # type: ignore[arg-type]
+                            workers=workers, on_batch=(lambda _size, n: bar.update(n)) if bar else None)  # fmt: skip
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        click.echo("interrupted", err=True)
+        ctx.exit(130)
+    finally:
+        if bar is not None:
+            bar.close()
+    click.echo(json.dumps(table.to_dict()) if as_json else _table_text(table))
+
+
+def _table_text(table: OddsTable) -> str:
+    how = ("dealt hand + the discard top if it goes out, else a blind draw" if table.turn == "first"
+           else "dealt hand + a blind draw")  # fmt: skip
+    lines = [
+        f"go-out odds on the first turn ({how})",
+        f"{table.trials:,} deals per hand size, seed {table.seed}, word list {table.wordlist}",
+        "",
+        f"{'cards':>5}  {'go out':>7}  {'se':>6}   {'best score':>10}  {'q1':>5}  {'median':>6}  {'q3':>5}",
+    ]
+    for row in table.rows:
+        q1, q2, q3 = row.best_quartiles
+        lines.append(f"{row.cards:>5}  {row.go_out:>7.2%}  {row.se:>6.2%}   {row.best_mean:>10.1f}  "
+                     f"{q1:>5g}  {q2:>6g}  {q3:>5g}")  # fmt: skip
+    return "\n".join(lines)

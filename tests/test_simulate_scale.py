@@ -1,0 +1,228 @@
+"""quiddler simulate at scale (issue 8) and paired deals (issue 12): the
+same statistics and logs whatever plays the games (this process, worker
+processes, a Dask LocalCluster), Ctrl-C, bad options, Wilson intervals."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from quiddler import WordList, default_wordlist
+from quiddler.game import Rules
+from quiddler.game.cli import simulate as simulate_command
+from quiddler.game.record import replay
+from quiddler.game.runner import GameResult, SimulationInterrupted, plan_games, simulate, wilson_interval
+
+SHORT = Rules(round_sizes=(3, 4, 5))  # three rounds: a fast game
+
+
+def _run(**kwargs):
+    results: list[GameResult] = []
+    stats = simulate(["greedy", "random"], 24, seed=11, rules=kwargs.pop("rules", SHORT), records=True,
+                     on_game=results.append, **kwargs)  # fmt: skip
+    return stats.to_dict(), [r.record for r in results], [r.index for r in results]
+
+
+@pytest.fixture(scope="module")
+def in_process():
+    return _run(workers=1)
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    pytest.importorskip("distributed")
+    from quiddler.game.workers import dask_client as connect
+
+    with connect(None, 2) as client:  # one LocalCluster for the module: it takes seconds to start
+        yield client
+
+
+def test_paired_plan_shares_a_deal_per_group_with_seats_rotated() -> None:
+    plans = plan_games(3, 7, 3)
+    assert [p.rotation for p in plans] == [0, 1, 2, 0, 1, 2, 0]
+    assert plans[0].seed == plans[1].seed == plans[2].seed != plans[3].seed == plans[5].seed
+    assert [p.seat_names(["a", "b", "c"]) for p in plans[:3]] == [("a", "b", "c"), ("b", "c", "a"),
+                                                                    ("c", "a", "b")]  # fmt: skip
+    assert plan_games(3, 4, 3) == plans[:4]  # a shorter run is a prefix of a longer one
+    unpaired = plan_games(3, 4, 3, paired=False)
+    assert len({p.seed for p in unpaired}) == 4 and [p.rotation for p in unpaired] == [0, 1, 2, 0]
+
+
+def test_paired_games_deal_the_same_cards_to_each_seat() -> None:
+    results: list[GameResult] = []
+    simulate(["greedy", "random"], 4, seed=2, rules=SHORT, records=True, on_game=results.append)
+    first, second = (json.loads(r.record) for r in results[:2])
+    assert first["seed"] == second["seed"] and first["players"] == second["players"][::-1]
+    # Each round's shuffle is seeded on its own (game seed, round): every round deals the same cards.
+    assert [r["hands"] for r in first["rounds"]] == [r["hands"] for r in second["rounds"]]
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson_interval(60, 100)
+    assert (round(low, 4), round(high, 4)) == (0.5020, 0.6906)
+    assert wilson_interval(0, 10)[0] == pytest.approx(0.0) and wilson_interval(10, 10)[1] == pytest.approx(1.0)
+    low, high = wilson_interval(5.5, 11)  # shared wins are fractional
+    assert low < 0.5 < high and high - 0.5 == pytest.approx(0.5 - low)
+
+
+def test_stats_carry_interval_and_spread(in_process) -> None:
+    stats, records, indexes = in_process
+    assert indexes == list(range(24)) and stats["games"] == 24 and stats["partial"] is False
+    for name, s in stats["strategies"].items():
+        low, high = s["ci95"]
+        assert (low, high) == pytest.approx(wilson_interval(s["wins"], 24), abs=1e-6)
+        assert low <= s["win_rate"] <= high
+        scores = [json.loads(r)["final_scores"][json.loads(r)["players"].index(name)] for r in records]
+        mean = sum(scores) / len(scores)
+        sd = (sum((x - mean) ** 2 for x in scores) / (len(scores) - 1)) ** 0.5
+        assert s["mean_score"] == pytest.approx(mean, abs=1e-3) and s["sd_score"] == pytest.approx(sd, abs=1e-3)
+    for record in records[:3]:
+        data = json.loads(record)
+        assert list(replay(data).totals) == data["final_scores"]
+
+
+def test_two_worker_processes_give_the_same_stats_and_log(in_process) -> None:
+    assert _run(workers=2) == in_process
+
+
+def test_dask_local_cluster_gives_the_same_stats_and_log(in_process, dask_client) -> None:
+    assert _run(client=dask_client) == in_process
+
+
+def test_a_custom_word_list_reaches_the_workers(dask_client) -> None:
+    words = WordList([w for w in default_wordlist() if len(w) <= 4], name="short-words")
+    rules = Rules(round_sizes=(3, 4), wordlist=words)
+    here = _run(rules=rules, workers=1)
+    assert json.loads(here[1][0])["rules"]["wordlist"] == "short-words"
+    assert _run(rules=rules, workers=2) == here
+    assert _run(rules=rules, client=dask_client) == here
+
+
+def test_interrupt_keeps_the_games_finished_so_far() -> None:
+    seen: list[GameResult] = []
+
+    def stop_after_five(result: GameResult) -> None:
+        seen.append(result)
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(SimulationInterrupted) as caught:
+        simulate(["greedy", "random"], 24, seed=11, rules=SHORT, on_game=stop_after_five)
+    partial = caught.value.stats.to_dict()
+    assert partial["partial"] is True and partial["games"] == 5 and partial["requested"] == 24
+    complete = simulate(["greedy", "random"], 5, seed=11, rules=SHORT).to_dict()
+    assert partial["strategies"] == complete["strategies"]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_prints_partial_stats_and_exits_130(tmp_path, workers: str) -> None:
+    log = tmp_path / "games.jsonl"
+    args = [sys.executable, "-m", "quiddler.cli", "simulate", "--players", "greedy,random", "-n", "5000",
+            "--seed", "4", "--workers", workers, "--json", "--log", str(log)]  # fmt: skip
+    # A session of its own, signalled as a whole, as a terminal's Ctrl-C is.
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not (log.exists() and log.read_text().count("\n") >= 3) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, err
+    data = json.loads(out)
+    lines = log.read_text().splitlines()
+    assert data["partial"] is True and data["requested"] == 5000 and 3 <= data["games"] < 5000
+    assert len(lines) == data["games"] and "Traceback" not in err
+    assert err.strip().splitlines()[-1] == f"interrupted: {data['games']} of 5000 games played"
+    again = simulate(["greedy", "random"], data["games"], seed=4).to_dict()
+    assert data["strategies"] == again["strategies"]
+    assert [json.loads(line)["seed"] for line in lines] == [p.seed for p in plan_games(4, data["games"], 2)]
+
+
+def test_command_workers_and_dask_options(tmp_path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    base = ["--players", "random,greedy", "-n", "16", "--seed", "9", "--json"]
+    a = CliRunner().invoke(simulate_command, [*base, "--workers", "1", "--log", str(one)])
+    b = CliRunner().invoke(simulate_command, [*base, "--workers", "2", "--log", str(two)])
+    assert a.exit_code == b.exit_code == 0, a.output + b.output
+    assert json.loads(a.stdout) == json.loads(b.stdout)
+    assert one.read_text() == two.read_text() and one.read_text().count("\n") == 16
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--workers", "0"], "0 is not in the range x>=1"),
+        (["--workers", "-3"], "-3 is not in the range x>=1"),
+        (["--scheduler", "tcp://127.0.0.1:9", "--scheduler-timeout", "0.5"], "cannot reach the Dask scheduler"),
+        (["--scheduler", "tcp://127.0.0.1:9", "--dask"], "either --scheduler ADDRESS or --dask"),
+        (["--scheduler", " "], "--scheduler needs an address"),
+    ],
+)
+def test_bad_scale_options_are_one_line(args: list[str], message: str) -> None:
+    if "cannot reach" in message:
+        pytest.importorskip("distributed")
+    result = CliRunner().invoke(simulate_command, ["-n", "2", *args])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_dask_missing_is_one_clear_line(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    result = CliRunner().invoke(simulate_command, ["-n", "2", "--dask"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == ("Error: Dask is not installed: pip install 'quiddler[dask]' "
+                                      "(or dask[distributed]) to use --dask or --scheduler")  # fmt: skip
+
+
+def test_tasks_do_not_carry_the_word_list() -> None:
+    import pickle
+
+    from quiddler.game.workers import _jobs
+
+    words = WordList([w for w in default_wordlist() if len(w) <= 6], name="six-letters")
+    rules = Rules(wordlist=words)
+    jobs, source = _jobs(["greedy", "random"], plan_games(1, 100, 2), rules, False, 2)
+    assert source is not None and source.digest == words.digest and len(source.text) > 100_000
+    assert all(len(pickle.dumps(job)) < 10_000 for job in jobs)  # the words go once per worker, not per task
+    assert sum(len(job.plans) for job in jobs) == 100 and len(jobs) > 2
+    _, no_source = _jobs(["greedy", "random"], plan_games(1, 10, 2), SHORT, False, 2)
+    assert no_source is None  # ENABLE: each worker loads it itself
+
+
+def test_auto_workers_stay_in_process_when_the_run_is_short(monkeypatch, in_process) -> None:
+    from quiddler.game import runner, workers
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a short run must not start worker processes")
+
+    monkeypatch.setattr(runner, "available_cores", lambda: 2)
+    monkeypatch.setattr(workers, "process_results", no_pool)
+    assert _run(workers="auto") == in_process
+
+
+def test_auto_workers_take_over_once_the_games_show_it_pays(monkeypatch, in_process) -> None:
+    from quiddler.game import runner, workers
+
+    handed: list[int] = []
+    real = workers.process_results
+
+    def spy(count, names, plans, *args):
+        handed.append(len(plans))
+        return real(count, names, plans, *args)
+
+    monkeypatch.setattr(runner, "available_cores", lambda: 2)
+    monkeypatch.setattr(runner, "_WORKER_START_SECONDS", 0.0)  # any remaining work repays a start
+    monkeypatch.setattr(workers, "process_results", spy)
+    assert _run(workers="auto") == in_process
+    assert handed == [20]  # 1 untimed game and 3 timed ones here, the other 20 on the workers
