@@ -716,13 +716,20 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
     status and everything the terminal showed."""
     import pty
     import select
+    import signal
     import sys
     import time
 
-    environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm-256color",
-                                                                           "COLUMNS": "100"} | (env or {})  # fmt: skip
+    # A clean environment, as a login shell gives: nothing other tests set in this process leaks in.
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "XDG_CACHE_HOME", "QUIDDLER_CACHE_DIR", "PYTHONPATH")
+    environ = {k: os.environ[k] for k in keep if k in os.environ} | {"TERM": "xterm-256color",
+                                                                     "COLUMNS": "100"} | (env or {})  # fmt: skip
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
+        # As a shell starts a program: Ctrl-C interrupts it, whatever this test process does with
+        # SIGINT just now (an ignored signal stays ignored across exec, and Python then never sees it).
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a blocked one too
         os.execve(sys.executable, [sys.executable, "-m", "quiddler.cli", "play", *args], environ)
     shown = b""
     start = 0  # each marker is looked for in what appeared after the previous one
@@ -746,8 +753,9 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
                 if marker is None and exit_status is not None:
                     return  # exited, and everything it wrote has been read
                 if time.monotonic() > deadline:
-                    raise AssertionError(f"waited for {marker!r}; the terminal shows:\n"
-                                         f"{shown.decode(errors='replace')}")  # fmt: skip
+                    raise AssertionError(f"waited for {marker!r} (SIGINT here: {signal.getsignal(signal.SIGINT)}, "
+                                         f"blocked: {signal.pthread_sigmask(signal.SIG_BLOCK, [])}); "
+                                         f"the terminal shows:\n{shown.decode(errors='replace')}")  # fmt: skip
                 if nudge and exit_status is None:
                     os.write(fd, nudge)
                 continue
@@ -766,6 +774,7 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
     for marker, typed in keys:
         read_until(marker)
         start = shown.index(marker, start) + len(marker)
+        time.sleep(0.3)  # type as a person does, not in the microsecond the prompt appears
         os.write(fd, typed)
     read_until(None, nudge=keys[-1][1] if keys[-1][1] == b"\x04" else b"")
     os.close(fd)
