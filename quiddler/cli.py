@@ -33,15 +33,16 @@ from .solver._backends import show_notices
 from .solver.core import MAX_BONUS, search_size
 from .wordlist import WordList, default_wordlist, load_wordlist
 
-__all__ = ["InputError", "QuiddlerGroup", "input_errors", "main"]
+__all__ = ["InputError", "OneLineErrors", "QuiddlerGroup", "input_errors", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Commands that live elsewhere, imported only when run or listed in --help.
 LAZY_COMMANDS = {
-    "simulate": "quiddler.game.cli:simulate",
     "hint": "quiddler.game.hint_cli:hint_command",
     "odds": "quiddler.odds_cli:odds",
+    "play": "quiddler.play.cli:play",
+    "simulate": "quiddler.game.cli:simulate",
 }
 
 #: A single solve whose search may visit more states than this (see
@@ -103,25 +104,10 @@ def input_errors() -> Iterator[None]:
         raise InputError(str(exc)) from None
 
 
-class QuiddlerGroup(click.Group):
-    """The ``quiddler`` group: one-line errors, and commands imported lazily.
-
-    ``lazy_commands`` maps a command name to ``"module:attribute"``; a command
-    whose module does not exist is simply not offered.
-    """
-
-    def __init__(self, *args: Any, lazy_commands: dict[str, str] | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.lazy_commands = dict(lazy_commands or {})
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.lazy_commands})
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        command = super().get_command(ctx, cmd_name)
-        if command is None and cmd_name in self.lazy_commands:
-            command = _import_command(self.lazy_commands[cmd_name])
-        return command
+class OneLineErrors(click.Command):
+    """A command (or, mixed in first, a group) whose bad input is one
+    ``Error: ...`` line and exit 2, also when it runs on its own; Ctrl-C
+    exits 130 and an output error is one line, exit 1."""
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:  # fmt: skip
@@ -145,6 +131,27 @@ class QuiddlerGroup(click.Group):
             _silence_stdout()
             where = f": '{exc.filename}'" if exc.filename else ""
             raise OutputError(f"input/output error: {exc.strerror or exc}{where}") from None
+
+
+class QuiddlerGroup(OneLineErrors, click.Group):
+    """The ``quiddler`` group: one-line errors, and commands imported lazily.
+
+    ``lazy_commands`` maps a command name to ``"module:attribute"``; a command
+    whose module does not exist is simply not offered.
+    """
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in self.lazy_commands:
+            command = _import_command(self.lazy_commands[cmd_name])
+        return command
 
 
 @contextmanager

@@ -413,11 +413,14 @@ def test_lazy_command_is_offered_only_when_its_module_exists(
         runner.invoke(broken, ["broken"], catch_exceptions=False)
 
 
-def test_main_offers_simulate_hint_and_odds_lazily() -> None:
-    assert cli.main.lazy_commands == {"simulate": "quiddler.game.cli:simulate",
-                                      "hint": "quiddler.game.hint_cli:hint_command",
-                                      "odds": "quiddler.odds_cli:odds"}  # fmt: skip
-    assert {"simulate", "hint", "odds"} <= set(cli.main.list_commands(click.Context(cli.main)))
+def test_main_offers_play_simulate_hint_and_odds_lazily() -> None:
+    assert cli.main.lazy_commands == {
+        "hint": "quiddler.game.hint_cli:hint_command",
+        "odds": "quiddler.odds_cli:odds",
+        "play": "quiddler.play.cli:play",
+        "simulate": "quiddler.game.cli:simulate",
+    }
+    assert {"play", "simulate", "hint", "odds"} <= set(cli.main.list_commands(click.Context(cli.main)))
 
 
 # -- start-up ------------------------------------------------------------------

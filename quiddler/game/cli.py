@@ -18,9 +18,9 @@ import click
 from ..errors import QuiddlerError
 from ..solver._backends import show_notices
 from ..solver.core import _cores as available_cores
-from ..wordlist import WordList, load_wordlist
+from .options import rule_options, rules_from_options
 from .players import player_names
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .runner import GameResult, SimulationInterrupted, SimulationStats
 from .runner import simulate as run_simulation
 
@@ -95,20 +95,13 @@ def _parse_players(text: str) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--log", "log_file", type=click.File("w"), default=None, metavar="FILE",
               help="Write one replayable JSON game record per line, in game order.")  # fmt: skip
-@click.option("--wordlist", "wordlist_path", type=click.Path(dir_okay=False), default=None,
-              help="Word list file (default: ENABLE).")  # fmt: skip
-@click.option("--no-first-turn-out", is_flag=True, help="Variant: no going out on a player's first turn.")
-@click.option("--no-bonuses", is_flag=True, help="Variant: no longest-word or most-words bonus.")
-@click.option("--no-floor", is_flag=True, help="Variant: totals may go below zero.")
-@click.option("--turn-limit", type=click.IntRange(min=1), default=Rules().turn_limit, show_default=True,
-              metavar="N", help="A round nobody goes out of ends once every player has taken N turns.")  # fmt: skip
+@rule_options
 @click.option("--progress/--no-progress", default=None,
               help="Show progress on stderr (default: when stderr is a terminal).")  # fmt: skip
 @click.pass_context
 def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | None, workers: int | None,
              scheduler: str | None, scheduler_timeout: float, local_dask: bool, paired: bool, as_json: bool,
-             log_file: IO[str] | None, wordlist_path: str | None, no_first_turn_out: bool, no_bonuses: bool,
-             no_floor: bool, turn_limit: int, progress: bool | None) -> None:  # fmt: skip
+             log_file: IO[str] | None, progress: bool | None, **rule_values: Any) -> None:  # fmt: skip
     """Play complete games between strategies and report, per strategy,
     wins (a shared win counts 1/k), win rate with its 95% (Wilson)
     interval, mean and standard deviation of final scores, and going-out
@@ -133,15 +126,7 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
         import random
 
         seed = random.SystemRandom().randrange(2**31)
-    wordlist: WordList | None = load_wordlist(wordlist_path) if wordlist_path else None
-    rules = Rules(
-        wordlist=wordlist,
-        no_going_out_first_turn=no_first_turn_out,
-        longest_word_bonus=0 if no_bonuses else 10,
-        most_words_bonus=0 if no_bonuses else 10,
-        floor_at_zero=not no_floor,
-        turn_limit=turn_limit,
-    )
+    rules = rules_from_options(**rule_values)
     rules.check_players(len(names))
     count: int | Literal["auto"] = workers if workers is not None else "auto"
     show = progress if progress is not None else sys.stderr.isatty()

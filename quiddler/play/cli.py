@@ -1,0 +1,129 @@
+"""``quiddler play``: a whole game against the computer in the terminal.
+
+Parsing the options and setting up the game only; the game itself is a
+:class:`~quiddler.play.session.Session`.  The ``quiddler`` group loads this
+command lazily; it also runs on its own.  Bad options, and a save file that
+cannot be resumed, are one ``Error: ...`` line and exit 2 (the file is left
+as it was); Ctrl-C exits 130.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..cli import OneLineErrors
+from ..game.engine import Game
+from ..game.options import RULE_OPTION_NAMES, rule_options, rules_from_options
+from ..game.players import make_player, player_names
+from ..game.rules import MAX_PLAYERS
+from ..wordlist import load_wordlist
+from .saves import HUMAN, check_save_target, load_game
+from .screen import HUMAN_PACE, Screen
+from .session import EXIT_INTERRUPTED, Session
+
+__all__ = ["play"]
+
+LEVELS = ("easy", "medium", "hard")
+
+_EPILOG = """\b
+Examples:
+  quiddler play                              one medium opponent, the official rules
+  quiddler play --opponents 3 --level easy,medium,hard --save game.json
+  quiddler play --resume game.json           continue a saved game
+  quiddler play --rounds 3 --no-first-turn-out
+  yes auto | quiddler play --seed 1          the computer plays your seat too (scripted)"""
+
+
+def _levels(text: str, opponents: int | None) -> list[str]:
+    names = [name.strip().lower() for name in text.split(",")]
+    known = player_names()
+    for name in names:
+        if name not in known:
+            raise click.BadParameter(f"unknown level: {name!r} (expected easy, medium or hard; "
+                                     f"any of: {', '.join(known)})", param_hint="'--level'")  # fmt: skip
+    if len(names) == 1:
+        return names * (opponents if opponents is not None else 1)
+    if opponents is not None and opponents != len(names):
+        raise click.BadParameter(f"{len(names)} levels for {opponents} opponents", param_hint="'--level'")
+    return names
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+
+
+@click.command("play", cls=OneLineErrors, epilog=_EPILOG,
+               short_help="Play a whole game against the computer.")  # fmt: skip
+@click.option("--opponents", type=click.IntRange(1, MAX_PLAYERS - 1), default=None, metavar="N",
+              help="How many computer players  [default: 1].")  # fmt: skip
+@click.option("--level", "level_text", default="medium", show_default=True, metavar="LEVEL",
+              help="easy, medium or hard (or any strategy simulate takes); "
+                   "a comma-separated list gives each opponent its own.")  # fmt: skip
+@click.option("--seed", type=int, default=None, help="Seed of the deal, to replay a game (default: random).")
+@rule_options
+@click.option("--save", "save_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Save the game to FILE (JSON game record) after each of your turns and when you stop.")
+@click.option("--resume", "resume_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Continue the game saved in FILE (it keeps being saved there unless --save names another).")
+@click.option("--pace", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help=f"Pause before each computer move (default: {HUMAN_PACE} on a terminal, 0 when scripted).")
+@click.option("--plain", is_flag=True, help="No colour, even on a terminal (also: the NO_COLOR variable).")
+@click.pass_context
+def play(ctx: click.Context, /, opponents: int | None, level_text: str, seed: int | None,
+         save_file: str | None, resume_file: str | None, pace: float | None, plain: bool,
+         **rule_values: Any) -> None:  # fmt: skip
+    """Play a whole game of Quiddler against one to seven computer players.
+
+    Each turn shows the table; type pile or discard to draw, then discard
+    CARD or go out by typing the words (go clingers by an do).  At any
+    prompt: hint, auto (play the recommended move), help, score, quit.
+    With input from a pipe, each line is one command.
+    """
+    try:
+        if resume_file is not None:
+            session_args = _resumed(ctx, Path(resume_file), rule_values.get("wordlist_path"))
+        else:
+            session_args = _new_game(opponents, level_text, seed, rule_values)
+        game, labels = session_args
+        save_path = Path(save_file) if save_file is not None else None
+        if save_path is not None and (resume_file is None or save_path.resolve() != Path(resume_file).resolve()):
+            check_save_target(save_path)
+        if save_path is None and resume_file is not None:
+            save_path = Path(resume_file)
+        screen = Screen.for_terminal(plain=plain, pace=pace)
+        words = game.rules.words
+        if not screen.plain and words.needs_indexing():
+            screen.say(f"Indexing the word list {words.name} (once, a few seconds)...")
+        status = Session(game, labels, screen, save_path).run()
+    except KeyboardInterrupt:  # while setting up, before the session can save anything
+        status = EXIT_INTERRUPTED
+    ctx.exit(status)
+
+
+def _new_game(opponents: int | None, level_text: str, seed: int | None,
+              rule_values: dict[str, Any]) -> tuple[Game, list[str]]:  # fmt: skip
+    levels = _levels(level_text, opponents)
+    rules = rules_from_options(**rule_values)
+    rules.check_players(len(levels) + 1)
+    for level in levels:
+        make_player(level)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    return Game(len(levels) + 1, seed=seed, rules=rules), [HUMAN, *levels]
+
+
+def _resumed(ctx: click.Context, path: Path, wordlist_path: str | None) -> tuple[Game, list[str]]:
+    """The saved game; the options that set up a new game are refused (the save fixes them)."""
+    fixed = ["opponents", "level_text", "seed", *(n for n in RULE_OPTION_NAMES if n != "wordlist_path")]
+    for name in fixed:
+        if _given(ctx, name):
+            option = next(p for p in ctx.command.params if p.name == name)
+            raise click.UsageError(f"--resume continues the saved game as it was set up: "
+                                   f"drop {option.opts[0]}")  # fmt: skip
+    wordlist = load_wordlist(wordlist_path) if wordlist_path else None
+    game, labels = load_game(path, wordlist)
+    return game, list(labels)

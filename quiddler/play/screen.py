@@ -1,0 +1,136 @@
+"""Printing and prompting: ``rich`` colour on a terminal, plain text otherwise.
+
+Plain mode (stdout not a terminal, ``NO_COLOR`` set, or ``--plain``) prints
+the same renderables with every style dropped and no cursor movement, lines
+stripped of trailing blanks, so a transcript can be scripted, diffed and
+tested.  When input does not come from a terminal, each line read is echoed
+after its prompt, so the transcript shows the moves too.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import time
+from contextlib import AbstractContextManager, nullcontext
+from typing import IO
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+__all__ = ["Screen"]
+
+#: Seconds between a computer player's moves when a person is watching.
+HUMAN_PACE = 0.8
+_PLAIN_WIDTH = 1000  # plain text is never wrapped: a line is a line, whatever its length
+
+
+class Screen:
+    """Where the game is shown and moves are read from."""
+
+    def __init__(self, *, plain: bool, pace: float = 0.0, echo_input: bool = False,
+                 stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> None:  # fmt: skip
+        self.plain = plain
+        self.pace = pace
+        self.echo_input = echo_input
+        self._stdin = stdin if stdin is not None else sys.stdin
+        self._stdout = stdout if stdout is not None else sys.stdout
+        if plain:
+            self._console = Console(file=io.StringIO(), force_terminal=False, no_color=True, highlight=False,
+                                    emoji=False, markup=False, width=_PLAIN_WIDTH, soft_wrap=True)  # fmt: skip
+        else:
+            self._console = Console(file=self._stdout, highlight=False, emoji=False, markup=False)
+
+    @classmethod
+    def for_terminal(cls, *, plain: bool = False, pace: float | None = None) -> Screen:
+        """Colour when stdout is a terminal and ``NO_COLOR`` is unset; a
+        person's pace when both ends are a terminal, instant when scripted."""
+        out_tty, in_tty = _isatty(sys.stdout), _isatty(sys.stdin)
+        plain = plain or not out_tty or bool(os.environ.get("NO_COLOR"))
+        if pace is None:
+            pace = HUMAN_PACE if out_tty and in_tty else 0.0
+        if in_tty:
+            try:  # line editing and history at the prompt (input() uses it once imported)
+                import readline  # noqa: F401
+            except ImportError:  # pragma: no cover - not on every platform
+                pass
+        return cls(plain=plain, pace=pace, echo_input=not in_tty)
+
+    def show(self, *renderables: RenderableType) -> None:
+        if not self.plain:
+            for renderable in renderables:
+                self._console.print(renderable)
+            return
+        buffer = self._console.file
+        assert isinstance(buffer, io.StringIO)
+        for renderable in renderables:
+            self._console.print(renderable)
+        text = buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+        self._stdout.write("\n".join(line.rstrip() for line in text.split("\n")))
+        self._stdout.flush()
+
+    def say(self, message: str, style: str = "") -> None:
+        self.show(Text(message, style=style))
+
+    def problem(self, message: str) -> None:
+        """A short explanation of why the input was not taken."""
+        self.show(Text(message, style="red"))
+
+    def blank(self) -> None:
+        self.show(Text(""))
+
+    def ask(self, prompt: str) -> str:
+        """One line of input (without its newline).  Raises EOFError at the
+        end of input and KeyboardInterrupt on Ctrl-C."""
+        label = f"{prompt}> "
+        if not self.plain:
+            line = self._console.input(Text(label, style="bold"))
+            if self.echo_input:
+                self._console.print(line)
+            return line
+        if not self.echo_input and self._stdin is sys.stdin:
+            return input(label)  # a person at a terminal: line editing, the terminal echoes
+        self._stdout.write(label)
+        self._stdout.flush()
+        line = self._stdin.readline()
+        if not line:
+            self._stdout.write("\n")
+            raise EOFError
+        line = line.rstrip("\r\n")
+        if self.echo_input:
+            self._stdout.write(line + "\n")
+        self._stdout.flush()
+        return line
+
+    def working(self, message: str) -> AbstractContextManager[object]:
+        """A spinner while the computer works out a move (terminal only: no cursor tricks in plain mode)."""
+        if self.plain:
+            return nullcontext()
+        return self._console.status(message, spinner="dots")
+
+    def forget_typeahead(self) -> None:
+        """Drop keys typed while the computer was playing, so a move is only
+        ever typed after seeing the table it answers (terminal input only)."""
+        if self.echo_input or self._stdin is not sys.stdin:
+            return
+        try:
+            import termios
+
+            termios.tcflush(self._stdin.fileno(), termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError, AttributeError):
+            pass  # not a POSIX terminal: nothing to drop
+
+    def pause(self) -> None:
+        """Let a person follow the computer players' moves."""
+        if self.pace > 0:
+            time.sleep(self.pace)
+
+
+def _isatty(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

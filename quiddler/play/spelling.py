@@ -1,0 +1,189 @@
+"""Words typed as plain text, matched to the cards of a hand.
+
+A person types ``go clingers by an do``; the engine wants each word as the
+cards that spell it (``cl,in,g,er,s``).  :func:`match_words` finds every
+way the hand can spell all the words at once, and when none fits it says
+exactly why: a word not in the list, a card the hand lacks, or cards left
+over.  When the ways differ in points (``th`` or ``t,h``) the caller asks
+which one is meant; :func:`distinct_choices` says whether it must.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..cards import Card
+from ..solver.types import Word
+from ..wordlist import WordList
+
+__all__ = ["Match", "WordProblem", "distinct_choices", "match_words"]
+
+Mode = Literal["go-out", "lay-down"]
+
+
+class WordProblem(ValueError):
+    """The words cannot be laid down from the hand; the message says why,
+    in words a player can act on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One way to lay the words down: each word's cards, and the cards left in hand."""
+
+    words: tuple[Word, ...]
+    left: tuple[Card, ...]  #: cards not in a word (and not the named discard), sorted
+    discard: Card | None  #: the card to discard, when the input or the leftovers fix it
+
+    @property
+    def points(self) -> int:
+        return sum(w.points for w in self.words)
+
+
+def _an(card: Card | str) -> str:
+    face = str(card)
+    return f"an {face}" if face[0] in "aefhilmnorsx" else f"a {face}"
+
+
+def _list(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _number(n: int) -> str:
+    return ("no", "one", "two", "three", "four", "five", "six")[n] if n < 7 else str(n)
+
+
+def _missing_text(missing: Counter[Card], pool: Counter[Card]) -> str:
+    """'an n and another e' for cards needed beyond what the pool holds."""
+    parts = []
+    for card in sorted(missing):
+        need, have = missing[card], pool[card]
+        if have == 0 and need == 1:
+            parts.append(_an(card))
+        elif have == 0:
+            parts.append(f"{_number(need)} {card}'s")
+        else:
+            parts.append(f"another {card}" if need == 1 else f"{_number(need)} more {card}'s")
+    return _list(parts)
+
+
+def _spellings(text: str, wordlist: WordList) -> tuple[tuple[Card, ...], ...]:
+    if not text.isalpha() or not text.isascii():
+        raise WordProblem(f"{text!r} is not a word: use the letters a to z only")
+    if text not in wordlist:
+        raise WordProblem(f"{text!r} is not in the word list ({wordlist.name})")
+    spellings = wordlist.spellings(text)
+    if not spellings:
+        raise WordProblem(f"{text!r} is a single card: a word needs at least two cards")
+    return spellings
+
+
+def _shortfall(cards: Sequence[Card], pool: Counter[Card]) -> Counter[Card]:
+    """The cards needed beyond what the pool holds."""
+    need: Counter[Card] = Counter(cards)
+    return need - pool
+
+
+def _fits(spelling: Sequence[Card], pool: Counter[Card]) -> bool:
+    return all(pool[c] >= n for c, n in Counter(spelling).items())
+
+
+def _assignments(options: Sequence[tuple[tuple[Card, ...], ...]], pool: Counter[Card]
+                 ) -> Iterator[tuple[tuple[Card, ...], ...]]:  # fmt: skip
+    """Every choice of one spelling per word that the pool holds at once."""
+    if not options:
+        yield ()
+        return
+    for spelling in options[0]:
+        if _fits(spelling, pool):
+            rest = pool - Counter(spelling)
+            for tail in _assignments(options[1:], rest):
+                yield (spelling, *tail)
+
+
+def _explain_unspellable(texts: Sequence[str], options: Sequence[tuple[tuple[Card, ...], ...]],
+                         pool: Counter[Card], discard: Card | None) -> WordProblem:  # fmt: skip
+    """Why no assignment fits: name the word (or the words together) and the cards missing."""
+    alone = [(t, sp) for t, sp in zip(texts, options) if not any(_fits(s, pool) for s in sp)]
+    if alone:
+        text, spellings = alone[0]
+        missing = min((_shortfall(s, pool) for s in spellings), key=Counter.total)
+        message = f"you cannot spell {text!r} with your cards: it needs {_missing_text(missing, pool)}"
+    else:  # each word fits alone, but not all together: the smallest shortfall
+        missing = min((_shortfall([c for s in combo for c in s], pool) for combo in _combinations(options)),
+                      key=Counter.total)  # fmt: skip
+        message = (f"your cards cannot spell {_list([repr(t) for t in texts])} at once: "
+                   f"together they need {_missing_text(missing, pool)}")  # fmt: skip
+    if discard is not None and missing[discard]:
+        message += f" (the {discard} you discard cannot be in a word too)"
+    return WordProblem(message)
+
+
+def _combinations(options: Sequence[tuple[tuple[Card, ...], ...]]) -> Iterator[tuple[tuple[Card, ...], ...]]:
+    if not options:
+        yield ()
+        return
+    for spelling in options[0]:
+        for tail in _combinations(options[1:]):
+            yield (spelling, *tail)
+
+
+def match_words(texts: Sequence[str], hand: Sequence[Card], wordlist: WordList, *,
+                discard: Card | None = None, mode: Mode = "go-out") -> list[Match]:  # fmt: skip
+    """Every distinct way the hand lays down ``texts`` (best points first).
+
+    ``discard`` is the card the player named to discard (None: not named).
+    Going out (``mode="go-out"``) must leave exactly the discard: one card
+    when none is named.  A final turn (``"lay-down"``) may leave any cards;
+    the discard is fixed only when named or when one card is left.  Raises
+    :class:`WordProblem` with the reason when no way works.
+    """
+    words = [t.strip().lower() for t in texts]
+    options = [_spellings(w, wordlist) for w in words]
+    pool = Counter(hand)
+    if discard is not None:
+        if not pool[discard]:
+            raise WordProblem(f"you hold no {discard} to discard")
+        pool[discard] -= 1
+    found = list(dict.fromkeys(_assignments(options, pool)))
+    if not found:
+        raise _explain_unspellable(words, options, pool, discard)
+    matches = []
+    for combo in found:
+        left = tuple(sorted((pool - Counter(c for s in combo for c in s)).elements()))
+        chosen = discard if discard is not None else (left[0] if len(left) == 1 else None)
+        if chosen is not None and discard is None:
+            left = ()
+        matches.append(Match(tuple(Word(t, s) for t, s in zip(words, combo)), left, chosen))
+    if mode == "go-out":
+        matches = _going_out(matches, discard, len(hand))
+    elif all(m.discard is None and not m.left for m in matches):
+        raise WordProblem("those words use every card you hold: keep one card to discard")
+    matches.sort(key=lambda m: -m.points)
+    return matches
+
+
+def _going_out(matches: list[Match], discard: Card | None, held: int) -> list[Match]:
+    out = [m for m in matches if m.discard is not None and not m.left]
+    if out:
+        return out
+    fewest = min(matches, key=lambda m: len(m.left))
+    if not fewest.left and fewest.discard is None:
+        raise WordProblem(f"those words use all {held} of your cards: going out keeps one card to discard")
+    over = _list([str(c) for c in fewest.left])
+    if discard is not None:
+        raise WordProblem(f"those words and the discard {discard} leave {over} over: "
+                          "going out lays down every other card in words")  # fmt: skip
+    raise WordProblem(f"those words leave {over} over: going out lays down every card but one, "
+                      "which you discard")  # fmt: skip
+
+
+def distinct_choices(matches: Sequence[Match]) -> bool:
+    """Whether the person must choose: the ways differ in points or in the
+    discard.  (The points of the cards kept then differ too: a hand's points
+    are the words' plus the kept cards' plus the discard's.)"""
+    return len({(m.points, m.discard) for m in matches}) > 1
