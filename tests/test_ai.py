@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 from collections import Counter
 
@@ -125,6 +126,16 @@ def test_expert_waits_on_its_first_turn_but_not_later() -> None:
     assert any(o.action == "go-out" for o in first.options)
     later = hint(position_view(cards("qu,i,e,t,er"), turn=2))
     assert later.recommended.action == "go-out"
+
+
+def test_when_waiting_is_ruled_out_every_value_is_a_finite_number() -> None:
+    # Waiting used to be charged an infinite cost, listing each discard at
+    # -inf, which JSON cannot carry (json.dumps wrote -Infinity).
+    later = hint(position_view(cards("qu,i,e,t,er"), turn=2))
+    assert later.options and all(o.action == "go-out" for o in later.options)
+    values = [o.value for o in later.options]
+    assert all(math.isfinite(v) for v in values) and values == sorted(values, reverse=True)
+    json.dumps(later.to_dict(), allow_nan=False)
 
 
 def test_hint_to_dict_shape() -> None:

@@ -311,7 +311,7 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
     can_go = bool(options)
     wait = _wait_cost(pos) if can_go else 0.0
     order = sorted(cards, key=lambda c: (-static[c][0], -c.points, c))
-    looked = order[: style.prune] if style.lookahead else []
+    looked = order[: style.prune] if style.lookahead and not math.isinf(wait) else []
     values: dict[Card, float] = {}
     chances: dict[Card, float] = {}
     if looked and pos.probs:
@@ -321,9 +321,10 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
         for i, c in enumerate(looked):
             chances[c] = pos.blind([float(o) for o in outs[i * k : (i + 1) * k]])
             values[c] = pos.blind(w[i * k : (i + 1) * k]) + style.out_weight * chances[c]
-    for c in cards:
-        value = values.get(c, float(static[c][0])) - style.gift_weight * gifts[c] - wait
-        options.append(HintOption("discard", c, None, value))
+    if not math.isinf(wait):  # waiting is an option: each discard that keeps the hand, at its value
+        for c in cards:
+            value = values.get(c, float(static[c][0])) - style.gift_weight * gifts[c] - wait
+            options.append(HintOption("discard", c, None, value))
     if style.wait_cost is None and can_go:  # go out as soon as possible
         options.sort(key=lambda o: (o.action != "go-out", -o.value))
     else:
