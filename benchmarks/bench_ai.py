@@ -42,11 +42,6 @@ SEED = 2026
 TURN_LIMIT = 50  # RULES.md: a round ends once every player has taken 50 turns
 
 
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    """Wilson score 95% interval for ``wins`` out of ``n`` (ties counted as half a win)."""
-    return wilson_interval(wins, n)
-
-
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     """Mean and a normal 95% interval."""
     m = statistics.fmean(values)
@@ -93,7 +88,7 @@ def duel(a: str, b: str, deals: int, seed: int, progress: str) -> dict[str, Any]
         pair_margins.append(statistics.fmean(pair))
         _progress(progress, i + 1, deals, started)
     games = 2 * deals
-    low, high = wilson(wins, games)
+    low, high = wilson_interval(wins, games)
     m, mlo, mhi = mean_ci(pair_margins)
     return {"player": a, "opponent": b, "games": games, "paired_deals": deals, "seed": seed, "wins": wins,
             "win_rate": wins / games, "ci95": [low, high], "mean_margin": m, "margin_ci95": [mlo, mhi],
@@ -116,7 +111,7 @@ def table_of_four(hero: str, other: str, deals: int, seed: int) -> dict[str, Any
         margins.append(statistics.fmean(deal_margin))
         _progress("4 players", i + 1, deals, started)
     games = 4 * deals
-    low, high = wilson(wins, games)
+    low, high = wilson_interval(wins, games)
     m, mlo, mhi = mean_ci(margins)
     return {"player": hero, "opponents": [other] * 3, "games": games, "paired_deals": deals, "seed": seed,
             "wins": wins, "win_rate": wins / games, "ci95": [low, high], "fair_share": 0.25,

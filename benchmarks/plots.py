@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -39,6 +38,8 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 from matplotlib.patches import FancyBboxPatch
+
+from quiddler.game.runner import wilson_interval
 
 RESULTS = ROOT / "benchmarks" / "results"
 IMAGES = ROOT / "docs" / "images"
@@ -73,17 +74,6 @@ def _save(fig: Any, name: str) -> Path:
     fig.savefig(path, metadata={"Software": None})  # no version stamp: redraws differ only by data
     plt.close(fig)
     return path
-
-
-def wilson(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate (wins may be fractional:
-    a shared win counts 1/k)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 # -- solve time ------------------------------------------------------------------
@@ -216,14 +206,14 @@ def matchups() -> list[Matchup]:
             opponents = duel.get("opponents") or [duel["opponent"]]
             against = (f"{len(opponents)} {opponents[0]}" if len(set(opponents)) == 1 and len(opponents) > 1
                        else ", ".join(opponents))  # fmt: skip
-            low, high = duel.get("ci95") or wilson(duel["wins"], duel["games"])
+            low, high = duel.get("ci95") or wilson_interval(duel["wins"], duel["games"])
             found.append(Matchup(f"{duel['player']} vs {against}  ({duel['games']:,} games)", duel["win_rate"],
                                  (low, high), duel.get("fair_share", 1 / (1 + len(opponents)))))  # fmt: skip
     for path in sorted(RESULTS.glob("*.json")):
         for _, sim in _find(_load(path.name), _is_simulation):
             names = sim.get("players") or list(sim["strategies"])
             first = sim["strategies"][names[0]]
-            low, high = first.get("ci95") or wilson(first["wins"], first.get("seats", sim["games"]))
+            low, high = first.get("ci95") or wilson_interval(first["wins"], first.get("seats", sim["games"]))
             found.append(Matchup(f"{' vs '.join(dict.fromkeys(names))}  ({sim['games']:,} games)",
                                  first["win_rate"], (low, high), 1 / len(names)))  # fmt: skip
     return found

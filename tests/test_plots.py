@@ -10,6 +10,8 @@ from types import ModuleType
 
 import pytest
 
+from quiddler.game.runner import wilson_interval
+
 ROOT = Path(__file__).resolve().parent.parent
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -31,10 +33,10 @@ def _write(plots: ModuleType, name: str, data: object) -> None:
     (plots.RESULTS / name).write_text(json.dumps(data))
 
 
-def test_wilson_interval(plots: ModuleType) -> None:
-    low, high = plots.wilson(50, 100)
+def test_wilson_interval_of_the_strength_picture() -> None:
+    low, high = wilson_interval(50, 100)
     assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
-    low, high = plots.wilson(0, 10)
+    low, high = wilson_interval(0, 10)
     assert low == 0.0 and 0.27 < high < 0.28  # not the useless [0, 0] of the normal approximation
 
 
@@ -56,7 +58,7 @@ def test_pictures_from_results(plots: ModuleType) -> None:
                                                      "games": 40, "wins": 12.0, "win_rate": 0.3}}})  # fmt: skip
     rows = plots.matchups()
     assert [row.label for row in rows] == ["expert vs 3 greedy  (40 games)", "greedy vs random  (10 games)"]
-    assert rows[0].fair_share == 0.25 and rows[0].ci95 == plots.wilson(12, 40)
+    assert rows[0].fair_share == 0.25 and rows[0].ci95 == wilson_interval(12, 40)
     written = plots.draw(["solve_time", "ai_strength", "go_out_odds", "split"])
     assert sorted(p.name for p in written) == ["ai_strength.png", "go_out_odds.png", "solve_time.png", "split.png"]
     for path in written:
