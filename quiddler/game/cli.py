@@ -15,7 +15,7 @@ from typing import IO, Any, Literal
 
 import click
 
-from ..errors import QuiddlerError
+from ..cli import InputError, OneLineErrors
 from ..solver._backends import show_notices
 from ..solver.core import _cores as available_cores
 from .options import rule_options, rules_from_options
@@ -35,47 +35,20 @@ Examples:
   quiddler simulate --games 1000000 --scheduler tcp://scheduler:8786"""
 
 
-class _InputError(click.ClickException):
-    """Printed as the single line ``Error: ...``; exit code 2."""
-
-    exit_code = 2
-
-
-class _OneLineErrors(click.Command):
-    """click prints usage text above a usage error; we print one line."""
-
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:  # fmt: skip
-        try:
-            return super().make_context(info_name, args, parent, **extra)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as exc:
-            raise _InputError(exc.format_message()) from None
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except (click.UsageError, click.FileError) as exc:  # FileError: `--log DIR` is opened lazily
-            raise _InputError(exc.format_message()) from None
-        except (QuiddlerError, ValueError) as exc:
-            raise _InputError(str(exc)) from None
-
-
 def _parse_players(text: str) -> list[str]:
     names = [name.strip().lower() for name in text.split(",")]
     if any(not name for name in names):
-        raise _InputError(f"empty strategy name in --players {text!r}")
+        raise InputError(f"empty strategy name in --players {text!r}")
     known = player_names()
     for name in names:
         if name not in known:
-            raise _InputError(f"unknown strategy: {name!r} (expected one of: {', '.join(known)})")
+            raise InputError(f"unknown strategy: {name!r} (expected one of: {', '.join(known)})")
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise _InputError(f"quiddler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+        raise InputError(f"quiddler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
     return names
 
 
-@click.command(cls=_OneLineErrors, epilog=_EPILOG, short_help="Play many games between strategies; win rates and more.")
+@click.command(cls=OneLineErrors, epilog=_EPILOG, short_help="Play many games between strategies; win rates and more.")
 @click.option("--players", "players_text", default="greedy,random", show_default=True, metavar="NAMES",
               help="Comma-separated strategy per seat (2 to 8), e.g. greedy,random.")  # fmt: skip
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Complete games to play.")
@@ -117,11 +90,11 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
     show_notices()  # the solver's compile notice, on stderr (once per install)
     names = _parse_players(players_text)
     if games < 1:
-        raise _InputError(f"--games must be at least 1, not {games}")
+        raise InputError(f"--games must be at least 1, not {games}")
     if scheduler is not None and local_dask:
-        raise _InputError("give either --scheduler ADDRESS or --dask, not both")
+        raise InputError("give either --scheduler ADDRESS or --dask, not both")
     if scheduler is not None and not scheduler.strip():
-        raise _InputError("--scheduler needs an address, such as tcp://host:8786")
+        raise InputError("--scheduler needs an address, such as tcp://host:8786")
     if seed is None:
         import random
 

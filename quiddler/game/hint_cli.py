@@ -13,10 +13,10 @@ import json
 import click
 
 from ..cards import Card, format_hand, parse_hand
+from ..cli import InputError, OneLineErrors
 from ..errors import QuiddlerError
 from ..solver.types import Word
 from ..wordlist import WordList, default_wordlist, load_wordlist
-from .cli import _InputError, _OneLineErrors
 from .hints import Hint, hint, position_view
 from .rules import Rules
 
@@ -80,7 +80,7 @@ def _cards(text: str | None, what: str) -> tuple[Card, ...]:
         raise ValueError(f"{what}: {exc}") from None
 
 
-@click.command("hint", cls=_OneLineErrors, epilog=_EPILOG,
+@click.command("hint", cls=OneLineErrors, epilog=_EPILOG,
                short_help="The expert's advice for a position: which pile, which discard, go out or not.")  # fmt: skip
 @click.argument("hand_text", metavar="HAND", nargs=-1, required=True)
 @click.option("--discard-top", metavar="CARD", default=None,
@@ -111,14 +111,14 @@ def hint_command(hand_text: tuple[str, ...], discard_top: str | None, seen: str 
     try:
         hand = parse_hand(" ".join(hand_text))
     except QuiddlerError as exc:
-        raise _InputError(f"HAND: {exc}") from None
+        raise InputError(f"HAND: {exc}") from None
     top_cards = _cards(discard_top, "--discard-top")
     if discard_top is not None and len(top_cards) != 1:
-        raise _InputError(f"--discard-top must be one card, not {discard_top!r}")
+        raise InputError(f"--discard-top must be one card, not {discard_top!r}")
     wordlist = load_wordlist(wordlist_path) if wordlist_path else default_wordlist()
     words = _parse_words(went_out, wordlist, len(hand) - 1) if went_out is not None else ()
     if words and top_cards:
-        raise _InputError("--went-out describes a final turn after drawing: leave out --discard-top")
+        raise InputError("--went-out describes a final turn after drawing: leave out --discard-top")
     view = position_view(hand, discard_top=top_cards[0] if top_cards else None, seen=_cards(seen, "--seen"),
                          opponents=opponents, round_number=round_number, went_out=words, turn=turn,
                          rules=Rules(wordlist=wordlist if wordlist_path else None))  # fmt: skip
