@@ -74,11 +74,13 @@ def bench_simulate(games: int, repeats: int, seed: int) -> dict[str, Any]:
         one.append(t)
         cpu1.append(c)
         stats[1] = s.to_dict()
+        clear_solve_cache()  # forked workers inherit this process's solve cache: empty, as in a new process
         t, c, s = timed_cpu(simulate, PLAYERS, games, seed=seed, workers=2)
         two.append(t)
         cpu2.append(c)
         stats[2] = s.to_dict()
         # 16 games on 2 workers: almost all of it is starting them.
+        clear_solve_cache()
         t, c, _ = timed_cpu(simulate, PLAYERS, 16, seed=seed, workers=2)
         startup.append(t)
         cpu_start.append(c)

@@ -207,6 +207,7 @@ def test_auto_workers_stay_in_process_when_the_run_is_short(monkeypatch, in_proc
         raise AssertionError("a short run must not start worker processes")
 
     monkeypatch.setattr(runner, "available_cores", lambda: 2)
+    monkeypatch.setattr(runner, "_worker_start_seconds", lambda: 1.0)  # spawned workers (forked: ~0.1 s)
     monkeypatch.setattr(workers, "process_results", no_pool)
     assert _run(workers="auto") == in_process
 
@@ -222,7 +223,7 @@ def test_auto_workers_take_over_once_the_games_show_it_pays(monkeypatch, in_proc
         return real(count, names, plans, *args)
 
     monkeypatch.setattr(runner, "available_cores", lambda: 2)
-    monkeypatch.setattr(runner, "_WORKER_START_SECONDS", 0.0)  # any remaining work repays a start
+    monkeypatch.setattr(runner, "_worker_start_seconds", lambda: 0.0)  # any remaining work repays a start
     monkeypatch.setattr(workers, "process_results", spy)
     assert _run(workers="auto") == in_process
     assert handed == [20]  # 1 untimed game and 3 timed ones here, the other 20 on the workers

@@ -144,7 +144,12 @@ def _progress_bar(games: int, show: bool) -> Iterator[Any]:
         return
     from tqdm import tqdm
 
-    with tqdm(total=games, desc="games", unit="game", file=sys.stderr, dynamic_ncols=True) as bar:
+    class Bar(tqdm):  # type: ignore[misc]
+        # No monitor thread: a process running no other thread can fork its
+        # worker processes (see quiddler.game.workers.start_method).
+        monitor_interval = 0
+
+    with Bar(total=games, desc="games", unit="game", file=sys.stderr, dynamic_ncols=True) as bar:
         yield bar
 
 

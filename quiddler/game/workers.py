@@ -1,27 +1,31 @@
 """Playing a simulation's games in other processes: worker processes of the
-standard library's ``concurrent.futures`` (started with ``spawn``), or the
-workers of a Dask (``dask.distributed``) cluster.
+standard library's ``concurrent.futures`` (forked where that is safe, else
+spawned: see :func:`start_method`), or the workers of a Dask
+(``dask.distributed``) cluster.
 
 Both run one task, :func:`play_chunk`: a run of consecutive planned games
 (see :func:`~quiddler.game.runner.plan_games`), played exactly as this
 process would play them.  Results come back in chunks and are handed on in
 game order, so statistics and logs do not depend on who played what.
 
-The word list never travels with a task.  ENABLE is loaded by each worker
-from the package, its card trie from the on-disk cache (which this process
-fills first).  A custom list's words are sent once per worker (the pool's
-initializer; a Dask ``scatter`` to every worker) and kept per process by
-their hash; its card trie then comes from the same cache.
+The word list never travels with a task.  A forked worker has it already
+(this process loads it, its card trie and the compiled kernels before
+forking).  A spawned or Dask worker loads ENABLE from the package and its
+card trie from the on-disk cache (which this process fills first); a custom
+list's words are sent once per worker (the pool's initializer; a Dask
+``scatter`` to every worker) and kept per process by their hash, its card
+trie then read from the same cache.
 
 Worker processes ignore Ctrl-C: the parent stops them (it asks for no more
-results, cancels what has not started and terminates the rest).
-"""
+results, cancels what has not started and terminates the rest)."""
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -34,7 +38,7 @@ from ..wordlist import WordList
 from .rules import Rules
 from .runner import GamePlan, GameResult, play_planned
 
-__all__ = ["ChunkJob", "WordSource", "dask_client", "dask_results", "play_chunk", "process_results"]
+__all__ = ["ChunkJob", "WordSource", "dask_client", "dask_results", "play_chunk", "process_results", "start_method"]
 
 #: At most this many games in one task (more tasks: finer progress and balance).
 MAX_CHUNK = 50
@@ -136,6 +140,43 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def start_method() -> str:
+    """How worker processes are started: ``fork`` where it is safe, else ``spawn``.
+
+    A forked worker starts in milliseconds with everything this process has
+    loaded (numba, the compiled kernels, the word list and its card trie,
+    even the solve cache), where a spawned one spends about a second of CPU
+    loading them again.  Forking is safe on Linux when this process runs no
+    other thread (a lock another thread holds at the fork stays locked in
+    the child for ever) and the solver ran no parallel kernel in it (none
+    of the solve calls a game makes does).  Elsewhere (macOS, Windows) or with
+    other threads running (a Dask client, a progress bar's monitor thread),
+    workers are spawned.
+    """
+    if sys.platform.startswith("linux") and _threads() == 1:
+        return "fork"
+    return "spawn"
+
+
+def _threads() -> int:
+    """The threads this process runs: all of them, from the kernel (numba's
+    or a C library's threads too), else those the threading module knows."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def _flush_std_streams() -> None:
+    """A forked child flushes the standard streams it inherited when it
+    ends: flush them here first, so nothing buffered is written twice."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+
+
 def _in_order(futures: Sequence[Any], stop: _Stop) -> Iterator[GameResult]:
     """Each future's games, future by future, polling so a stop request is
     seen at once.  (Polling ``done()`` works for both kinds of future; a
@@ -155,10 +196,14 @@ def _in_order(futures: Sequence[Any], stop: _Stop) -> Iterator[GameResult]:
 
 def process_results(workers: int, names: Sequence[str], plans: Sequence[GamePlan], rules: Rules,
                     records: bool, stop: _Stop) -> Iterator[GameResult]:  # fmt: skip
-    """The games played by up to ``workers`` spawned worker processes, in game order."""
+    """The games played by up to ``workers`` worker processes, in game order."""
     jobs, source = _jobs(names, plans, rules, records, workers)
     processes = max(1, min(workers, len(jobs)))
-    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"),
+    method = start_method()
+    if method == "fork":
+        _expect_much_solving()  # load the kernels here once: the forked workers inherit them
+        _flush_std_streams()
+    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context(method),
                                initializer=_init_worker, initargs=(source,))  # fmt: skip
     futures: list[Future[list[GameResult]]] = []
     finished = False
