@@ -147,15 +147,21 @@ class Rules:
         if biggest * players >= DECK_SIZE:  # pragma: no mutate
             raise ValueError(f"{players} hands of {biggest} cards do not fit the {DECK_SIZE}-card deck")
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON shape: every field but the word list, which is named by
-        ``wordlist`` (its name) and ``wordlist_sha256`` (the SHA-256 of its
-        words, :func:`~quiddler.game.listhash.wordlist_sha256`)."""
+    def settings(self) -> dict[str, Any]:
+        """Every field but the word list, JSON-shaped (what :meth:`from_dict`
+        needs besides the word list itself; cheap, unlike the list's hash)."""
         out: dict[str, Any] = {}
         for f in fields(self):
             if f.name != "wordlist":
                 value = getattr(self, f.name)
                 out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON shape: :meth:`settings` and the word list, named by
+        ``wordlist`` (its name) and ``wordlist_sha256`` (the SHA-256 of its
+        words, :func:`~quiddler.game.listhash.wordlist_sha256`)."""
+        out = self.settings()
         words = self.words
         out["wordlist"] = words.name
         out["wordlist_sha256"] = wordlist_sha256(words)

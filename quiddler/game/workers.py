@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 import signal
 import sys
 import threading
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..wordlist import WordList
+from .listhash import wordlist_sha256
 from .rules import Rules
 from .runner import GamePlan, GameResult, play_planned
 
@@ -42,6 +42,8 @@ __all__ = ["ChunkJob", "WordSource", "dask_client", "dask_results", "play_chunk"
 
 #: At most this many games in one task (more tasks: finer progress and balance).
 MAX_CHUNK = 50
+#: A task holds about 1/SHARES of a worker slot's share of the games left.
+SHARES = 4
 
 
 class _Stop(Protocol):
@@ -62,7 +64,7 @@ class ChunkJob:
     """One task: consecutive planned games under one set of rules."""
 
     names: tuple[str, ...]
-    rules: dict[str, Any]  #: ``Rules.to_dict()``
+    rules: dict[str, Any]  #: ``Rules.settings()``
     words: str | None  #: the custom word list's digest; None for ENABLE
     plans: tuple[GamePlan, ...]
     records: bool
@@ -107,21 +109,35 @@ def _init_worker(source: WordSource | None) -> None:
     _install(source)
 
 
+def _chunks(plans: Sequence[GamePlan], slots: int) -> Iterator[tuple[GamePlan, ...]]:
+    """The plans cut into chunks, in order, each about 1/:data:`SHARES` of
+    a worker slot's share of what is left and at most :data:`MAX_CHUNK`
+    games: long chunks while there is much to do, short ones at the end, so
+    no worker waits long for another to finish its last chunk.  A chunk
+    never splits games that share a deal (paired games): one worker plays
+    them, and its solve cache answers the second and later ones."""
+    start = 0
+    while start < len(plans):
+        end = start + max(1, min(MAX_CHUNK, -(-(len(plans) - start) // (SHARES * slots))))
+        while end < len(plans) and plans[end].seed == plans[end - 1].seed:
+            end += 1
+        yield tuple(plans[start:end])
+        start = end
+
+
 def _jobs(names: Sequence[str], plans: Sequence[GamePlan], rules: Rules, records: bool,
           slots: int) -> tuple[list[ChunkJob], WordSource | None]:  # fmt: skip
-    """The tasks (about eight per worker slot, at most :data:`MAX_CHUNK`
-    games each) and the word list to send once per worker."""
-    size = max(1, min(MAX_CHUNK, -(-len(plans) // (8 * slots))))
+    """The tasks (see :func:`_chunks`) and the word list to send once per worker."""
     words = rules.words
     words.card_trie  # noqa: B018 - build and cache the trie here once, not in every worker
     source = None
     if rules.wordlist is not None:
         source = WordSource(words.name, words.digest, words._text)
-    data = rules.to_dict()
-    jobs = [
-        ChunkJob(tuple(names), data, source.digest if source else None, tuple(plans[i : i + size]), records)
-        for i in range(0, len(plans), size)
-    ]
+    if records:
+        wordlist_sha256(words)  # every record names the list by it: hashed once here (forked workers inherit it)
+    settings = rules.settings()  # not to_dict(): the workers need no hash of the words
+    digest = source.digest if source else None
+    jobs = [ChunkJob(tuple(names), settings, digest, chunk, records) for chunk in _chunks(plans, slots)]
     return jobs, source
 
 
@@ -147,24 +163,17 @@ def start_method() -> str:
     loaded (numba, the compiled kernels, the word list and its card trie,
     even the solve cache), where a spawned one spends about a second of CPU
     loading them again.  Forking is safe on Linux when this process runs no
-    other thread (a lock another thread holds at the fork stays locked in
-    the child for ever) and the solver ran no parallel kernel in it (none
-    of the solve calls a game makes does).  Elsewhere (macOS, Windows) or with
-    other threads running (a Dask client, a progress bar's monitor thread),
-    workers are spawned.
+    other Python thread: a lock another thread holds at the fork (logging's,
+    a progress bar's, a Dask client's event loop's) would stay locked in the
+    child for ever.  Threads outside Python do not count: numpy's OpenBLAS
+    pool stops its threads around a fork, and the solver runs no threading
+    layer (its batches use Python threads, joined before they return).
+    Elsewhere (macOS, Windows) or with other threads running, workers are
+    spawned.
     """
-    if sys.platform.startswith("linux") and _threads() == 1:
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
         return "fork"
     return "spawn"
-
-
-def _threads() -> int:
-    """The threads this process runs: all of them, from the kernel (numba's
-    or a C library's threads too), else those the threading module knows."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return threading.active_count()
 
 
 def _flush_std_streams() -> None:
