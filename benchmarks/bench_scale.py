@@ -3,15 +3,17 @@ LocalCluster, and the ``odds`` table.
 
     python benchmarks/bench_scale.py            # full run, writes benchmarks/results/scale.json
     python benchmarks/bench_scale.py --quick    # smaller, same table
+    python benchmarks/bench_scale.py --only simulate   # one part; writes no JSON unless --out
 
 Every figure is a median over repeats measured in this run, and every ratio
 compares runs made here and now.  The machine is a 2-core box shared with
 other work, so expect noise: the lead re-runs this when it is quiet.
 
 * simulate: greedy vs greedy, 2,000 games (target: 2 workers >= 1.8x the
-  games/s of 1 worker).  Wall time includes starting the workers (about a
-  second each: Python, numba and the kernels); the start-up cost alone is
-  measured too, and the rate after start-up is reported beside it.
+  games/s of 1 worker).  Wall time includes starting the workers (forked on
+  Linux: milliseconds; spawned: about a second each for Python, numba and
+  the kernels, measured in the same run for comparison); the start-up cost
+  alone is measured too, and the rate after start-up is reported beside it.
 * odds: 80,000 first-turn deals for one hand size (target <= 2 s; the
   best published tool we know takes 47 s for the same) and the whole
   3-10 table at 80,000 deals each (target <= 30 s).
@@ -65,49 +67,76 @@ def timed_cpu(fn: Any, *args: Any, **kwargs: Any) -> tuple[float, float, Any]:
 
 
 def bench_simulate(games: int, repeats: int, seed: int) -> dict[str, Any]:
-    simulate(PLAYERS, 4, seed=seed)  # numba and the card trie loaded once, outside the timing
-    one, two, startup, cpu1, cpu2, cpu_start = [], [], [], [], [], []
-    stats: dict[int, Any] = {}
+    from quiddler.game import workers
+    from quiddler.solver._backends import AutoBackend, get_backend
+
+    # numba, the compiled kernels and the card trie loaded once, outside the
+    # timing (the solver's auto backend would otherwise solve the first
+    # games of the first run in pure Python before loading them).
+    get_backend("auto").current(upcoming=AutoBackend.PAYOFF_SECONDS)
+    simulate(PLAYERS, 4, seed=seed)
+    method = workers.start_method()
+    forced = workers.start_method
+
+    def run(count: int, n: int = games, start: str | None = None) -> tuple[float, float, Any]:
+        clear_solve_cache()  # every run starts cold, as a new process does (forked workers inherit the cache)
+        workers.start_method = (lambda: start) if start else forced  # type: ignore[assignment]
+        try:
+            return timed_cpu(simulate, PLAYERS, n, seed=seed, workers=count)
+        finally:
+            workers.start_method = forced  # type: ignore[assignment]
+
+    one, two, spawned, startup, cpu1, cpu2, cpu_spawned, cpu_start, load = [], [], [], [], [], [], [], [], []
+    stats: dict[str, Any] = {}
     for _ in range(repeats):
-        clear_solve_cache()  # workers start with empty solve caches: so does this process
-        t, c, s = timed_cpu(simulate, PLAYERS, games, seed=seed, workers=1)
+        t, c, s = run(1)
         one.append(t)
         cpu1.append(c)
-        stats[1] = s.to_dict()
-        clear_solve_cache()  # forked workers inherit this process's solve cache: empty, as in a new process
-        t, c, s = timed_cpu(simulate, PLAYERS, games, seed=seed, workers=2)
+        stats["1"] = s.to_dict()
+        t, c, s = run(2)
         two.append(t)
         cpu2.append(c)
-        stats[2] = s.to_dict()
+        stats["2"] = s.to_dict()
         # 16 games on 2 workers: almost all of it is starting them.
-        clear_solve_cache()
-        t, c, _ = timed_cpu(simulate, PLAYERS, 16, seed=seed, workers=2)
+        t, c, _ = run(2, 16)
         startup.append(t)
         cpu_start.append(c)
-    t1, t2, ts = statistics.median(one), statistics.median(two), statistics.median(startup)
+        # The same 2 workers spawned (the start method before forking, and
+        # what macOS and Windows get), for the same-run comparison.
+        t, c, s = run(2, start="spawn")
+        spawned.append(t)
+        cpu_spawned.append(c)
+        stats["spawn"] = s.to_dict()
+        load.append(round(os.getloadavg()[0], 2))
+    t1, t2, ts, tsp = (statistics.median(x) for x in (one, two, startup, spawned))
     return {
         "games": games,
         "players": PLAYERS,
+        "start_method": method,
         "seconds_1_worker": [round(x, 2) for x in one],
         "seconds_2_workers": [round(x, 2) for x in two],
-        "seconds_start_2_workers": [round(x, 2) for x in startup],
+        "seconds_start_2_workers": [round(x, 3) for x in startup],
+        "seconds_2_spawned_workers": [round(x, 2) for x in spawned],
+        "loadavg_1min_after_each_repeat": load,
         "games_per_second_1_worker": round(games / t1, 1),
         "games_per_second_2_workers": round(games / t2, 1),
         "speedup": round(t1 / t2, 2),
         "speedup_after_startup": round(t1 / max(t2 - ts, 1e-9), 2),
+        "speedup_2_spawned_workers": round(t1 / tsp, 2),
         "cpu_seconds_1_worker": [round(x, 2) for x in cpu1],
         "cpu_seconds_2_workers": [round(x, 2) for x in cpu2],
-        "cpu_seconds_start_2_workers": [round(x, 2) for x in cpu_start],
+        "cpu_seconds_start_2_workers": [round(x, 3) for x in cpu_start],
+        "cpu_seconds_2_spawned_workers": [round(x, 2) for x in cpu_spawned],
         # What 2 workers would give with a free core each: all their CPU
         # time (start-up included) split in two, against 1 worker's.
         "speedup_if_2_free_cores": round(2 * statistics.median(cpu1) / statistics.median(cpu2), 2),
-        "identical_results": stats[1] == stats[2],
+        "identical_results": stats["1"] == stats["2"] == stats["spawn"],
     }
 
 
-def bench_dask(games: int, repeats: int, seed: int, pool_startup: float) -> dict[str, Any]:
+def bench_dask(games: int, repeats: int, seed: int) -> dict[str, Any]:
     try:
-        from quiddler.game.workers import dask_client
+        from quiddler.game.workers import dask_client, start_method
     except ImportError:  # pragma: no cover
         return {"skipped": "quiddler.game.workers missing"}
     try:
@@ -118,26 +147,36 @@ def bench_dask(games: int, repeats: int, seed: int, pool_startup: float) -> dict
     with dask_client(None, 2) as client:
         started = time.perf_counter() - start
         simulate(PLAYERS, 8, seed=seed, client=client)  # workers import quiddler and load numba once
-        dask_times, pool_times = [], []
+        # The client's threads make the pool spawn its workers here (see
+        # quiddler.game.workers.start_method): compare with that pool, less
+        # its start-up measured here too.
+        pool_method = start_method()
+        dask_times, pool_times, pool_startup = [], [], []
         for _ in range(repeats):
             client.run(clear_solve_cache)  # as cold as the pool's new workers
             t, on_dask = timed(simulate, PLAYERS, games, seed=seed, client=client)
             dask_times.append(t)
+            clear_solve_cache()
             t, on_pool = timed(simulate, PLAYERS, games, seed=seed, workers=2)
             pool_times.append(t)
-    td, tp = statistics.median(dask_times), statistics.median(pool_times)
+            t, _ = timed(simulate, PLAYERS, 16, seed=seed, workers=2)
+            pool_startup.append(t)
+    td, tp, ts = (statistics.median(x) for x in (dask_times, pool_times, pool_startup))
     return {
         "games": games,
         "cluster_start_seconds": round(started, 2),
         "seconds_dask": [round(x, 2) for x in dask_times],
+        "pool_start_method": pool_method,
         "seconds_2_worker_processes": [round(x, 2) for x in pool_times],
+        "seconds_start_2_worker_processes": [round(x, 2) for x in pool_startup],
         "games_per_second_dask": round(games / td, 1),
         # The pool starts its workers on every run; Dask's stay up between
         # runs.  So: against the pool's run less its measured start-up, and
         # against its whole run.
-        "overhead_seconds_per_1000_games": round((td - (tp - pool_startup)) / games * 1000, 3),
+        "overhead_seconds_per_1000_games": round((td - (tp - ts)) / games * 1000, 3),
         "overhead_seconds_per_1000_games_vs_whole_pool_run": round((td - tp) / games * 1000, 3),
         "identical_results": on_dask.to_dict() == on_pool.to_dict(),
+        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
     }
 
 
@@ -176,29 +215,74 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer games and deals")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=RESULTS, help="JSON output ('-' for none)")
+    parser.add_argument("--out", type=Path, default=None, help=f"JSON output ('-' for none; default {RESULTS}, "
+                        "or none with --only)")  # fmt: skip
+    parser.add_argument("--only", choices=["simulate", "dask", "odds"], action="append",
+                        help="run only this part (repeatable)")  # fmt: skip
     args = parser.parse_args()
+    parts = set(args.only or ["simulate", "dask", "odds"])
+    if args.out is None:
+        args.out = Path("-") if args.only else RESULTS
     games = 400 if args.quick else 2000
     trials = 20_000 if args.quick else 80_000
 
-    sim = bench_simulate(games, args.repeats, args.seed)
+    result: dict[str, Any] = {"quick": args.quick, "seed": args.seed, "repeats": args.repeats}
+    if "simulate" in parts:
+        result["simulate"] = report_simulate(games, args.repeats, args.seed)
+    if "dask" in parts:
+        result["dask"] = report_dask(games, args.repeats, args.seed)
+    if "odds" in parts:
+        result["odds"] = report_odds(trials, args.repeats, args.seed)
+    machine = {
+        "nproc": os.cpu_count(),
+        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+    print(f"machine: nproc={machine['nproc']}, load average at the end {machine['loadavg_at_end']} "
+          "(shared machine: figures are noisy)")  # fmt: skip
+    result = {"machine": machine, **result}
+    if str(args.out) != "-":
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(result, indent=2) + "\n")
+        print(f"wrote {args.out}")
+        if args.out.resolve() == RESULTS.resolve() and "odds" in result:
+            from plots import draw_after_benchmark
+
+            draw_after_benchmark("go_out_odds")  # docs/images/ shows this run
+
+
+def report_simulate(games: int, repeats: int, seed: int) -> dict[str, Any]:
+    sim = bench_simulate(games, repeats, seed)
     print(f"simulate {'+'.join(PLAYERS)}, {games} games: 1 worker {sim['games_per_second_1_worker']} games/s, "
           f"2 workers {sim['games_per_second_2_workers']} games/s: {sim['speedup']}x (target >= 1.8x); "
-          f"{sim['speedup_after_startup']}x after the ~{statistics.median(sim['seconds_start_2_workers']):.1f} s "
+          f"{sim['speedup_after_startup']}x after the ~{statistics.median(sim['seconds_start_2_workers']):.2f} s "
           f"start-up; identical results: {sim['identical_results']}")  # fmt: skip
     print(f"  CPU seconds: 1 worker {statistics.median(sim['cpu_seconds_1_worker']):.1f}, 2 workers "
           f"{statistics.median(sim['cpu_seconds_2_workers']):.1f} (of which starting them "
-          f"{statistics.median(sim['cpu_seconds_start_2_workers']):.1f}); with two free cores that would be "
-          f"{sim['speedup_if_2_free_cores']}x")  # fmt: skip
-    dask = bench_dask(games, args.repeats, args.seed, statistics.median(sim["seconds_start_2_workers"]))
+          f"{statistics.median(sim['cpu_seconds_start_2_workers']):.2f}); with two free cores that would be "
+          f"{sim['speedup_if_2_free_cores']}x; workers started by {sim['start_method']}")  # fmt: skip
+    print(f"  2 spawned workers (the old start method): {statistics.median(sim['seconds_2_spawned_workers']):.2f} s, "
+          f"{sim['speedup_2_spawned_workers']}x; load average after each repeat "
+          f"{sim['loadavg_1min_after_each_repeat']}")  # fmt: skip
+    return sim
+
+
+def report_dask(games: int, repeats: int, seed: int) -> dict[str, Any]:
+    dask = bench_dask(games, repeats, seed)
     if "skipped" in dask:
         print(f"dask: skipped ({dask['skipped']})")
     else:
         print(f"dask LocalCluster (2 workers): start {dask['cluster_start_seconds']} s, "
-              f"{dask['games_per_second_dask']} games/s, overhead vs 2 worker processes (less their start-up) "
+              f"{dask['games_per_second_dask']} games/s, overhead vs 2 {dask['pool_start_method']}ed worker "
+              "processes (less their start-up) "
               f"{dask['overhead_seconds_per_1000_games']} s per 1,000 games; identical results: "
               f"{dask['identical_results']}")  # fmt: skip
-    odds = bench_odds(trials, args.repeats, args.seed)
+    return dask
+
+
+def report_odds(trials: int, repeats: int, seed: int) -> dict[str, Any]:
+    odds = bench_odds(trials, repeats, seed)
     for cards, row in odds["one_size"].items():
         print(f"odds, {trials} first-turn deals of {cards} cards: {statistics.median(row['seconds']):.2f} s "
               f"({row['deals_per_second']} deals/s; {row['ratio_vs_published_47s']}x the published tool's 47 s; "
@@ -209,25 +293,7 @@ def main() -> None:
     for row in odds["table"]["rows"]:
         print(f"  {row['cards']:>2} cards: go out {row['go_out']:.2%} +- {row['se']:.2%}, best score mean "
               f"{row['best_score']['mean']:.1f}, quartiles {row['best_score']['quartiles']}")  # fmt: skip
-
-    machine = {
-        "nproc": os.cpu_count(),
-        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-    }
-    print(f"machine: nproc={machine['nproc']}, load average at the end {machine['loadavg_at_end']} "
-          "(shared machine: figures are noisy)")  # fmt: skip
-    result = {"machine": machine, "quick": args.quick, "seed": args.seed, "repeats": args.repeats,
-              "simulate": sim, "dask": dask, "odds": odds}  # fmt: skip
-    if str(args.out) != "-":
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=2) + "\n")
-        print(f"wrote {args.out}")
-        if args.out.resolve() == RESULTS.resolve():
-            from plots import draw_after_benchmark
-
-            draw_after_benchmark("go_out_odds")  # docs/images/ shows this run
+    return odds
 
 
 if __name__ == "__main__":

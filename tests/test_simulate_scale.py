@@ -92,6 +92,65 @@ def test_two_worker_processes_give_the_same_stats_and_log(in_process) -> None:
     assert _run(workers=2) == in_process
 
 
+def test_spawned_worker_processes_give_the_same_stats_and_log(monkeypatch, in_process) -> None:
+    from quiddler.game import workers
+
+    # Where fork is unsafe (macOS, Windows, other threads running) workers are spawned.
+    monkeypatch.setattr(workers, "start_method", lambda: "spawn")
+    assert _run(workers=2) == in_process
+
+
+_FORK_SCRIPT = """
+import json, sys, threading
+from quiddler.game import Rules, workers
+from quiddler.game.cli import _progress_bar
+from quiddler.game.runner import simulate
+
+methods = []
+real = workers.start_method
+workers.start_method = lambda: methods.append(real()) or methods[-1]
+rules = Rules(round_sizes=(3, 4, 5))
+out = []
+with _progress_bar(24, True) as bar:  # the command's bar: no monitor thread, so the workers fork
+    out.append(simulate(["greedy", "random"], 24, seed=11, rules=rules, workers=2,
+                        on_game=lambda r: bar.update(1)).to_dict())
+from tqdm import tqdm
+with tqdm(total=24, file=sys.stderr, mininterval=0) as bar:  # a bar whose monitor thread runs: spawned
+    threads = threading.active_count()
+    out.append(simulate(["greedy", "random"], 24, seed=11, rules=rules, workers=2,
+                        on_game=lambda r: bar.update(1)).to_dict())
+print(json.dumps({"methods": methods, "threads": threads, "stats": out}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+def test_workers_fork_unless_another_thread_runs(in_process) -> None:
+    # A fresh interpreter: whether this test process runs other threads
+    # depends on the tests before (a Dask client's).
+    result = subprocess.run([sys.executable, "-c", _FORK_SCRIPT], capture_output=True, text=True, timeout=240,
+                            check=False)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    data = json.loads(result.stdout)
+    assert data["methods"] == ["fork", "spawn"] and data["threads"] > 1
+    assert data["stats"] == [in_process[0], in_process[0]]  # forked, spawned: the same games
+    assert "24/24" in result.stderr  # both bars were drawn
+
+
+def test_chunks_keep_paired_games_together_and_shrink_at_the_end() -> None:
+    from quiddler.game.workers import MAX_CHUNK, _chunks
+
+    plans = plan_games(5, 1000, 3)
+    for start in (0, 1, 2):  # workers="auto" hands the workers what this process has not played
+        chunks = list(_chunks(plans[start:], 2))
+        assert [plan for chunk in chunks for plan in chunk] == plans[start:]
+        assert all(a[-1].seed != b[0].seed for a, b in zip(chunks, chunks[1:]))  # a deal's games stay together
+        sizes = [len(chunk) for chunk in chunks]
+        assert max(sizes) <= MAX_CHUNK + 2 and sizes[0] >= MAX_CHUNK - 2
+        assert max(sizes[-4:]) <= 3  # a worker finishing first waits for one short chunk at most
+    unpaired = list(_chunks(plan_games(5, 100, 2, paired=False), 2))
+    assert [len(c) for c in unpaired][-1] == 1 and sum(len(c) for c in unpaired) == 100
+
+
 def test_dask_local_cluster_gives_the_same_stats_and_log(in_process, dask_client) -> None:
     assert _run(client=dask_client) == in_process
 
@@ -195,6 +254,7 @@ def test_tasks_do_not_carry_the_word_list() -> None:
     jobs, source = _jobs(["greedy", "random"], plan_games(1, 100, 2), rules, False, 2)
     assert source is not None and source.digest == words.digest and len(source.text) > 100_000
     assert all(len(pickle.dumps(job)) < 10_000 for job in jobs)  # the words go once per worker, not per task
+    assert Rules.from_dict(jobs[0].rules, words) == rules and "wordlist_sha256" not in jobs[0].rules
     assert sum(len(job.plans) for job in jobs) == 100 and len(jobs) > 2
     _, no_source = _jobs(["greedy", "random"], plan_games(1, 10, 2), SHORT, False, 2)
     assert no_source is None  # ENABLE: each worker loads it itself
