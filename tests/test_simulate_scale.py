@@ -4,6 +4,7 @@ processes, a Dask LocalCluster), Ctrl-C, bad options, Wilson intervals."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -143,7 +144,7 @@ def test_chunks_keep_paired_games_together_and_shrink_at_the_end() -> None:
     for start in (0, 1, 2):  # workers="auto" hands the workers what this process has not played
         chunks = list(_chunks(plans[start:], 2))
         assert [plan for chunk in chunks for plan in chunk] == plans[start:]
-        assert all(a[-1].seed != b[0].seed for a, b in zip(chunks, chunks[1:]))  # a deal's games stay together
+        assert all(a[-1].seed != b[0].seed for a, b in itertools.pairwise(chunks))  # a deal's games stay together
         sizes = [len(chunk) for chunk in chunks]
         assert max(sizes) <= MAX_CHUNK + 2 and sizes[0] >= MAX_CHUNK - 2
         assert max(sizes[-4:]) <= 3  # a worker finishing first waits for one short chunk at most
