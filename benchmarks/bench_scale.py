@@ -121,6 +121,11 @@ def bench_simulate(games: int, repeats: int, seed: int) -> dict[str, Any]:
         "games_per_second_1_worker": round(games / t1, 1),
         "games_per_second_2_workers": round(games / t2, 1),
         "speedup": round(t1 / t2, 2),
+        # Each repeat's 1- and 2-worker runs are seconds apart: their ratio
+        # drifts less with the load of other work than a ratio of medians.
+        "speedup_per_repeat": [round(a / b, 2) for a, b in zip(one, two, strict=True)],
+        "speedup_median_of_repeats": round(statistics.median(a / b for a, b in zip(one, two, strict=True)), 2),
+        "speedup_2_spawned_workers_per_repeat": [round(a / b, 2) for a, b in zip(one, spawned, strict=True)],
         "speedup_after_startup": round(t1 / max(t2 - ts, 1e-9), 2),
         "speedup_2_spawned_workers": round(t1 / tsp, 2),
         "cpu_seconds_1_worker": [round(x, 2) for x in cpu1],
@@ -258,6 +263,8 @@ def report_simulate(games: int, repeats: int, seed: int) -> dict[str, Any]:
           f"2 workers {sim['games_per_second_2_workers']} games/s: {sim['speedup']}x (target >= 1.8x); "
           f"{sim['speedup_after_startup']}x after the ~{statistics.median(sim['seconds_start_2_workers']):.2f} s "
           f"start-up; identical results: {sim['identical_results']}")  # fmt: skip
+    print(f"  per repeat (1 and 2 workers run back to back): {sim['speedup_per_repeat']}, median "
+          f"{sim['speedup_median_of_repeats']}x")  # fmt: skip
     print(f"  CPU seconds: 1 worker {statistics.median(sim['cpu_seconds_1_worker']):.1f}, 2 workers "
           f"{statistics.median(sim['cpu_seconds_2_workers']):.1f} (of which starting them "
           f"{statistics.median(sim['cpu_seconds_start_2_workers']):.2f}); with two free cores that would be "
