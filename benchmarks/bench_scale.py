@@ -17,6 +17,9 @@ other work, so expect noise: the lead re-runs this when it is quiet.
 * odds: 80,000 first-turn deals for one hand size (target <= 2 s; the
   best published tool we know takes 47 s for the same) and the whole
   3-10 table at 80,000 deals each (target <= 30 s).
+* split: what splitting the games costs: solver calls lost to two solve
+  caches, and the CPU the same games take on two workers at once rather
+  than one after the other (the ceiling of the speed-up).
 * Dask: the same games on a LocalCluster of 2 single-threaded workers
   (results must equal the process pool's), its overhead per 1,000 games
   against the process pool, and the cluster's start-up.
@@ -139,6 +142,66 @@ def bench_simulate(games: int, repeats: int, seed: int) -> dict[str, Any]:
     }
 
 
+def _play_cold(plans: list[Any]) -> tuple[float, int]:
+    """CPU seconds and solver calls (solve-cache misses) of playing these
+    games in this process from an empty solve cache."""
+    from quiddler.game.players import _solve
+    from quiddler.game.runner import play_planned
+
+    clear_solve_cache()
+    cpu = time.process_time()
+    for plan in plans:
+        play_planned(PLAYERS, plan)
+    return time.process_time() - cpu, _solve.cache_info().misses
+
+
+def bench_split(games: int, repeats: int, seed: int) -> dict[str, Any]:
+    """Why 2 workers are not quite 2x: the games each worker gets (its
+    chunks, alternately) against all of them in one process.
+
+    * solver calls: does splitting the games lose solve-cache hits?
+    * CPU: the two halves played by two forked workers one after the
+      other, then both at once (same games, same processes): what running
+      side by side on the two cores costs (shared caches and memory)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from quiddler.game.runner import plan_games
+    from quiddler.game.workers import _chunks
+
+    plans = plan_games(seed, games, len(PLAYERS))
+    chunks = list(_chunks(plans, 2))
+    halves = [[p for c in chunks[0::2] for p in c], [p for c in chunks[1::2] for p in c]]
+    whole_cpu, whole_misses = _play_cold(plans)
+    half_misses = [_play_cold(half)[1] for half in halves]
+    out: dict[str, Any] = {
+        "games": games,
+        "solver_calls_one_process": whole_misses,
+        "solver_calls_two_halves_each_cold": half_misses,
+        "cpu_seconds_one_process": round(whole_cpu, 2),
+    }
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return out
+    fork = multiprocessing.get_context("fork")
+    apart, together, load = [], [], []
+    for _ in range(repeats):
+        with ProcessPoolExecutor(1, mp_context=fork) as pool:
+            apart.append(sum(pool.submit(_play_cold, half).result()[0] for half in halves))
+        with ProcessPoolExecutor(2, mp_context=fork) as pool:
+            together.append(sum(f.result()[0] for f in [pool.submit(_play_cold, half) for half in halves]))
+        load.append(round(os.getloadavg()[0], 2))
+    ratios = [b / a for a, b in zip(apart, together, strict=True)]
+    out.update({
+        "cpu_seconds_halves_one_after_the_other": [round(x, 2) for x in apart],
+        "cpu_seconds_halves_at_once": [round(x, 2) for x in together],
+        "cpu_at_once_over_one_after_the_other": round(statistics.median(ratios), 3),
+        # The best 2 workers can do with that: 2 / the ratio.
+        "speedup_ceiling": round(2 / statistics.median(ratios), 2),
+        "loadavg_1min_after_each_repeat": load,
+    })
+    return out
+
+
 def bench_dask(games: int, repeats: int, seed: int) -> dict[str, Any]:
     try:
         from quiddler.game.workers import dask_client, start_method
@@ -222,10 +285,10 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, default=None, help=f"JSON output ('-' for none; default {RESULTS}, "
                         "or none with --only)")  # fmt: skip
-    parser.add_argument("--only", choices=["simulate", "dask", "odds"], action="append",
+    parser.add_argument("--only", choices=["simulate", "split", "dask", "odds"], action="append",
                         help="run only this part (repeatable)")  # fmt: skip
     args = parser.parse_args()
-    parts = set(args.only or ["simulate", "dask", "odds"])
+    parts = set(args.only or ["simulate", "split", "dask", "odds"])
     if args.out is None:
         args.out = Path("-") if args.only else RESULTS
     games = 400 if args.quick else 2000
@@ -234,6 +297,8 @@ def main() -> None:
     result: dict[str, Any] = {"quick": args.quick, "seed": args.seed, "repeats": args.repeats}
     if "simulate" in parts:
         result["simulate"] = report_simulate(games, args.repeats, args.seed)
+    if "split" in parts:
+        result["split"] = report_split(games, args.repeats, args.seed)
     if "dask" in parts:
         result["dask"] = report_dask(games, args.repeats, args.seed)
     if "odds" in parts:
@@ -273,6 +338,16 @@ def report_simulate(games: int, repeats: int, seed: int) -> dict[str, Any]:
           f"{sim['speedup_2_spawned_workers']}x; load average after each repeat "
           f"{sim['loadavg_1min_after_each_repeat']}")  # fmt: skip
     return sim
+
+
+def report_split(games: int, repeats: int, seed: int) -> dict[str, Any]:
+    split = bench_split(games, repeats, seed)
+    print(f"split: solver calls for the {games} games in one process {split['solver_calls_one_process']}, "
+          f"as two cold halves {split['solver_calls_two_halves_each_cold']}")  # fmt: skip
+    if "speedup_ceiling" in split:
+        print(f"  the halves on 2 forked workers at once take {split['cpu_at_once_over_one_after_the_other']}x "
+              f"the CPU of one after the other: at most {split['speedup_ceiling']}x from 2 workers")  # fmt: skip
+    return split
 
 
 def report_dask(games: int, repeats: int, seed: int) -> dict[str, Any]:
