@@ -268,7 +268,7 @@ def simulate(
     The plan (:func:`plan_games`) fixes every game, so the statistics and
     records are the same whatever runs them: this process
     (``workers=1``), ``workers`` worker processes (forked on Linux when
-    this process runs no other thread, else spawned; at most one per 8
+    this process runs no other Python thread, else spawned; at most one per 8
     games), every core when the games are long enough to repay starting
     workers (``workers="auto"``: the first games are played here and
     timed), or the workers of a ``dask.distributed`` ``client``.

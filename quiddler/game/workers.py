@@ -133,8 +133,6 @@ def _jobs(names: Sequence[str], plans: Sequence[GamePlan], rules: Rules, records
     source = None
     if rules.wordlist is not None:
         source = WordSource(words.name, words.digest, words._text)
-    if records:
-        wordlist_sha256(words)  # every record names the list by it: hashed once here (forked workers inherit it)
     settings = rules.settings()  # not to_dict(): the workers need no hash of the words
     digest = source.digest if source else None
     jobs = [ChunkJob(tuple(names), settings, digest, chunk, records) for chunk in _chunks(plans, slots)]
@@ -176,9 +174,15 @@ def start_method() -> str:
     return "spawn"
 
 
-def _flush_std_streams() -> None:
-    """A forked child flushes the standard streams it inherited when it
-    ends: flush them here first, so nothing buffered is written twice."""
+def _prepare_to_fork(rules: Rules, records: bool) -> None:
+    """Do here, once, what every forked worker would otherwise do on its
+    own: load the compiled kernels and, when games are recorded, hash the
+    word list (each record names it).  And flush the standard streams: a
+    forked child flushes the ones it inherited when it ends, so anything
+    still buffered would be written twice."""
+    _expect_much_solving()
+    if records:
+        wordlist_sha256(rules.words)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -210,8 +214,7 @@ def process_results(workers: int, names: Sequence[str], plans: Sequence[GamePlan
     processes = max(1, min(workers, len(jobs)))
     method = start_method()
     if method == "fork":
-        _expect_much_solving()  # load the kernels here once: the forked workers inherit them
-        _flush_std_streams()
+        _prepare_to_fork(rules, records)
     pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context(method),
                                initializer=_init_worker, initargs=(source,))  # fmt: skip
     futures: list[Future[list[GameResult]]] = []
