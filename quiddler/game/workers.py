@@ -17,7 +17,8 @@ list's words are sent once per worker (the pool's initializer; a Dask
 trie then read from the same cache.
 
 Worker processes ignore Ctrl-C: the parent stops them (it asks for no more
-results, cancels what has not started and terminates the rest)."""
+results, cancels what has not started and terminates the rest).
+"""
 
 from __future__ import annotations
 
@@ -177,17 +178,11 @@ def start_method() -> str:
 def _prepare_to_fork(rules: Rules, records: bool) -> None:
     """Do here, once, what every forked worker would otherwise do on its
     own: load the compiled kernels and, when games are recorded, hash the
-    word list (each record names it).  And flush the standard streams: a
-    forked child flushes the ones it inherited when it ends, so anything
-    still buffered would be written twice."""
+    word list (each record names it).  (multiprocessing flushes stdout and
+    stderr before it forks, so nothing buffered is written twice.)"""
     _expect_much_solving()
     if records:
         wordlist_sha256(rules.words)
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (AttributeError, OSError, ValueError):
-            pass
 
 
 def _in_order(futures: Sequence[Any], stop: _Stop) -> Iterator[GameResult]:
