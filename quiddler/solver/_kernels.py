@@ -35,7 +35,8 @@ GROUP_SIZE = LENGTH_HEADS + 48
 MAX_CARDS = 20
 FRAME = 10  # stack frame of the walk and of the memoised searches
 DFS_FRAME = 11  # stack frame of the top-K search
-STACK_SIZE = DFS_FRAME * (MAX_CARDS + 2)  # room for either kind of frame
+WALK_FRAME = 5  # numbers per depth of the trie walk
+STACK_SIZE = (WALK_FRAME + 32) * (MAX_CARDS + 2)  # room for the walk (frames and edges to take) or the searches
 MEMO_SLOT = 5
 SCORE_SHIFT = 8
 GO_BIT = 128
@@ -73,64 +74,85 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
     ``edges`` and ``ranks`` are :class:`quiddler.cardtrie.CardTrie`'s; ranks
     are only read (and recorded) if ``want_ranks`` is non-zero, since the
     solver does not need them.  ``face_left`` holds the hand's count of
-    each kernel face and is restored on return.  ``stack`` needs ``FRAME *
-    (cards + 2)`` slots.  Returns the number of words written, or ``-1`` if
-    more than ``capacity`` were found.
+    each kernel face and is restored on return.  ``stack`` needs
+    ``STACK_SIZE`` slots.  Returns the number of words written, or ``-1``
+    if more than ``capacity`` were found (or exactly ``capacity`` and the
+    walk had further to go: the caller retries with more room either way).
+
+    The walk is depth first with an explicit list of edges still to take:
+    on entering a node, every edge whose face is still in hand is put on
+    the list at once, without a branch per edge (a compaction), and a
+    marker to leave the node below them.  Deciding edge by edge whether to
+    descend was mostly branch mispredictions.  Words come out in the same
+    (trie) order.
     """
     n = 0
     depth = 0
+    # stack: per depth the rank, radix, swar, points and letters so far;
+    # from ``frames`` on, the edges still to take (``-1 - face``: leave a node)
+    frames = WALK_FRAME * (MAX_CARDS + 2)
+    for t in range(WALK_FRAME):
+        stack[t] = 0
+    sp = frames
     root = edges[0]
-    stack[0] = root >> 11  # next edge to try
-    stack[1] = (root >> 11) + ((root >> 5) & 31)  # end of this node's edges
-    stack[2] = 0  # rank
-    stack[3] = 0  # radix
-    stack[4] = 0  # swar
-    stack[5] = 0  # points
-    stack[6] = 0  # letters
-    stack[7] = -1  # face taken to get here
-    while depth >= 0:
-        base = FRAME * depth
-        e = stack[base]
-        end = stack[base + 1]
-        while e < end and face_left[edges[e] & 31] == 0:
-            e += 1
-        if e == end:
-            if depth > 0:
-                face_left[stack[base + 7]] += 1
+    first = root >> 11
+    for x in range(first + ((root >> 5) & 31) - 1, first - 1, -1):
+        stack[sp] = x
+        sp += 1 if face_left[edges[x] & 31] != 0 else 0
+    first_digit_of_word = 0
+    while sp > frames:
+        sp -= 1
+        e = stack[sp]
+        if e < 0:  # leave the node at this depth: its face is back in hand
+            face_left[-1 - e] += 1
             depth -= 1
             continue
-        stack[base] = e + 1
         packed = edges[e]
         face = packed & 31
+        digit = face_digit[face]
+        h = HAND_HEAD + HAND_STRIDE * digit
+        if depth == 0:
+            first_digit_of_word = digit
+        base = WALK_FRAME * depth
+        rank = stack[base] + ranks[e] if want_ranks != 0 else 0
+        radix = stack[base + 1] + hand[h + 3]
+        swar = stack[base + 2] + (1 << hand[h + 4])
+        points = stack[base + 3] + face_points[face]
+        letters = stack[base + 4] + face_letters[face]
+        # Write the word and count it only if the edge ends one: no branch
+        # to mispredict.
+        if n == capacity:
+            while sp > frames:  # restore face_left before reporting overflow
+                sp -= 1
+                if stack[sp] < 0:
+                    face_left[-1 - stack[sp]] += 1
+            return -1
+        w = WORD_STRIDE * n
+        words[w] = rank
+        words[w + 1] = radix
+        words[w + 2] = swar
+        words[w + 3] = points
+        words[w + 4] = letters
+        words[w + 5] = first_digit_of_word
+        words[w + 6] = depth + 1
+        n += (packed >> 10) & 1
+        degree = (packed >> 5) & 31
+        if degree == 0:
+            continue  # a leaf: nothing below
         face_left[face] -= 1
-        h = HAND_HEAD + HAND_STRIDE * face_digit[face]
-        nb = base + FRAME
-        first = packed >> 11
-        stack[nb] = first
-        stack[nb + 1] = first + ((packed >> 5) & 31)
-        stack[nb + 2] = stack[base + 2] + ranks[e] if want_ranks != 0 else 0
-        stack[nb + 3] = stack[base + 3] + hand[h + 3]
-        stack[nb + 4] = stack[base + 4] + (1 << hand[h + 4])
-        stack[nb + 5] = stack[base + 5] + face_points[face]
-        stack[nb + 6] = stack[base + 6] + face_letters[face]
-        stack[nb + 7] = face
         depth += 1
-        if (packed >> 10) & 1 != 0:
-            if n == capacity:
-                # Unwind so face_left is restored before reporting overflow.
-                while depth > 0:
-                    face_left[stack[FRAME * depth + 7]] += 1
-                    depth -= 1
-                return -1
-            w = WORD_STRIDE * n
-            words[w] = stack[nb + 2]
-            words[w + 1] = stack[nb + 3]
-            words[w + 2] = stack[nb + 4]
-            words[w + 3] = stack[nb + 5]
-            words[w + 4] = stack[nb + 6]
-            words[w + 5] = face_digit[stack[FRAME + 7]]
-            words[w + 6] = depth
-            n += 1
+        nb = WALK_FRAME * depth
+        stack[nb] = rank
+        stack[nb + 1] = radix
+        stack[nb + 2] = swar
+        stack[nb + 3] = points
+        stack[nb + 4] = letters
+        stack[sp] = -1 - face
+        sp += 1
+        first = packed >> 11
+        for x in range(first + degree - 1, first - 1, -1):
+            stack[sp] = x
+            sp += 1 if face_left[edges[x] & 31] != 0 else 0
     return n
 
 
