@@ -19,7 +19,7 @@ Conventions (see :mod:`quiddler.solver._backends` for the Python side):
   with a guard bit above it, so ``W <= S`` is one subtraction and a mask.
 * A word found in the hand is eight numbers at ``WORD_STRIDE * w``: rank in
   the card trie (only when asked for), radix delta, SWAR delta, points,
-  letters, first digit, number of cards, next word of as many letters.
+  letters, first digit, (unused), next word of as many letters.
   Words come out grouped by first digit.
 * A value is one int64 key that orders plays lexicographically by
   (score, goes out): ``(score + SCORE_OFFSET) << 8``, plus ``GO_BIT`` if
@@ -134,7 +134,6 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
         words[w + 3] = points
         words[w + 4] = letters
         words[w + 5] = first_digit_of_word
-        words[w + 6] = depth + 1
         n += (packed >> 10) & 1
         degree = (packed >> 5) & 31
         if degree == 0:
@@ -511,6 +510,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     # discards that reach the best are noted in ``optimal`` (one bit each):
     # only they can be part of an optimal play, so pass 2 looks at no other.
     used = 0
+    covers = 1
     optimal = 0
     for _ in range(ncand):
         c = 0
@@ -527,9 +527,16 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
                 # Can every card go in words?  That is the best there is, and
-                # the word-only search that answers it is much smaller.
-                value = state_value(words, group, hand, memo, stack, radix, swar, j0, f0,
-                                    need_words, long_target, long_after, 0)  # fmt: skip
+                # the word-only search that answers it is much smaller.  But
+                # once one discard leaves a hand that cannot go out, the
+                # others seldom can either: then search with leftovers at
+                # once (the answer is the same; a cover still wins there).
+                value = INFEASIBLE
+                if covers != 0 or allow_left == 0:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, j0, f0,
+                                        need_words, long_target, long_after, 0)  # fmt: skip
+                    if value == INFEASIBLE:
+                        covers = 0
                 if value == INFEASIBLE and allow_left != 0:
                     value = state_value(words, group, hand, memo, stack, radix, swar, j0, f0,
                                         need_words, long_target, long_after, 1)  # fmt: skip
