@@ -199,11 +199,12 @@ def state_points(hand, swar):
 
 
 @kernel
-def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
+def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 need_words, long_target, long_after, allow_left):  # fmt: skip
-    """The best (score, goes out) key of the state ``(radix0, swar0)`` with
-    constraints ``j0`` (words still needed) and ``f0`` (1 while a word longer
-    than ``long_after`` letters is still needed); memoised in ``memo``.
+    """The best (score, goes out) key of the state ``(radix0, swar0)``, whose
+    cards are worth ``points0`` (every caller knows it), with constraints
+    ``j0`` (words still needed) and ``f0`` (1 while a word longer than
+    ``long_after`` letters is still needed); memoised in ``memo``.
 
     The state's rarest card is either left over or in a word that starts
     with it, which reaches every partition exactly once.  Words are tried
@@ -235,7 +236,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
     stack[5] = group[d0] if d0 < hand[0] else 0
     stack[6] = INFEASIBLE
     stack[7] = -3
-    stack[8] = state_points(hand, swar0)
+    stack[8] = points0
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
@@ -332,7 +333,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
 
 
 @kernel
-def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
+def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0, j0, f0,
                 need_words, long_target, long_after, allow_left):  # fmt: skip
     """The most words in any best play of a (feasible) state, memoised in
     the last two numbers of its memo slot (count, choice).
@@ -342,7 +343,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
     """
     nf = long_target + 1
     naug = (need_words + 1) * nf
-    state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
+    state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 need_words, long_target, long_after, allow_left)  # fmt: skip
     half = 0 if allow_left != 0 else hand[2] * naug
     top = 1 + MEMO_SLOT * (radix0 * naug + j0 * nf + f0 + half)
@@ -358,7 +359,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
     kstack[5] = group[d0] if d0 < hand[0] else 0
     kstack[6] = -1
     kstack[7] = -3
-    kstack[8] = state_points(hand, swar0)
+    kstack[8] = points0
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
@@ -372,13 +373,13 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
             memo[slot + 4] = -3
             sp -= 1
             continue
-        target = state_value(words, group, hand, memo, stack, radix, swar, j, f,
+        points = kstack[base + 8]
+        target = state_value(words, group, hand, memo, stack, radix, swar, points, j, f,
                              need_words, long_target, long_after, allow_left)  # fmt: skip
         d = kstack[base + 4]
         cur = kstack[base + 5]
         best = kstack[base + 6]
         choice = kstack[base + 7]
-        points = kstack[base + 8]
         h = HAND_HEAD + HAND_STRIDE * d
         end = group[d + 1]
         child_radix = 0
@@ -408,8 +409,8 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
                 child_swar = swar - (1 << hand[h + 4])
                 child_j = j
                 child_f = f
-            value = state_value(words, group, hand, memo, stack, child_radix, child_swar, child_j, child_f,
-                                need_words, long_target, long_after, allow_left)  # fmt: skip
+            value = state_value(words, group, hand, memo, stack, child_radix, child_swar, child_points, child_j,
+                                child_f, need_words, long_target, long_after, allow_left)  # fmt: skip
             if value != INFEASIBLE:
                 if cur < end:
                     cand = value + (words[WORD_STRIDE * cur + 3] << SCORE_SHIFT)
@@ -533,12 +534,12 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                 # once (the answer is the same; a cover still wins there).
                 value = INFEASIBLE
                 if covers != 0 or allow_left == 0:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, j0, f0,
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
                                         need_words, long_target, long_after, 0)  # fmt: skip
                     if value == INFEASIBLE:
                         covers = 0
                 if value == INFEASIBLE and allow_left != 0:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, j0, f0,
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
                                         need_words, long_target, long_after, 1)  # fmt: skip
                 if value == INFEASIBLE:
                     continue
@@ -591,12 +592,14 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                         # If the optimum puts every card in words, the rest
                         # must be covered by words: ask the word-only search.
                         mode = 0 if target_points == points + bonus else allow_left
-                        value = state_value(words, group, hand, memo, stack, rest_radix, rest_swar, cj, cf,
-                                            need_words, long_target, long_after, mode)  # fmt: skip
+                        rest_points = points - words[wb + 3]
+                        value = state_value(words, group, hand, memo, stack, rest_radix, rest_swar, rest_points,
+                                            cj, cf, need_words, long_target, long_after, mode)  # fmt: skip
                         if value == INFEASIBLE or value + ((words[wb + 3] + bonus) << SCORE_SHIFT) != best_total:
                             continue
                         count = 1 + state_count(words, group, hand, memo, stack, kstack, rest_radix, rest_swar,
-                                                cj, cf, need_words, long_target, long_after, mode)  # fmt: skip
+                                                rest_points, cj, cf, need_words, long_target, long_after,
+                                                mode)  # fmt: skip
                         if count > best_count:
                             found_w = word
                             best_count = count
@@ -610,7 +613,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         # No word is in any optimal play: every card is left over.
         for c in range(ncand):
             radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
-            if state_value(words, group, hand, memo, stack, radix, swar, 0, 0, need_words, long_target,
+            if state_value(words, group, hand, memo, stack, radix, swar, points, 0, 0, need_words, long_target,
                            long_after, allow_left) == best_total:  # fmt: skip
                 best_cand = c
                 break
@@ -623,7 +626,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         trace(words, hand, memo, radix - words[wb + 1], swar - words[wb + 2], best_j, best_f,
               need_words, long_target, long_after, best_mode, out, ob, 1, 0)  # fmt: skip
     else:
-        state_count(words, group, hand, memo, stack, kstack, radix, swar, 0, 0, need_words, long_target,
+        state_count(words, group, hand, memo, stack, kstack, radix, swar, points, 0, 0, need_words, long_target,
                     long_after, allow_left)  # fmt: skip
         trace(words, hand, memo, radix, swar, 0, 0, need_words, long_target, long_after, allow_left,
               out, ob, 0, 0)  # fmt: skip
@@ -850,7 +853,7 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
             if cursor == -2:
                 # Try the memo's best choice first, so good plays come early and
                 # the bound starts cutting at once.
-                state_value(words, group, hand, memo, stack, radix, swar, 0, 0,
+                state_value(words, group, hand, memo, stack, radix, swar, state_points(hand, swar), 0, 0,
                             need_words, long_target, long_after, 1)  # fmt: skip
                 dfs[fb + 8] = memo[1 + MEMO_SLOT * (radix * naug) + 2]  # allow_left = 1: the first half
             floor = dfs[fb + 9]
@@ -896,8 +899,9 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
                 child_longest = max(longest, words[wb + 4])
                 child_go = go
             if found == limit:
-                rest = state_value(words, group, hand, memo, stack, child_radix, child_swar, 0, 0,
-                                   need_words, long_target, long_after, 1)  # fmt: skip
+                rest = state_value(words, group, hand, memo, stack, child_radix, child_swar,
+                                   state_points(hand, child_swar), 0, 0, need_words, long_target, long_after,
+                                   1)  # fmt: skip
                 bound = child_acc + ((rest >> SCORE_SHIFT) - SCORE_OFFSET) + word_bonus + long_bonus
                 worst = keys[limit - 1]
                 if bound < (worst >> 16) - SCORE_OFFSET:
