@@ -93,7 +93,9 @@ def _choose_cache() -> bool:
 #: they are given (they allocate nothing), so numba's reference counting
 #: has nothing to protect, yet it cost an atomic increment and decrement
 #: per array argument on every call and slice (about 6% of an 11-card
-#: discard solve, measured in a same-run A/B).
+#: discard solve, measured in a same-run A/B).  numba's cache keys on the
+#: source file and bytecode, not on these options: after changing them in a
+#: source tree, delete ``quiddler/solver/__pycache__/*.nb*``.
 _OPTIONS = {"nogil": True, "_nrt": False}
 
 
@@ -129,8 +131,10 @@ def _declare() -> ModuleType:
     module.kernel_decorator = _decorator(numba, cache)  # type: ignore[attr-defined]
     module.index_cast = numba.uint64  # type: ignore[attr-defined]
     sys.modules[name] = module
-    exec(compile(_unsigned_indices(KERNEL_FILE.read_text(encoding="utf-8")), str(KERNEL_FILE), "exec"),
-         module.__dict__)  # fmt: skip
+    # The package's own kernel source, run as its module (as the import
+    # system would run it), after the unsigned-index pass.
+    code = compile(_unsigned_indices(KERNEL_FILE.read_text(encoding="utf-8")), str(KERNEL_FILE), "exec")
+    exec(code, module.__dict__)  # noqa: S102
     return module
 
 
