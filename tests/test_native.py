@@ -153,3 +153,22 @@ def test_cache_readiness_marker(monkeypatch, tmp_path):
     assert _native.ready()
     marker = _native._ready_file(tmp_path)
     assert marker is not None and marker.parent == tmp_path
+
+
+def test_compiled_kernels_index_with_unsigned_integers():
+    """The numba build wraps every element index of every kernel (and only
+    those: not slices, not plain helpers) in index_cast, which numba compiles
+    without the negative-index fix-up."""
+    import ast
+
+    source = (
+        "@kernel\ndef k(a, b, i):\n    a[i + 1] = b[a[i]]\n    return a[1:i]\n\n"
+        "def helper(a):\n    return a[0]\n"
+    )
+    text = ast.unparse(_native._unsigned_indices(source))
+    assert "a[index_cast(i + 1)] = b[index_cast(a[index_cast(i)])]" in text
+    assert "return a[1:i]" in text
+    assert "return a[0]" in text
+    module = _native._declare()
+    assert str(module.index_cast) == "uint64"
+    assert "index_cast" in module.find_words.py_func.__code__.co_names

@@ -19,7 +19,7 @@ Conventions (see :mod:`quiddler.solver._backends` for the Python side):
   with a guard bit above it, so ``W <= S`` is one subtraction and a mask.
 * A word found in the hand is eight numbers at ``WORD_STRIDE * w``: rank in
   the card trie (only when asked for), radix delta, SWAR delta, points,
-  letters, first digit, number of cards, next word of as many letters.
+  letters, first digit, (unused), next word of as many letters.
   Words come out grouped by first digit.
 * A value is one int64 key that orders plays lexicographically by
   (score, goes out): ``(score + SCORE_OFFSET) << 8``, plus ``GO_BIT`` if
@@ -35,7 +35,8 @@ GROUP_SIZE = LENGTH_HEADS + 48
 MAX_CARDS = 20
 FRAME = 10  # stack frame of the walk and of the memoised searches
 DFS_FRAME = 11  # stack frame of the top-K search
-STACK_SIZE = DFS_FRAME * (MAX_CARDS + 2)  # room for either kind of frame
+WALK_FRAME = 5  # numbers per depth of the trie walk
+STACK_SIZE = (WALK_FRAME + 32) * (MAX_CARDS + 2)  # room for the walk (frames and edges to take) or the searches
 MEMO_SLOT = 5
 SCORE_SHIFT = 8
 GO_BIT = 128
@@ -73,64 +74,84 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
     ``edges`` and ``ranks`` are :class:`quiddler.cardtrie.CardTrie`'s; ranks
     are only read (and recorded) if ``want_ranks`` is non-zero, since the
     solver does not need them.  ``face_left`` holds the hand's count of
-    each kernel face and is restored on return.  ``stack`` needs ``FRAME *
-    (cards + 2)`` slots.  Returns the number of words written, or ``-1`` if
-    more than ``capacity`` were found.
+    each kernel face and is restored on return.  ``stack`` needs
+    ``STACK_SIZE`` slots.  Returns the number of words written, or ``-1``
+    if more than ``capacity`` were found (or exactly ``capacity`` and the
+    walk had further to go: the caller retries with more room either way).
+
+    The walk is depth first with an explicit list of edges still to take:
+    on entering a node, every edge whose face is still in hand is put on
+    the list at once, without a branch per edge (a compaction), and a
+    marker to leave the node below them.  Deciding edge by edge whether to
+    descend was mostly branch mispredictions.  Words come out in the same
+    (trie) order.
     """
     n = 0
     depth = 0
+    # stack: per depth the rank, radix, swar, points and letters so far;
+    # from ``frames`` on, the edges still to take (``-1 - face``: leave a node)
+    frames = WALK_FRAME * (MAX_CARDS + 2)
+    for t in range(WALK_FRAME):
+        stack[t] = 0
+    sp = frames
     root = edges[0]
-    stack[0] = root >> 11  # next edge to try
-    stack[1] = (root >> 11) + ((root >> 5) & 31)  # end of this node's edges
-    stack[2] = 0  # rank
-    stack[3] = 0  # radix
-    stack[4] = 0  # swar
-    stack[5] = 0  # points
-    stack[6] = 0  # letters
-    stack[7] = -1  # face taken to get here
-    while depth >= 0:
-        base = FRAME * depth
-        e = stack[base]
-        end = stack[base + 1]
-        while e < end and face_left[edges[e] & 31] == 0:
-            e += 1
-        if e == end:
-            if depth > 0:
-                face_left[stack[base + 7]] += 1
+    first = root >> 11
+    for x in range(first + ((root >> 5) & 31) - 1, first - 1, -1):
+        stack[sp] = x
+        sp += 1 if face_left[edges[x] & 31] != 0 else 0
+    first_digit_of_word = 0
+    while sp > frames:
+        sp -= 1
+        e = stack[sp]
+        if e < 0:  # leave the node at this depth: its face is back in hand
+            face_left[-1 - e] += 1
             depth -= 1
             continue
-        stack[base] = e + 1
         packed = edges[e]
         face = packed & 31
+        digit = face_digit[face]
+        h = HAND_HEAD + HAND_STRIDE * digit
+        if depth == 0:
+            first_digit_of_word = digit
+        base = WALK_FRAME * depth
+        rank = stack[base] + ranks[e] if want_ranks != 0 else 0
+        radix = stack[base + 1] + hand[h + 3]
+        swar = stack[base + 2] + (1 << hand[h + 4])
+        points = stack[base + 3] + face_points[face]
+        letters = stack[base + 4] + face_letters[face]
+        # Write the word and count it only if the edge ends one: no branch
+        # to mispredict.
+        if n == capacity:
+            while sp > frames:  # restore face_left before reporting overflow
+                sp -= 1
+                if stack[sp] < 0:
+                    face_left[-1 - stack[sp]] += 1
+            return -1
+        w = WORD_STRIDE * n
+        words[w] = rank
+        words[w + 1] = radix
+        words[w + 2] = swar
+        words[w + 3] = points
+        words[w + 4] = letters
+        words[w + 5] = first_digit_of_word
+        n += (packed >> 10) & 1
+        degree = (packed >> 5) & 31
+        if degree == 0:
+            continue  # a leaf: nothing below
         face_left[face] -= 1
-        h = HAND_HEAD + HAND_STRIDE * face_digit[face]
-        nb = base + FRAME
-        first = packed >> 11
-        stack[nb] = first
-        stack[nb + 1] = first + ((packed >> 5) & 31)
-        stack[nb + 2] = stack[base + 2] + ranks[e] if want_ranks != 0 else 0
-        stack[nb + 3] = stack[base + 3] + hand[h + 3]
-        stack[nb + 4] = stack[base + 4] + (1 << hand[h + 4])
-        stack[nb + 5] = stack[base + 5] + face_points[face]
-        stack[nb + 6] = stack[base + 6] + face_letters[face]
-        stack[nb + 7] = face
         depth += 1
-        if (packed >> 10) & 1 != 0:
-            if n == capacity:
-                # Unwind so face_left is restored before reporting overflow.
-                while depth > 0:
-                    face_left[stack[FRAME * depth + 7]] += 1
-                    depth -= 1
-                return -1
-            w = WORD_STRIDE * n
-            words[w] = stack[nb + 2]
-            words[w + 1] = stack[nb + 3]
-            words[w + 2] = stack[nb + 4]
-            words[w + 3] = stack[nb + 5]
-            words[w + 4] = stack[nb + 6]
-            words[w + 5] = face_digit[stack[FRAME + 7]]
-            words[w + 6] = depth
-            n += 1
+        nb = WALK_FRAME * depth
+        stack[nb] = rank
+        stack[nb + 1] = radix
+        stack[nb + 2] = swar
+        stack[nb + 3] = points
+        stack[nb + 4] = letters
+        stack[sp] = -1 - face
+        sp += 1
+        first = packed >> 11
+        for x in range(first + degree - 1, first - 1, -1):
+            stack[sp] = x
+            sp += 1 if face_left[edges[x] & 31] != 0 else 0
     return n
 
 
@@ -178,11 +199,12 @@ def state_points(hand, swar):
 
 
 @kernel
-def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
+def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 need_words, long_target, long_after, allow_left):  # fmt: skip
-    """The best (score, goes out) key of the state ``(radix0, swar0)`` with
-    constraints ``j0`` (words still needed) and ``f0`` (1 while a word longer
-    than ``long_after`` letters is still needed); memoised in ``memo``.
+    """The best (score, goes out) key of the state ``(radix0, swar0)``, whose
+    cards are worth ``points0`` (every caller knows it), with constraints
+    ``j0`` (words still needed) and ``f0`` (1 while a word longer than
+    ``long_after`` letters is still needed); memoised in ``memo``.
 
     The state's rarest card is either left over or in a word that starts
     with it, which reaches every partition exactly once.  Words are tried
@@ -214,7 +236,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
     stack[5] = group[d0] if d0 < hand[0] else 0
     stack[6] = INFEASIBLE
     stack[7] = -3
-    stack[8] = state_points(hand, swar0)
+    stack[8] = points0
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
@@ -311,7 +333,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
 
 
 @kernel
-def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
+def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0, j0, f0,
                 need_words, long_target, long_after, allow_left):  # fmt: skip
     """The most words in any best play of a (feasible) state, memoised in
     the last two numbers of its memo slot (count, choice).
@@ -321,7 +343,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
     """
     nf = long_target + 1
     naug = (need_words + 1) * nf
-    state_value(words, group, hand, memo, stack, radix0, swar0, j0, f0,
+    state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 need_words, long_target, long_after, allow_left)  # fmt: skip
     half = 0 if allow_left != 0 else hand[2] * naug
     top = 1 + MEMO_SLOT * (radix0 * naug + j0 * nf + f0 + half)
@@ -337,7 +359,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
     kstack[5] = group[d0] if d0 < hand[0] else 0
     kstack[6] = -1
     kstack[7] = -3
-    kstack[8] = state_points(hand, swar0)
+    kstack[8] = points0
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
@@ -351,13 +373,13 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
             memo[slot + 4] = -3
             sp -= 1
             continue
-        target = state_value(words, group, hand, memo, stack, radix, swar, j, f,
+        points = kstack[base + 8]
+        target = state_value(words, group, hand, memo, stack, radix, swar, points, j, f,
                              need_words, long_target, long_after, allow_left)  # fmt: skip
         d = kstack[base + 4]
         cur = kstack[base + 5]
         best = kstack[base + 6]
         choice = kstack[base + 7]
-        points = kstack[base + 8]
         h = HAND_HEAD + HAND_STRIDE * d
         end = group[d + 1]
         child_radix = 0
@@ -387,8 +409,8 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, j0, f0,
                 child_swar = swar - (1 << hand[h + 4])
                 child_j = j
                 child_f = f
-            value = state_value(words, group, hand, memo, stack, child_radix, child_swar, child_j, child_f,
-                                need_words, long_target, long_after, allow_left)  # fmt: skip
+            value = state_value(words, group, hand, memo, stack, child_radix, child_swar, child_points, child_j,
+                                child_f, need_words, long_target, long_after, allow_left)  # fmt: skip
             if value != INFEASIBLE:
                 if cur < end:
                     cand = value + (words[WORD_STRIDE * cur + 3] << SCORE_SHIFT)
@@ -489,6 +511,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     # discards that reach the best are noted in ``optimal`` (one bit each):
     # only they can be part of an optimal play, so pass 2 looks at no other.
     used = 0
+    covers = 1
     optimal = 0
     for _ in range(ncand):
         c = 0
@@ -505,11 +528,18 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
                 # Can every card go in words?  That is the best there is, and
-                # the word-only search that answers it is much smaller.
-                value = state_value(words, group, hand, memo, stack, radix, swar, j0, f0,
-                                    need_words, long_target, long_after, 0)  # fmt: skip
+                # the word-only search that answers it is much smaller.  But
+                # once one discard leaves a hand that cannot go out, the
+                # others seldom can either: then search with leftovers at
+                # once (the answer is the same; a cover still wins there).
+                value = INFEASIBLE
+                if covers != 0 or allow_left == 0:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
+                                        need_words, long_target, long_after, 0)  # fmt: skip
+                    if value == INFEASIBLE:
+                        covers = 0
                 if value == INFEASIBLE and allow_left != 0:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, j0, f0,
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
                                         need_words, long_target, long_after, 1)  # fmt: skip
                 if value == INFEASIBLE:
                     continue
@@ -562,12 +592,14 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                         # If the optimum puts every card in words, the rest
                         # must be covered by words: ask the word-only search.
                         mode = 0 if target_points == points + bonus else allow_left
-                        value = state_value(words, group, hand, memo, stack, rest_radix, rest_swar, cj, cf,
-                                            need_words, long_target, long_after, mode)  # fmt: skip
+                        rest_points = points - words[wb + 3]
+                        value = state_value(words, group, hand, memo, stack, rest_radix, rest_swar, rest_points,
+                                            cj, cf, need_words, long_target, long_after, mode)  # fmt: skip
                         if value == INFEASIBLE or value + ((words[wb + 3] + bonus) << SCORE_SHIFT) != best_total:
                             continue
                         count = 1 + state_count(words, group, hand, memo, stack, kstack, rest_radix, rest_swar,
-                                                cj, cf, need_words, long_target, long_after, mode)  # fmt: skip
+                                                rest_points, cj, cf, need_words, long_target, long_after,
+                                                mode)  # fmt: skip
                         if count > best_count:
                             found_w = word
                             best_count = count
@@ -581,7 +613,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         # No word is in any optimal play: every card is left over.
         for c in range(ncand):
             radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
-            if state_value(words, group, hand, memo, stack, radix, swar, 0, 0, need_words, long_target,
+            if state_value(words, group, hand, memo, stack, radix, swar, points, 0, 0, need_words, long_target,
                            long_after, allow_left) == best_total:  # fmt: skip
                 best_cand = c
                 break
@@ -594,7 +626,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         trace(words, hand, memo, radix - words[wb + 1], swar - words[wb + 2], best_j, best_f,
               need_words, long_target, long_after, best_mode, out, ob, 1, 0)  # fmt: skip
     else:
-        state_count(words, group, hand, memo, stack, kstack, radix, swar, 0, 0, need_words, long_target,
+        state_count(words, group, hand, memo, stack, kstack, radix, swar, points, 0, 0, need_words, long_target,
                     long_after, allow_left)  # fmt: skip
         trace(words, hand, memo, radix, swar, 0, 0, need_words, long_target, long_after, allow_left,
               out, ob, 0, 0)  # fmt: skip
@@ -821,7 +853,7 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
             if cursor == -2:
                 # Try the memo's best choice first, so good plays come early and
                 # the bound starts cutting at once.
-                state_value(words, group, hand, memo, stack, radix, swar, 0, 0,
+                state_value(words, group, hand, memo, stack, radix, swar, state_points(hand, swar), 0, 0,
                             need_words, long_target, long_after, 1)  # fmt: skip
                 dfs[fb + 8] = memo[1 + MEMO_SLOT * (radix * naug) + 2]  # allow_left = 1: the first half
             floor = dfs[fb + 9]
@@ -867,8 +899,9 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
                 child_longest = max(longest, words[wb + 4])
                 child_go = go
             if found == limit:
-                rest = state_value(words, group, hand, memo, stack, child_radix, child_swar, 0, 0,
-                                   need_words, long_target, long_after, 1)  # fmt: skip
+                rest = state_value(words, group, hand, memo, stack, child_radix, child_swar,
+                                   state_points(hand, child_swar), 0, 0, need_words, long_target, long_after,
+                                   1)  # fmt: skip
                 bound = child_acc + ((rest >> SCORE_SHIFT) - SCORE_OFFSET) + word_bonus + long_bonus
                 worst = keys[limit - 1]
                 if bound < (worst >> 16) - SCORE_OFFSET:
