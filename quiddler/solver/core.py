@@ -6,8 +6,10 @@ through a backend, and wrap the integers that come back in value objects.
 
 from __future__ import annotations
 
+import functools
 import os
 import weakref
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress
 from math import prod
@@ -20,7 +22,7 @@ from ..errors import HandTooLargeError, InvalidCardError, shown
 from ..wordlist import WordList, default_wordlist
 from . import _kernels as K
 from ._backends import FACE_SLOTS, MAX_CARDS, OUT_BLOCK, NumbaBackend, batch_backend, get_backend
-from .types import Play, Solution, Word
+from .types import Play, Solution, Word, new_play, new_solution
 
 __all__ = ["MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "NO_GO_OUT", "find_words", "score_counts", "score_many",
            "solve", "solve_many"]
@@ -58,11 +60,40 @@ def _cards_of(cards: Iterable[Card] | str) -> tuple[Card, ...]:
     return parse_hand(cards)
 
 
-def _face_counts(hand: Sequence[Card]) -> list[int]:
-    counts = [0] * FACE_SLOTS
+def _face_counts(hand: Iterable[Card]) -> array[int]:
+    """The hand's count of each kernel face (:data:`FACE_SLOTS` of them),
+    as the int64 array the compiled backend copies into its job row at C
+    speed (converting a list of 38 ints there took about 1 µs)."""
+    counts = _NO_COUNTS[:]
     for card in hand:
         counts[_KERNEL_INDEX[card]] += 1
     return counts
+
+
+_NO_COUNTS = array("q", bytes(8 * FACE_SLOTS))
+
+
+def _hand_and_counts(cards: Iterable[Card] | str) -> tuple[tuple[Card, ...], array[int]]:
+    """The hand as a tuple of cards, size-checked, and its face counts.
+
+    A tuple or list of cards (what programs pass) is counted straight away,
+    one dict lookup a card: anything else in it is not a key of
+    ``_KERNEL_INDEX`` (cards hash by identity), and only then is the hand
+    parsed, with parsing's errors.  Checking every item's type first and
+    counting after took twice as long.
+    """
+    if type(cards) is tuple or type(cards) is list:
+        try:
+            counts = _face_counts(cards)
+        except (KeyError, TypeError):  # not all cards: parse it, with its errors
+            pass
+        else:
+            hand = cards if type(cards) is tuple else tuple(cards)
+            _check_size(hand)
+            return hand, counts
+    hand = _cards_of(cards)
+    _check_size(hand)
+    return hand, _face_counts(hand)
 
 
 def _check_size(hand: Sequence[Card]) -> None:
@@ -106,13 +137,14 @@ def solve(
     >>> solve("d,cl,o,g,a,b,er,in,n,y,s", discard=True).best.score
     57
     """
-    hand = _cards_of(cards)
-    _check_size(hand)
+    # Every step below has a fast path for the usual arguments (the kernel
+    # call of an 11-card hand takes 10-20 µs, so each 0.1 µs here shows):
+    # see "Speed" in docs/solver.md.
+    hand, counts = _hand_and_counts(cards)
     top = _integer("top", top, 1)
     discard = _flag("discard", discard)
     params = _params(len(hand), discard, beat_longest, beat_words, bonus)
     trie = _wordlist_of(wordlist).card_trie
-    counts = _face_counts(hand)
     memo_size = _memo_size(counts, params)
     _check_memory(memo_size, params)
     engine = _engine(backend)
@@ -120,12 +152,12 @@ def solve(
     plays: tuple[Play, ...] = (best,)
     if top > 1:
         out, count = _top_blocks(engine, trie, counts, params, memo_size, top)
-        digits = _digit_cards(counts)
-        ranked = [_play_from(out, i * OUT_BLOCK, trie, digits) for i in range(count)]
+        digits, names = _digit_cards(counts), _names(trie)
+        ranked = [_play_from(out, i * OUT_BLOCK, trie, names, digits) for i in range(count)]
         # The best play leads; where equally good plays tie, the order among
         # them is the enumeration's, so put the solver's choice first.
         plays = (best,) + tuple(play for play in ranked if play != best)[: top - 1]
-    return Solution(cards=hand, discard_required=discard, plays=plays, best_go_out=best_go_out)
+    return new_solution(hand, discard, plays, best_go_out)
 
 
 def _top_blocks(engine: Any, trie: CardTrie, counts: Sequence[int], params: Sequence[int], memo_size: int,
@@ -367,6 +399,8 @@ def _cores() -> int:
 def _integer(name: str, value: object, low: int, high: int | None = None) -> int:
     """``value`` as an int in ``low..high``: TypeError for a float, a str or a
     bool, ValueError out of range, each naming the argument."""
+    if type(value) is int and value >= low and (high is None or value <= high):
+        return value  # the usual case, first (a bool is not exactly an int)
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an integer, not {value!r}")
     try:
@@ -406,8 +440,12 @@ def _engine(backend: object) -> Any:
     return get_backend(backend)
 
 
-def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None, bonus: int) -> list[int]:
-    """Validate the solve options and pack them for the kernels."""
+def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None, bonus: int) -> array[int]:
+    """Validate the solve options and pack them for the kernels (an int64
+    array: the compiled backend copies it into its job row at C speed)."""
+    if beat_longest is None and beat_words is None and type(bonus) is int and 0 <= bonus <= MAX_BONUS:
+        # No bonus targets (every solve of a game but the last turns): nothing to work out.
+        return array("q", (int(discard), 0, 0, _NO_TARGET, bonus, bonus))
     if beat_longest is not None:
         beat_longest = _integer("beat_longest", beat_longest, 0)
     if beat_words is not None:
@@ -419,13 +457,44 @@ def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
     long_target = 1 if beat_longest is not None else 0
     # No word has _NO_TARGET letters: a larger target is as unreachable, and fits the kernels' int64.
     long_after = min(beat_longest, _NO_TARGET) if beat_longest is not None else _NO_TARGET
-    return [int(discard), need_words, long_target, long_after, bonus, bonus]
+    return array("q", (int(discard), need_words, long_target, long_after, bonus, bonus))
 
 
 def max_memory_bytes() -> int:
     """The search's memory bound: ``$QUIDDLER_MAX_MEMORY_MB`` (megabytes),
-    else :data:`DEFAULT_MAX_MEMORY_MB`."""
-    text = os.environ.get(MEMORY_ENV, "").strip()
+    else :data:`DEFAULT_MAX_MEMORY_MB`.  Read on every solve (a program may
+    change it at any time), so read fast: see :func:`_memory_setting`."""
+    text = _memory_setting()
+    return DEFAULT_MAX_MEMORY_MB << 20 if text is None else _memory_limit(text)
+
+
+def _memory_setting() -> str | None:
+    """``os.environ.get(MEMORY_ENV)``, in a twentieth of the time.
+
+    ``os.environ.get`` of an unset variable raises and catches a KeyError
+    inside: 0.7 µs, a tenth of all the Python :func:`solve` runs around its
+    kernel call.  ``os.environ`` keeps its values in a plain dict of encoded
+    keys (``_data``; CPython's layout since 3.0) that every change made
+    through ``os.environ`` (``monkeypatch.setenv`` too) updates, so a lookup
+    there sees the same value.  Anything else standing in for
+    ``os.environ`` is asked the ordinary way.
+    """
+    environ = os.environ
+    data = getattr(environ, "_data", None)
+    if type(data) is not dict or type(environ) is not os._Environ:
+        return environ.get(MEMORY_ENV)
+    raw = data.get(_MEMORY_KEY)
+    return None if raw is None else environ.decodevalue(raw)
+
+
+_MEMORY_KEY = os.environ.encodekey(MEMORY_ENV) if type(os.environ) is os._Environ else None
+
+
+@functools.lru_cache(maxsize=16)
+def _memory_limit(text: str) -> int:
+    """The bound a setting of :data:`MEMORY_ENV` gives, in bytes (a bad
+    setting raises, every time: errors are not cached)."""
+    text = text.strip()
     if not text:
         return DEFAULT_MAX_MEMORY_MB << 20
     try:
@@ -461,7 +530,10 @@ def search_size(cards: Iterable[Card] | str, *, discard: bool = False, beat_long
 
 def _memo_size(counts: Sequence[int], params: Sequence[int]) -> int:
     states = prod(map(_PLUS_ONE, filter(None, counts)))  # the mixed-radix size, at C speed
-    return 1 + 2 * K.MEMO_SLOT * states * (params[1] + 1) * (params[2] + 1)
+    return 1 + _MEMO_UNIT * states * (params[1] + 1) * (params[2] + 1)
+
+
+_MEMO_UNIT = 2 * K.MEMO_SLOT
 
 
 _PLUS_ONE = (1).__add__
@@ -474,46 +546,62 @@ def _digit_cards(counts: Sequence[int]) -> list[Card]:
 
 def _best_plays(out: Sequence[int], trie: CardTrie, counts: Sequence[int]) -> tuple[Play, Play | None]:
     """The best play and the best going-out play from ``solve_counts``' two blocks."""
-    digits = _digit_cards(counts)
-    best = _play_from(out, 0, trie, digits)
+    digits, names = _digit_cards(counts), _names(trie)
+    best = _play_from(out, 0, trie, names, digits)
+    if out[2] == 0:  # no card left over: the kernel copied this play to the going-out block
+        return best, best
     if out[OUT_BLOCK + 3] < 0:
         return best, None
-    if out[OUT_BLOCK : 2 * OUT_BLOCK] == out[:OUT_BLOCK]:
-        return best, best  # the best play goes out
-    return best, _play_from(out, OUT_BLOCK, trie, digits)
+    return best, _play_from(out, OUT_BLOCK, trie, names, digits)
 
 
-def _play_from(out: Sequence[int], ob: int, trie: CardTrie, digits: Sequence[Card]) -> Play:
+def _play_from(out: Sequence[int], ob: int, trie: CardTrie, names: dict[int, _Named], digits: Sequence[Card]) -> Play:
     """Build the Play a kernel wrote to the block of ``out`` at ``ob``;
-    ``digits`` are the hand's distinct cards in kernel order."""
-    names = _names(trie)
-    start = ob + K.OUT_HEAD
-    named = sorted((names.get(rank) or _name(trie, rank, names) for rank in out[start : start + out[ob + 1]]),
-                   key=_PLAY_ORDER)  # fmt: skip
-    start += K.OUT_MAXC
-    unused = tuple(sorted(map(digits.__getitem__, out[start : start + out[ob + 2]]), key=_CARD_ORDER.__getitem__))
+    ``names`` is :func:`_names` of ``trie``, ``digits`` the hand's distinct
+    cards in kernel order."""
+    start = ob + _OUT_HEAD
+    named = [names.get(rank) or _name(trie, rank, names) for rank in out[start : start + out[ob + 1]]]
+    named.sort(key=_PLAY_ORDER)
+    left = out[ob + 2]
+    if left:
+        start += _OUT_MAXC
+        unused = tuple(sorted(map(digits.__getitem__, out[start : start + left]), key=_CARD_ORDER.__getitem__))
+        card_score = -sum(map(_MINUS_POINTS, named)) - sum(map(_CARD_POINTS.__getitem__, unused))
+    else:
+        unused = ()
+        card_score = -sum(map(_MINUS_POINTS, named))
     discard = digits[out[ob]] if out[ob] >= 0 else None
-    total = (out[ob + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET
-    card_score = -sum(name[0] for name in named) - sum(map(_CARD_POINTS.__getitem__, unused))
-    return Play(words=tuple(name[3] for name in named), unused=unused, discard=discard, bonus=total - card_score)
+    total = (out[ob + 3] >> _SCORE_SHIFT) - _SCORE_OFFSET
+    return new_play(tuple(map(_WORD, named)), unused, discard, total - card_score)
 
 
+# The kernels' output layout, as plain globals (each ``K.NAME`` is a lookup more).
+_OUT_HEAD, _OUT_MAXC, _SCORE_SHIFT, _SCORE_OFFSET = K.OUT_HEAD, K.OUT_MAXC, K.SCORE_SHIFT, K.SCORE_OFFSET
 #: (-points, -letters, text, word): a word named by rank; plays list their
 #: words by the first three.
 _Named = tuple[int, int, str, Word]
 _PLAY_ORDER = itemgetter(0, 1, 2)
+_MINUS_POINTS = itemgetter(0)
+_WORD = itemgetter(3)
 # Held weakly: the names of a word list's words go when the list does.
 _NAMES: weakref.WeakKeyDictionary[CardTrie, dict[int, _Named]] = weakref.WeakKeyDictionary()
+# The last trie asked for and its names (a weak reference too): nearly every
+# solve uses the same list, and a WeakKeyDictionary lookup makes a weak
+# reference each time (0.15 µs).
+_last_names: tuple[weakref.ref[CardTrie], dict[int, _Named]] | None = None
 
 
 def _names(trie: CardTrie) -> dict[int, _Named]:
     """The words named so far for ``trie``, by rank (words recur across hands)."""
+    global _last_names
+    last = _last_names
+    if last is not None and last[0]() is trie:
+        return last[1]
     names = _NAMES.get(trie)
     if names is None:
         names = _NAMES.setdefault(trie, {})
+    _last_names = (weakref.ref(trie), names)
     return names
-
-
 
 
 def _name(trie: CardTrie, rank: int, names: dict[int, _Named]) -> _Named:
