@@ -135,10 +135,12 @@ class _Solo:
     ``tolist()`` 0.7 µs, both part of every kernel call.
     """
 
-    __slots__ = ("edges", "job", "memo_room", "ranks", "row", "trie", "work")
+    __slots__ = ("edges", "job", "memo_room", "params", "params_row", "ranks", "row", "trie", "work")
 
     def __init__(self, row: array[int], job: Any) -> None:
         self.row, self.job = row, job
+        self.params: Sequence[int] = ()  # the last parameters, and as an array
+        self.params_row = array("q")
         self.trie: Callable[[], CardTrie | None] = _dead
         self.edges: Any = None
         self.ranks: Any = None
@@ -233,7 +235,10 @@ class NumbaBackend:
         work = solo.work if memo_size <= solo.memo_room else self._new_work(K.work_size(PACKED_WORDS, memo_size))
         row = solo.row
         row[:FACE_SLOTS] = face_count if type(face_count) is array else array("q", face_count)
-        row[FACE_SLOTS:JOB_STATUS] = params if type(params) is array else array("q", params)
+        if params is not solo.params:  # the solver passes the same tuple for the same options
+            solo.params_row = array("q", params)
+            solo.params = params if type(params) is tuple else ()  # a list may change: never reused
+        row[FACE_SLOTS:JOB_STATUS] = solo.params_row
         self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
         if row[JOB_STATUS] >= 0:
             return row[JOB_OUT:]

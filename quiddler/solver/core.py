@@ -21,7 +21,7 @@ from ..cardtrie import KERNEL_ORDER, MAX_WORD_CARDS, CardTrie
 from ..errors import HandTooLargeError, InvalidCardError, shown
 from ..wordlist import WordList, default_wordlist
 from . import _kernels as K
-from ._backends import FACE_SLOTS, MAX_CARDS, OUT_BLOCK, NumbaBackend, batch_backend, get_backend
+from ._backends import FACE_SLOTS, MAX_CARDS, OUT_BLOCK, AutoBackend, NumbaBackend, batch_backend, get_backend
 from .types import Play, Solution, Word, new_play, new_solution
 
 __all__ = ["MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "NO_GO_OUT", "find_words", "score_counts", "score_many",
@@ -435,17 +435,21 @@ def _wordlist_of(wordlist: object) -> WordList:
 
 
 def _engine(backend: object) -> Any:
+    """The backend named ``backend``; the auto backend's compiled one once
+    it has moved to it (its calls would only pass through)."""
     if not isinstance(backend, str):
         raise TypeError(f"backend must be 'auto', 'python' or 'numba', not {type(backend).__name__} {shown(backend)}")
-    return get_backend(backend)
+    engine = get_backend(backend)
+    return engine.compiled or engine if type(engine) is AutoBackend else engine
 
 
-def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None, bonus: int) -> array[int]:
-    """Validate the solve options and pack them for the kernels (an int64
-    array: the compiled backend copies it into its job row at C speed)."""
-    if beat_longest is None and beat_words is None and type(bonus) is int and 0 <= bonus <= MAX_BONUS:
-        # No bonus targets (every solve of a game but the last turns): nothing to work out.
-        return array("q", (int(discard), 0, 0, _NO_TARGET, bonus, bonus))
+def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None,
+            bonus: int) -> tuple[int, ...]:  # fmt: skip
+    """Validate the solve options and pack them for the kernels."""
+    if beat_longest is None and beat_words is None and bonus == 10 and type(bonus) is int:
+        # No bonus targets (every solve of a game but the last turns): the
+        # same tuple each time, which the compiled backend recognises.
+        return _PLAIN_PARAMS[int(discard)]
     if beat_longest is not None:
         beat_longest = _integer("beat_longest", beat_longest, 0)
     if beat_words is not None:
@@ -457,7 +461,10 @@ def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
     long_target = 1 if beat_longest is not None else 0
     # No word has _NO_TARGET letters: a larger target is as unreachable, and fits the kernels' int64.
     long_after = min(beat_longest, _NO_TARGET) if beat_longest is not None else _NO_TARGET
-    return array("q", (int(discard), need_words, long_target, long_after, bonus, bonus))
+    return int(discard), need_words, long_target, long_after, bonus, bonus
+
+
+_PLAIN_PARAMS = ((0, 0, 0, _NO_TARGET, 10, 10), (1, 0, 0, _NO_TARGET, 10, 10))
 
 
 def max_memory_bytes() -> int:
