@@ -22,6 +22,7 @@ import time
 import weakref
 from array import array
 from collections.abc import Callable, Sequence
+from math import prod
 from typing import Any, Protocol
 
 from ..cards import Card
@@ -45,7 +46,23 @@ STACK_SIZE = K.STACK_SIZE
 KEEP_BYTES = 1 << 27
 
 
+def needed_memo(face_count: Sequence[int], params: Sequence[int]) -> int:
+    """The memo slots the search of this hand needs: two of ``MEMO_SLOT``
+    numbers per state (a sub-multiset of the hand, numbered in mixed radix)
+    and per bonus-target state, plus the generation stamp."""
+    states = prod(map(_PLUS_ONE, filter(None, face_count)))  # the mixed-radix size, at C speed
+    return 1 + _MEMO_UNIT * states * (params[1] + 1) * (params[2] + 1)
+
+
+_PLUS_ONE = (1).__add__
+_MEMO_UNIT = 2 * K.MEMO_SLOT
+
+
 class Backend(Protocol):
+    """What :mod:`quiddler.solver.core` calls.  ``memo_size`` is the room
+    for the search's memo: at least :func:`needed_memo` of the hand (more
+    is only room: the memo is indexed by state)."""
+
     name: str
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
@@ -81,6 +98,7 @@ class PythonBackend:
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
         capacity = words_capacity(sum(face_count))
+        memo_size = min(memo_size, needed_memo(face_count, params))  # a list as long as it must be
         while True:
             out = [0] * (2 * OUT_BLOCK)
             result = K.solve_counts(
@@ -95,6 +113,7 @@ class PythonBackend:
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                    memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
         capacity = words_capacity(sum(face_count))
+        memo_size = min(memo_size, needed_memo(face_count, params))  # a list as long as it must be
         while True:
             out = [0] * (top * OUT_BLOCK)
             result = K.top_plays(

@@ -12,16 +12,24 @@ import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress
-from math import prod
 from operator import index, itemgetter
-from typing import Any
+from typing import Any, cast
 
 from ..cards import Card, parse_hand
 from ..cardtrie import KERNEL_ORDER, MAX_WORD_CARDS, CardTrie
 from ..errors import HandTooLargeError, InvalidCardError, shown
 from ..wordlist import WordList, default_wordlist
 from . import _kernels as K
-from ._backends import FACE_SLOTS, MAX_CARDS, OUT_BLOCK, AutoBackend, NumbaBackend, batch_backend, get_backend
+from ._backends import (
+    FACE_SLOTS,
+    MAX_CARDS,
+    OUT_BLOCK,
+    AutoBackend,
+    NumbaBackend,
+    batch_backend,
+    get_backend,
+    needed_memo,
+)
 from .types import Play, Solution, Word, new_play, new_solution
 
 __all__ = ["MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "NO_GO_OUT", "find_words", "score_counts", "score_many",
@@ -145,15 +153,16 @@ def solve(
     discard = _flag("discard", discard)
     params = _params(len(hand), discard, beat_longest, beat_words, bonus)
     trie = _wordlist_of(wordlist).card_trie
-    memo_size = _memo_size(counts, params)
+    memo_size = _memo_room(len(hand), counts, params)
     _check_memory(memo_size, params)
     engine = _engine(backend)
-    best, best_go_out = _best_plays(engine.solve_counts(trie, counts, params, memo_size), trie, counts)
+    targets = params[1] > 0 or params[2] > 0  # a bonus is possible
+    best, best_go_out = _best_plays(engine.solve_counts(trie, counts, params, memo_size), trie, counts, targets)
     plays: tuple[Play, ...] = (best,)
     if top > 1:
         out, count = _top_blocks(engine, trie, counts, params, memo_size, top)
         digits, names = _digit_cards(counts), _names(trie)
-        ranked = [_play_from(out, i * OUT_BLOCK, trie, names, digits) for i in range(count)]
+        ranked = [_play_from(out, i * OUT_BLOCK, trie, names, digits, targets) for i in range(count)]
         # The best play leads; where equally good plays tie, the order among
         # them is the enumeration's, so put the solver's choice first.
         plays = (best,) + tuple(play for play in ranked if play != best)[: top - 1]
@@ -204,6 +213,7 @@ def solve_many(
     options = {"discard": discard, "wordlist": wordlist, "beat_longest": beat_longest,
                "beat_words": beat_words, "bonus": bonus}  # fmt: skip
     solutions: list[Solution] = []
+    targets = beat_longest is not None or beat_words is not None
     for chunk, batch in _batches(hands, threads, backend, options):
         if batch is None:
             solutions += [solve(hand, backend=backend, **options) for hand in chunk]  # type: ignore[arg-type]
@@ -213,7 +223,7 @@ def solve_many(
             if status[i] < 0:  # more words than the batch buffers hold: solve alone
                 solutions.append(solve(hand, backend="numba", **options))  # type: ignore[arg-type]
                 continue
-            best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist())
+            best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist(), targets)
             solutions.append(Solution(cards=hand, discard_required=bool(options["discard"]), plays=(best,),
                                       best_go_out=go_out))  # fmt: skip
     return solutions
@@ -535,15 +545,28 @@ def search_size(cards: Iterable[Card] | str, *, discard: bool = False, beat_long
     return (_memo_size(_face_counts(hand), params) - 1) // (2 * K.MEMO_SLOT)
 
 
-def _memo_size(counts: Sequence[int], params: Sequence[int]) -> int:
-    states = prod(map(_PLUS_ONE, filter(None, counts)))  # the mixed-radix size, at C speed
-    return 1 + _MEMO_UNIT * states * (params[1] + 1) * (params[2] + 1)
+_memo_size = needed_memo
 
 
-_MEMO_UNIT = 2 * K.MEMO_SLOT
+def _memo_room(ncards: int, counts: Sequence[int], params: Sequence[int]) -> int:
+    """Memo slots enough for the search of this hand (at least
+    :func:`_memo_size`, which takes 0.7 µs to work out).
+
+    A hand of at most :data:`_ROOMY_CARDS` cards without bonus targets (a
+    hand of the game) gets the room the worst such hand needs, 2**ncards
+    states: the memo is indexed by state, so spare room changes nothing,
+    the pure-Python backend trims its memo to the exact size anyway, and
+    at under 1 MB (the least memory bound one can set) the memory check
+    passes as it would with the exact size.
+    """
+    if ncards <= _ROOMY_CARDS and params[1] == 0 and params[2] == 0:
+        return _ROOMY[ncards]
+    return needed_memo(counts, params)
 
 
-_PLUS_ONE = (1).__add__
+_ROOMY_CARDS = 12
+_ROOMY = [1 + 2 * K.MEMO_SLOT * (1 << n) for n in range(_ROOMY_CARDS + 1)]
+assert 8 * _ROOMY[-1] < 1 << 20, "under the least memory bound"
 
 
 def _digit_cards(counts: Sequence[int]) -> list[Card]:
@@ -551,35 +574,44 @@ def _digit_cards(counts: Sequence[int]) -> list[Card]:
     return list(compress(_KERNEL_CARDS, counts))
 
 
-def _best_plays(out: Sequence[int], trie: CardTrie, counts: Sequence[int]) -> tuple[Play, Play | None]:
-    """The best play and the best going-out play from ``solve_counts``' two blocks."""
+def _best_plays(out: Sequence[int], trie: CardTrie, counts: Sequence[int],
+                targets: bool) -> tuple[Play, Play | None]:  # fmt: skip
+    """The best play and the best going-out play from ``solve_counts``' two
+    blocks; ``targets``: whether the solve had bonus targets."""
     digits, names = _digit_cards(counts), _names(trie)
-    best = _play_from(out, 0, trie, names, digits)
+    best = _play_from(out, 0, trie, names, digits, targets)
     if out[2] == 0:  # no card left over: the kernel copied this play to the going-out block
         return best, best
     if out[OUT_BLOCK + 3] < 0:
         return best, None
-    return best, _play_from(out, OUT_BLOCK, trie, names, digits)
+    return best, _play_from(out, OUT_BLOCK, trie, names, digits, targets)
 
 
-def _play_from(out: Sequence[int], ob: int, trie: CardTrie, names: dict[int, _Named], digits: Sequence[Card]) -> Play:
+def _play_from(out: Sequence[int], ob: int, trie: CardTrie, names: dict[int, _Named], digits: Sequence[Card],
+               targets: bool) -> Play:  # fmt: skip
     """Build the Play a kernel wrote to the block of ``out`` at ``ob``;
     ``names`` is :func:`_names` of ``trie``, ``digits`` the hand's distinct
-    cards in kernel order."""
+    cards in kernel order.  Without bonus targets the bonus is 0 (the
+    kernel's score is the cards'); with them it is the kernel's score less
+    the cards'."""
     start = ob + _OUT_HEAD
-    named = [names.get(rank) or _name(trie, rank, names) for rank in out[start : start + out[ob + 1]]]
+    ranks = out[start : start + out[ob + 1]]
+    found = list(map(names.get, ranks))
+    if None in found:  # words not named yet for this list
+        named = [entry or _name(trie, rank, names) for entry, rank in zip(found, ranks)]
+    else:
+        named = cast("list[_Named]", found)
     named.sort(key=_PLAY_ORDER)
     left = out[ob + 2]
+    unused: tuple[Card, ...] = ()
     if left:
         start += _OUT_MAXC
         unused = tuple(sorted(map(digits.__getitem__, out[start : start + left]), key=_CARD_ORDER.__getitem__))
+    bonus = 0
+    if targets:
         card_score = -sum(map(_MINUS_POINTS, named)) - sum(map(_CARD_POINTS.__getitem__, unused))
-    else:
-        unused = ()
-        card_score = -sum(map(_MINUS_POINTS, named))
-    discard = digits[out[ob]] if out[ob] >= 0 else None
-    total = (out[ob + 3] >> _SCORE_SHIFT) - _SCORE_OFFSET
-    return new_play(tuple(map(_WORD, named)), unused, discard, total - card_score)
+        bonus = (out[ob + 3] >> _SCORE_SHIFT) - _SCORE_OFFSET - card_score
+    return new_play(tuple(map(_WORD, named)), unused, digits[out[ob]] if out[ob] >= 0 else None, bonus)
 
 
 # The kernels' output layout, as plain globals (each ``K.NAME`` is a lookup more).
