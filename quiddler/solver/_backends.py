@@ -249,9 +249,9 @@ class NumbaBackend:
         """
         solo = self._local.__dict__.get("solo")
         if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
-            solo = self._solo(trie, memo_size)
-        # A memo too big to keep (a huge hand's) gets a work array of its own.
-        work = solo.work if memo_size <= solo.memo_room else self._new_work(K.work_size(PACKED_WORDS, memo_size))
+            solo, work = self._solo(trie, memo_size)
+        else:
+            work = solo.work
         row = solo.row
         row[:FACE_SLOTS] = face_count if type(face_count) is array else array("q", face_count)
         if params is not solo.params:  # the solver passes the same tuple for the same options
@@ -271,24 +271,27 @@ class NumbaBackend:
             self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
         return row[JOB_OUT:]
 
-    def _solo(self, trie: CardTrie, memo_size: int) -> _Solo:
+    def _solo(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:
         """This thread's buffers for :meth:`solve_counts`, set up for
-        ``trie``, with a work array (room for ``PACKED_WORDS`` words) whose
-        memo holds ``memo_size`` if that is small enough to keep."""
+        ``trie``, and a work array (room for ``PACKED_WORDS`` words) whose
+        memo holds ``memo_size``: the thread's own, unless the memo is too
+        big to keep (a huge hand's), which gets a work array of its own."""
         solo = self._local.__dict__.get("solo")
         if solo is None:
             row = array("q", bytes(8 * K.JOB_WIDTH))
             # The job matrix is a numpy view of ``row``: Python reads and
             # writes the row as an array, the kernel the matrix.
-            solo = self._local.solo = _Solo(row, self._np.frombuffer(row, dtype=self._np.int64).reshape(1, -1))
+            job = self._np.frombuffer(row, dtype=self._np.int64).reshape(1, -1)
+            solo = self._local.solo = _Solo(row, job)
         solo.edges, solo.ranks = self.trie_arrays(trie)
         solo.trie = weakref.ref(trie)
         if memo_size > solo.memo_room:
             size = max(K.work_size(PACKED_WORDS, memo_size), K.work_size(PACKED_WORDS, 1 << 16))
-            if 8 * size <= KEEP_BYTES:  # a huge hand's memo is not held on to
-                solo.work = self._new_work(size)
-                solo.memo_room = size - K.work_size(PACKED_WORDS, 0)
-        return solo
+            if 8 * size > KEEP_BYTES:  # a huge hand's memo is not held on to
+                return solo, self._new_work(size)
+            solo.work = self._new_work(size)
+            solo.memo_room = size - K.work_size(PACKED_WORDS, 0)
+        return solo, solo.work
 
     def _new_work(self, size: int) -> Any:
         """A work array of :func:`~quiddler.solver._kernels.solve_rows`: face

@@ -57,6 +57,7 @@ _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
 # C speed (Card.__lt__ and Card.points are Python calls).
 _CARD_ORDER = {card: card.index for card in _KERNEL_CARDS}
 _CARD_POINTS = {card: card.points for card in _KERNEL_CARDS}
+_CARD_ORDER_OF = _CARD_ORDER.__getitem__
 _NO_TARGET = 1 << 20
 _BATCH_MEMO_BYTES = 1 << 29  # what solve_many's per-chunk memos may take together
 _FIRST_TOP = 64  # top=K starts with room for this many plays and grows while more exist
@@ -157,7 +158,8 @@ def solve(
     _check_memory(memo_size, params)
     engine = _engine(backend)
     targets = params[1] > 0 or params[2] > 0  # a bonus is possible
-    best, best_go_out = _best_plays(engine.solve_counts(trie, counts, params, memo_size), trie, counts, targets)
+    out = engine.solve_counts(trie, counts, params, memo_size)
+    best, best_go_out = _best_plays(out, trie, counts, targets)
     plays: tuple[Play, ...] = (best,)
     if top > 1:
         out, count = _top_blocks(engine, trie, counts, params, memo_size, top)
@@ -606,7 +608,7 @@ def _play_from(out: Sequence[int], ob: int, trie: CardTrie, names: dict[int, _Na
     unused: tuple[Card, ...] = ()
     if left:
         start += _OUT_MAXC
-        unused = tuple(sorted(map(digits.__getitem__, out[start : start + left]), key=_CARD_ORDER.__getitem__))
+        unused = tuple(sorted(map(digits.__getitem__, out[start : start + left]), key=_CARD_ORDER_OF))
     bonus = 0
     if targets:
         card_score = -sum(map(_MINUS_POINTS, named)) - sum(map(_CARD_POINTS.__getitem__, unused))

@@ -172,4 +172,6 @@ def _slot_filler(cls: type[_T]) -> Callable[..., _T]:
 #: ``new_play(words, unused, discard, bonus) == Play(words, unused, discard, bonus)``
 new_play: Callable[[tuple[Word, ...], tuple[Card, ...], Card | None, int], Play] = _slot_filler(Play)
 #: ``new_solution(cards, discard_required, plays, best_go_out) == Solution(...)`` of the same fields
-new_solution: Callable[[tuple[Card, ...], bool, tuple[Play, ...], Play | None], Solution] = _slot_filler(Solution)
+new_solution: Callable[[tuple[Card, ...], bool, tuple[Play, ...], Play | None], Solution] = (
+    _slot_filler(Solution)
+)
