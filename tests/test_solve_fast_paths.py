@@ -259,3 +259,17 @@ def test_the_auto_backend_is_skipped_once_compiled(monkeypatch):
     auto.compiled = get_backend("numba")  # type: ignore[assignment]
     assert core._engine("auto") is auto.compiled
     assert solve(HAND, discard=True) == expected
+
+
+def test_the_last_names_go_with_their_word_list():
+    import gc
+
+    from quiddler import WordList
+
+    words = WordList(["cat", "act", "at"], name="short-lived")
+    assert solve("c,a,t", wordlist=words).best.words[0].text == "act"
+    assert core._last_names is not None and core._last_names[0]() is words.card_trie
+    del words
+    gc.collect()
+    assert core._last_names is None
+    assert solve("c,a,t").best.score == solve("c,a,t", backend="python").best.score

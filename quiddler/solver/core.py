@@ -459,10 +459,10 @@ def _engine(backend: object) -> Any:
 def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None,
             bonus: int) -> tuple[int, ...]:  # fmt: skip
     """Validate the solve options and pack them for the kernels."""
-    if beat_longest is None and beat_words is None and bonus == 10 and type(bonus) is int:
+    if beat_longest is None and beat_words is None and bonus == 10 and type(bonus) is int and type(discard) is bool:
         # No bonus targets (every solve of a game but the last turns): the
         # same tuple each time, which the compiled backend recognises.
-        return _PLAIN_PARAMS[int(discard)]
+        return _PLAIN_PARAMS[discard]
     if beat_longest is not None:
         beat_longest = _integer("beat_longest", beat_longest, 0)
     if beat_words is not None:
@@ -627,9 +627,9 @@ _MINUS_POINTS = itemgetter(0)
 _WORD = itemgetter(3)
 # Held weakly: the names of a word list's words go when the list does.
 _NAMES: weakref.WeakKeyDictionary[CardTrie, dict[int, _Named]] = weakref.WeakKeyDictionary()
-# The last trie asked for and its names (a weak reference too): nearly every
-# solve uses the same list, and a WeakKeyDictionary lookup makes a weak
-# reference each time (0.15 µs).
+# The last trie asked for and its names, through a weak reference too (and
+# forgotten with the trie): nearly every solve uses the same list, and a
+# WeakKeyDictionary lookup makes a new weak reference each time (0.15 µs).
 _last_names: tuple[weakref.ref[CardTrie], dict[int, _Named]] | None = None
 
 
@@ -642,8 +642,16 @@ def _names(trie: CardTrie) -> dict[int, _Named]:
     names = _NAMES.get(trie)
     if names is None:
         names = _NAMES.setdefault(trie, {})
-    _last_names = (weakref.ref(trie), names)
+    _last_names = (weakref.ref(trie, _forget_last_names), names)
     return names
+
+
+def _forget_last_names(dead: weakref.ref[CardTrie]) -> None:
+    """A trie went: let its names go with it (a later trie may have replaced it already)."""
+    global _last_names
+    last = _last_names
+    if last is not None and last[0] is dead:
+        _last_names = None
 
 
 def _name(trie: CardTrie, rank: int, names: dict[int, _Named]) -> _Named:
