@@ -113,6 +113,24 @@ def test_options_keep_their_checks():
     assert solve("c,a,t", discard=1) == solve("c,a,t", discard=True)
 
 
+@pytest.mark.parametrize("backend", ["python", "numba"])
+def test_the_usual_call_gives_what_the_checked_path_gives(backend, monkeypatch):
+    # The usual arguments skip the checks; an equal word list, another
+    # spelling of an option or a memory setting goes through them.
+    from quiddler import default_wordlist
+
+    for size in (1, 2, 7, 11, 12, 13):
+        for hand in _deals(12, size, seed=size):
+            for discard in (True, False):
+                usual = solve(hand, discard=discard, backend=backend)
+                assert usual == solve(hand, discard=discard, wordlist=default_wordlist(), backend=backend)
+                assert usual == solve(hand, discard=int(discard), top=1, bonus=10, backend=backend)
+    monkeypatch.setenv(core.MEMORY_ENV, "4096")
+    for hand in _deals(12, 11):
+        assert solve(hand, discard=True, backend=backend) == solve(hand, discard=True, wordlist=default_wordlist(),
+                                                                   backend=backend)  # fmt: skip
+
+
 # -- the memory setting, read at dict speed ---------------------------------------------
 
 

@@ -146,16 +146,24 @@ def solve(
     >>> solve("d,cl,o,g,a,b,er,in,n,y,s", discard=True).best.score
     57
     """
-    # Every step below has a fast path for the usual arguments (the kernel
-    # call of an 11-card hand takes 10-20 µs, so each 0.1 µs here shows):
-    # see "Speed" in docs/solver.md.
+    # Every step has a fast path for the usual arguments (the kernel call of
+    # an 11-card hand takes 10-20 µs, so each 0.1 µs here shows): see
+    # "The Python around the kernel" in docs/solver.md.
     hand, counts = _hand_and_counts(cards)
-    top = _integer("top", top, 1)
-    discard = _flag("discard", discard)
-    params = _params(len(hand), discard, beat_longest, beat_words, bonus)
-    trie = _wordlist_of(wordlist).card_trie
-    memo_size = _memo_room(len(hand), counts, params)
-    _check_memory(memo_size, params)
+    if (top == 1 and type(top) is int and type(discard) is bool and wordlist is None and beat_longest is None
+            and beat_words is None and bonus == 10 and type(bonus) is int and len(hand) <= _ROOMY_CARDS
+            and _memory_setting() is None):  # fmt: skip
+        # A turn of a game with the default list and no memory setting:
+        # what the checks below would find, known without them (0.6 µs).
+        params, memo_size = _PLAIN_PARAMS[discard], _ROOMY[len(hand)]
+        trie = default_wordlist().card_trie
+    else:
+        top = _integer("top", top, 1)
+        discard = _flag("discard", discard)
+        params = _params(len(hand), discard, beat_longest, beat_words, bonus)
+        trie = _wordlist_of(wordlist).card_trie
+        memo_size = _memo_room(len(hand), counts, params)
+        _check_memory(memo_size, params)
     engine = _engine(backend)
     targets = params[1] > 0 or params[2] > 0  # a bonus is possible
     out = engine.solve_counts(trie, counts, params, memo_size)
@@ -477,7 +485,7 @@ def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
     return int(discard), need_words, long_target, long_after, bonus, bonus
 
 
-_PLAIN_PARAMS = ((0, 0, 0, _NO_TARGET, 10, 10), (1, 0, 0, _NO_TARGET, 10, 10))
+_PLAIN_PARAMS: tuple[tuple[int, ...], ...] = ((0, 0, 0, _NO_TARGET, 10, 10), (1, 0, 0, _NO_TARGET, 10, 10))
 
 
 def max_memory_bytes() -> int:
