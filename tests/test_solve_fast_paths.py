@@ -291,3 +291,12 @@ def test_the_last_names_go_with_their_word_list():
     gc.collect()
     assert core._last_names is None
     assert solve("c,a,t").best.score == solve("c,a,t", backend="python").best.score
+
+
+def test_words_are_named_as_the_plain_constructors_name_them():
+    trie = get_trie()
+    for rank in range(0, trie.multiset_count, 997):
+        faces = next(trie.spellings_of(rank))
+        plain = Word("".join(faces), tuple(Card(face) for face in faces))
+        order, word = core._name(trie, rank, {})
+        assert word == plain and order == (-plain.points, -plain.letters, plain.text)
