@@ -234,8 +234,7 @@ def solve_many(
                 solutions.append(solve(hand, backend="numba", **options))  # type: ignore[arg-type]
                 continue
             best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist(), targets)
-            solutions.append(Solution(cards=hand, discard_required=bool(options["discard"]), plays=(best,),
-                                      best_go_out=go_out))  # fmt: skip
+            solutions.append(new_solution(hand, bool(options["discard"]), (best,), go_out))
     return solutions
 
 
