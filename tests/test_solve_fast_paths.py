@@ -267,6 +267,8 @@ def test_the_kernel_is_called_without_the_dispatcher_when_compiled():
 
     stand_in = Uncompiled()
     assert _backends._entry_point(stand_in) is stand_in
+    stand_in.overloads = {"one signature": object()}  # a compiled version without an entry point
+    assert _backends._entry_point(stand_in) is stand_in
 
 
 def test_the_auto_backend_is_skipped_once_compiled(monkeypatch):

@@ -177,12 +177,13 @@ def _entry_point(dispatcher: Any) -> Any:
     compiled version, and its arguments here always have the types it was
     compiled for (the backend makes them), so the dispatch only costs time.
     The dispatcher itself is kept where there is no one compiled version
-    (``NUMBA_DISABLE_JIT``: the kernels are plain Python).
+    (``NUMBA_DISABLE_JIT``: the kernels are plain Python) or a numba
+    without ``entry_point``.
     """
     overloads = getattr(dispatcher, "overloads", None)
     if not overloads or len(overloads) != 1:
         return dispatcher
-    return next(iter(overloads.values())).entry_point
+    return getattr(next(iter(overloads.values())), "entry_point", None) or dispatcher
 
 
 class NumbaBackend:
