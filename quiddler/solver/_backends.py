@@ -20,7 +20,9 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Sequence
+from math import prod
 from typing import Any, Protocol
 
 from ..cards import Card
@@ -36,6 +38,7 @@ FACE_LETTERS = [len(face) for face in KERNEL_ORDER] + [0]
 FACE_SLOTS = len(FACE_POINTS)  # 32: one spare slot keeps arrays a round size
 MAX_CARDS = K.MAX_CARDS
 OUT_BLOCK = K.OUT_BLOCK
+JOB_STATUS, JOB_OUT, PACKED_WORDS = K.JOB_STATUS, K.JOB_OUT, K.PACKED_WORDS
 HAND_SIZE = K.HAND_HEAD + K.HAND_STRIDE * FACE_SLOTS
 STACK_SIZE = K.STACK_SIZE
 #: Per-thread scratch buffers up to this size are kept for the next call;
@@ -43,7 +46,23 @@ STACK_SIZE = K.STACK_SIZE
 KEEP_BYTES = 1 << 27
 
 
+def needed_memo(face_count: Sequence[int], params: Sequence[int]) -> int:
+    """The memo slots the search of this hand needs: two of ``MEMO_SLOT``
+    numbers per state (a sub-multiset of the hand, numbered in mixed radix)
+    and per bonus-target state, plus the generation stamp."""
+    states = prod(map(_PLUS_ONE, filter(None, face_count)))  # the mixed-radix size, at C speed
+    return 1 + _MEMO_UNIT * states * (params[1] + 1) * (params[2] + 1)
+
+
+_PLUS_ONE = (1).__add__
+_MEMO_UNIT = 2 * K.MEMO_SLOT
+
+
 class Backend(Protocol):
+    """What :mod:`quiddler.solver.core` calls.  ``memo_size`` is the room
+    for the search's memo: at least :func:`needed_memo` of the hand (more
+    is only room: the memo is indexed by state)."""
+
     name: str
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
@@ -79,6 +98,7 @@ class PythonBackend:
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
         capacity = words_capacity(sum(face_count))
+        memo_size = min(memo_size, needed_memo(face_count, params))  # a list as long as it must be
         while True:
             out = [0] * (2 * OUT_BLOCK)
             result = K.solve_counts(
@@ -93,6 +113,7 @@ class PythonBackend:
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                    memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
         capacity = words_capacity(sum(face_count))
+        memo_size = min(memo_size, needed_memo(face_count, params))  # a list as long as it must be
         while True:
             out = [0] * (top * OUT_BLOCK)
             result = K.top_plays(
@@ -117,6 +138,54 @@ class PythonBackend:
             capacity *= 4
 
 
+def _dead() -> None:
+    """A dead weak reference: what a :class:`_Solo` holds before its first trie."""
+
+
+class _Solo:
+    """One thread's buffers for single-hand kernel calls, and the trie they
+    were last set up for (held weakly, like every cache of a trie here).
+
+    ``row`` is the one-row ``jobs`` matrix of
+    :func:`~quiddler.solver._kernels.solve_rows` as a Python ``array`` of
+    int64, and ``job`` a numpy view of the same memory.  Python fills and
+    reads an ``array`` at C speed (slice to slice), where filling the numpy
+    row from a list of 38 ints took about 1 µs and reading its tail with
+    ``tolist()`` 0.7 µs, both part of every kernel call.
+    """
+
+    __slots__ = ("edges", "job", "memo_room", "params", "params_row", "ranks", "row", "trie", "work")
+
+    def __init__(self, row: array[int], job: Any) -> None:
+        self.row, self.job = row, job
+        self.params: Sequence[int] = ()  # the last parameters, and as an array
+        self.params_row = array("q")
+        self.trie: Callable[[], CardTrie | None] = _dead
+        self.edges: Any = None
+        self.ranks: Any = None
+        self.work: Any = None
+        self.memo_room = -1
+
+
+def _entry_point(dispatcher: Any) -> Any:
+    """The compiled code behind a numba kernel frozen to one signature (see
+    :mod:`~quiddler.solver._native`), to call without the dispatcher.
+
+    A dispatcher works out the numba type of every argument before each
+    call (0.3 µs of the 0.6 µs a call of ``solve_rows`` costs; a read-only
+    array such as the trie's ranks takes its slow path).  The kernel has one
+    compiled version, and its arguments here always have the types it was
+    compiled for (the backend makes them), so the dispatch only costs time.
+    The dispatcher itself is kept where there is no one compiled version
+    (``NUMBA_DISABLE_JIT``: the kernels are plain Python) or a numba
+    without ``entry_point``.
+    """
+    overloads = getattr(dispatcher, "overloads", None)
+    if not overloads or len(overloads) != 1:
+        return dispatcher
+    return getattr(next(iter(overloads.values())), "entry_point", None) or dispatcher
+
+
 class NumbaBackend:
     """Runs the numba-compiled kernels on numpy arrays."""
 
@@ -129,6 +198,7 @@ class NumbaBackend:
 
         self._np = np
         self._k = _native.load()
+        self._solve_rows = _entry_point(self._k.solve_rows)
         self._points = np.array(FACE_POINTS, dtype=np.int64)
         self._letters = np.array(FACE_LETTERS, dtype=np.int64)
         # Held weakly: a trie's arrays go when its word list does.
@@ -170,24 +240,59 @@ class NumbaBackend:
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
-        np = self._np
-        edges, ranks = self.trie_arrays(trie)
-        job = self._local.__dict__.get("job")
-        if job is None:
-            job = self._local.job = np.zeros((1, K.JOB_WIDTH), dtype=np.int64)
-        job[0, : K.JOB_STATUS] = [*face_count, *params]
-        self._k.solve_rows(edges, ranks, job, self._work(memo_size), 0, 1, K.PACKED_WORDS)
-        capacity = K.PACKED_WORDS
-        while True:
-            status = job[0, K.JOB_STATUS]
-            if _check(status):
-                return job[0, K.JOB_OUT :].tolist()  # type: ignore[no-any-return]
-            # More words than the work array holds (only huge hands): again,
-            # with more room, in a fresh work array (the memo moves with the
-            # words, and a moved memo must start all unknown).
+        """One hand through :func:`~quiddler.solver._kernels.solve_rows`.
+
+        The Python here is part of every kernel call, so it is kept to a
+        few C-speed steps (see :class:`_Solo`): the counts and parameters
+        are copied into the job row as int64 arrays, the compiled code is
+        called without numba's type dispatch, and the two play blocks come
+        back as a copy of the row's tail (an int64 ``array``).
+        """
+        solo = self._local.__dict__.get("solo")
+        if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
+            solo, work = self._solo(trie, memo_size)
+        else:
+            work = solo.work
+        row = solo.row
+        row[:FACE_SLOTS] = face_count if type(face_count) is array else array("q", face_count)
+        if params is not solo.params:  # the solver passes the same tuple for the same options
+            solo.params_row = array("q", params)
+            solo.params = params if type(params) is tuple else ()  # a list may change: never reused
+        row[FACE_SLOTS:JOB_STATUS] = solo.params_row
+        self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
+        if row[JOB_STATUS] >= 0:
+            return row[JOB_OUT:]
+        # More words than the work array holds (only huge hands): again,
+        # with more room, in a fresh work array (the memo moves with the
+        # words, and a moved memo must start all unknown).
+        capacity = PACKED_WORDS
+        while not _check(row[JOB_STATUS]):
             capacity *= 4
             work = self._new_work(K.work_size(capacity, memo_size))
-            self._k.solve_rows(edges, ranks, job, work, 0, 1, capacity)
+            self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
+        return row[JOB_OUT:]
+
+    def _solo(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:
+        """This thread's buffers for :meth:`solve_counts`, set up for
+        ``trie``, and a work array (room for ``PACKED_WORDS`` words) whose
+        memo holds ``memo_size``: the thread's own, unless the memo is too
+        big to keep (a huge hand's), which gets a work array of its own."""
+        solo = self._local.__dict__.get("solo")
+        if solo is None:
+            row = array("q", bytes(8 * K.JOB_WIDTH))
+            # The job matrix is a numpy view of ``row``: Python reads and
+            # writes the row as an array, the kernel the matrix.
+            job = self._np.frombuffer(row, dtype=self._np.int64).reshape(1, -1)
+            solo = self._local.solo = _Solo(row, job)
+        solo.edges, solo.ranks = self.trie_arrays(trie)
+        solo.trie = weakref.ref(trie)
+        if memo_size > solo.memo_room:
+            size = max(K.work_size(PACKED_WORDS, memo_size), K.work_size(PACKED_WORDS, 1 << 16))
+            if 8 * size > KEEP_BYTES:  # a huge hand's memo is not held on to
+                return solo, self._new_work(size)
+            solo.work = self._new_work(size)
+            solo.memo_room = size - K.work_size(PACKED_WORDS, 0)
+        return solo, solo.work
 
     def _new_work(self, size: int) -> Any:
         """A work array of :func:`~quiddler.solver._kernels.solve_rows`: face
@@ -195,17 +300,6 @@ class NumbaBackend:
         work = self._np.zeros(size, dtype=self._np.int64)
         work[:32] = FACE_POINTS
         work[32:64] = FACE_LETTERS
-        return work
-
-    def _work(self, memo_size: int) -> Any:
-        """This thread's work array (room for ``PACKED_WORDS`` words), replaced
-        by a bigger one when a hand needs a bigger memo."""
-        size = K.work_size(K.PACKED_WORDS, memo_size)
-        work = getattr(self._local, "work", None)
-        if work is None or len(work) < size:
-            work = self._new_work(max(size, K.work_size(K.PACKED_WORDS, 1 << 16)))
-            if work.nbytes <= KEEP_BYTES:  # a huge hand's memo is not held on to
-                self._local.work = work
         return work
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],

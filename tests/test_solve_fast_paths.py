@@ -1,0 +1,304 @@
+"""The fast paths around the kernel call (issue 9: ``solve()`` within 1.5x of
+its kernel) give what the plain paths give: the same values, the same errors,
+the same answers from the compiled backend's every branch."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pickle
+import random
+import threading
+
+import pytest
+
+from quiddler import Card, InvalidCardError, full_deck, parse_hand, solve
+from quiddler.errors import HandTooLargeError
+from quiddler.solver import _backends, core
+from quiddler.solver._backends import AutoBackend, NumbaBackend, PythonBackend, get_backend
+from quiddler.solver.types import Play, Solution, Word, new_play, new_solution
+
+HAND = "d,cl,o,g,a,b,er,in,n,y,s"
+
+
+def _deals(count: int, size: int, seed: int = 9) -> list[list[Card]]:
+    rng = random.Random(seed)
+    deck = full_deck()
+    return [rng.sample(deck, size) for _ in range(count)]
+
+
+# -- value objects built from their slots ---------------------------------------------
+
+
+def _rebuilt(solution: Solution) -> Solution:
+    """The same solution through the dataclass constructors."""
+    plays = tuple(Play(words=p.words, unused=p.unused, discard=p.discard, bonus=p.bonus)
+                  for p in solution.plays)  # fmt: skip
+    go_out = solution.best_go_out
+    if go_out is not None:
+        go_out = Play(words=go_out.words, unused=go_out.unused, discard=go_out.discard, bonus=go_out.bonus)
+    return Solution(cards=solution.cards, discard_required=solution.discard_required, plays=plays,
+                    best_go_out=go_out)  # fmt: skip
+
+
+def test_new_play_and_new_solution_are_the_dataclass_values():
+    cat = Word("cat", tuple(parse_hand("c,a,t")))
+    fast = new_play((cat,), (Card("q"),), Card("z"), 3)
+    plain = Play(words=(cat,), unused=(Card("q"),), discard=Card("z"), bonus=3)
+    assert type(fast) is Play and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    assert dataclasses.astuple(fast) == dataclasses.astuple(plain)
+    assert fast.score == plain.score == 13 - 15 + 3
+    assert pickle.loads(pickle.dumps(fast)) == plain
+    assert dataclasses.replace(fast, bonus=4) == Play((cat,), (Card("q"),), Card("z"), 4)
+    solution = new_solution(tuple(parse_hand("c,a,t,q,z")), True, (fast,), None)
+    assert solution == Solution(tuple(parse_hand("c,a,t,q,z")), True, (plain,), None)
+    assert hash(solution) == hash(Solution(tuple(parse_hand("c,a,t,q,z")), True, (plain,), None))
+    for value, field in ((fast, "bonus"), (solution, "plays")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, field, ())
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            delattr(value, field)
+    assert not hasattr(fast, "__dict__")  # still slotted: no attribute can be added
+
+
+@pytest.mark.parametrize("backend", ["python", "numba"])
+def test_solutions_equal_the_dataclass_built_ones(backend):
+    for hand in _deals(40, 11) + _deals(10, 6):
+        for options in ({"discard": True}, {"discard": False}, {"discard": True, "beat_words": 1, "top": 3}):
+            solution = solve(hand, backend=backend, **options)  # type: ignore[arg-type]
+            rebuilt = _rebuilt(solution)
+            assert solution == rebuilt and hash(solution) == hash(rebuilt) and repr(solution) == repr(rebuilt)
+            assert pickle.loads(pickle.dumps(solution)) == solution
+            assert solution.to_dict() == rebuilt.to_dict()
+
+
+# -- hands: counted at once when they are cards, parsed otherwise ---------------------
+
+
+def test_every_form_of_a_hand_gives_the_same_solution():
+    cards = parse_hand(HAND)
+    expected = solve(HAND, discard=True)
+    for form in (cards, list(cards), tuple(cards), [c.face for c in cards], [cards[0], *HAND.split(",")[1:]],
+                 iter(cards), (c for c in cards)):  # fmt: skip
+        solution = solve(form, discard=True)  # type: ignore[arg-type]
+        assert solution == expected and type(solution.cards) is tuple and solution.cards == tuple(cards)
+
+
+@pytest.mark.parametrize("bad", [[Card("a"), 5], [Card("a"), None], [Card("a"), [1]], [Card("a"), "zz"]])
+def test_a_list_with_something_not_a_card_raises_the_parse_error(bad):
+    with pytest.raises(InvalidCardError) as fast:
+        solve(bad)
+    with pytest.raises(InvalidCardError) as parsed:
+        parse_hand(bad)
+    assert str(fast.value) == str(parsed.value)
+
+
+def test_lists_of_cards_are_size_checked():
+    with pytest.raises(InvalidCardError, match="empty hand"):
+        solve([])
+    with pytest.raises(HandTooLargeError, match="hand of 21 cards"):
+        solve(full_deck()[:21])
+
+
+def test_options_keep_their_checks():
+    bad = (({"top": True}, TypeError), ({"top": 1.0}, TypeError), ({"top": 0}, ValueError),
+           ({"discard": 2}, TypeError), ({"discard": "yes"}, TypeError), ({"bonus": 10.0}, TypeError),
+           ({"bonus": True}, TypeError), ({"bonus": -1}, ValueError),
+           ({"bonus": core.MAX_BONUS + 1}, ValueError),
+           ({"backend": 3}, TypeError))  # fmt: skip
+    for kwargs, error in bad:
+        with pytest.raises(error):
+            solve("c,a,t", **kwargs)  # type: ignore[arg-type]
+    assert solve("c,a,t", bonus=3) == solve("c,a,t")  # no targets: the bonus changes nothing
+    assert solve("c,a,t", discard=1) == solve("c,a,t", discard=True)
+
+
+@pytest.mark.parametrize("backend", ["python", "numba"])
+def test_the_usual_call_gives_what_the_checked_path_gives(backend, monkeypatch):
+    # The usual arguments skip the checks; an equal word list, another
+    # spelling of an option or a memory setting goes through them.
+    from quiddler import default_wordlist
+
+    for size in (1, 2, 7, 11, 12, 13):
+        for hand in _deals(12, size, seed=size):
+            for discard in (True, False):
+                usual = solve(hand, discard=discard, backend=backend)
+                assert usual == solve(hand, discard=discard, wordlist=default_wordlist(), backend=backend)
+                assert usual == solve(hand, discard=int(discard), top=1, bonus=10, backend=backend)
+    monkeypatch.setenv(core.MEMORY_ENV, "4096")
+    for hand in _deals(12, 11):
+        assert solve(hand, discard=True, backend=backend) == solve(hand, discard=True, wordlist=default_wordlist(),
+                                                                   backend=backend)  # fmt: skip
+
+
+# -- the memory setting, read at dict speed ---------------------------------------------
+
+
+def test_the_memory_setting_follows_every_change(monkeypatch):
+    assert core._memory_setting() == os.environ.get(core.MEMORY_ENV)
+    monkeypatch.setenv(core.MEMORY_ENV, "64")
+    assert core._memory_setting() == "64" and core.max_memory_bytes() == 64 << 20
+    monkeypatch.setenv(core.MEMORY_ENV, " 7 ")
+    assert core.max_memory_bytes() == 7 << 20
+    os.environ[core.MEMORY_ENV] = "lots"
+    with pytest.raises(ValueError, match=core.MEMORY_ENV):
+        solve("c,a,t")
+    with pytest.raises(ValueError, match=core.MEMORY_ENV):  # errors are not cached
+        solve("c,a,t")
+    monkeypatch.delenv(core.MEMORY_ENV)
+    assert core._memory_setting() is None and core.max_memory_bytes() == core.DEFAULT_MAX_MEMORY_MB << 20
+
+
+def test_a_stand_in_for_os_environ_is_asked_the_ordinary_way(monkeypatch):
+    monkeypatch.setattr(core.os, "environ", {core.MEMORY_ENV: "0"})
+    with pytest.raises(ValueError, match="at least 1"):
+        solve("c,a,t", backend="python")
+
+
+# -- the memo room ----------------------------------------------------------------------
+
+
+def test_the_memo_room_holds_the_search_and_stays_under_any_bound():
+    for size in range(1, 15):
+        for hand in _deals(20, size, seed=size):
+            counts = core._face_counts(hand)
+            for params in (core._params(size, True, None, None, 10), core._params(size, False, 4, 1, 10)):
+                room, exact = core._memo_room(size, counts, params), core._memo_size(counts, params)
+                assert room >= exact
+                if room > exact:  # a game-sized hand without targets: room from the table
+                    assert size <= core._ROOMY_CARDS and not (params[1] or params[2]) and 8 * room < 1 << 20
+
+
+# -- the compiled backend's single-hand call ----------------------------------------------
+
+
+def get_trie():
+    return core.default_wordlist().card_trie
+
+
+def _plays(blocks, hand, params):
+    """The two plays of a kernel call's blocks (the rest of a block is scratch)."""
+    return core._best_plays(blocks, get_trie(), core._face_counts(hand), bool(params[1] or params[2]))
+
+
+def _python_blocks(hand, params):
+    counts = core._face_counts(hand)
+    blocks = PythonBackend().solve_counts(get_trie(), counts, params, core._memo_size(counts, params))
+    return _plays(blocks, hand, params)
+
+
+def test_the_compiled_call_takes_lists_and_arrays_alike():
+    backend = get_backend("numba")
+    hand = parse_hand(HAND)
+    params = core._params(11, True, None, None, 10)
+    counts = core._face_counts(hand)
+    memo = core._memo_size(counts, params)
+    expected = _python_blocks(hand, params)
+    assert _plays(backend.solve_counts(get_trie(), counts, params, memo), hand, params) == expected
+    as_lists = backend.solve_counts(get_trie(), list(counts), list(params), memo)
+    assert _plays(as_lists, hand, params) == expected
+    # A list of parameters changed in place is read again (only tuples are recognised).
+    changing = list(params)
+    backend.solve_counts(get_trie(), counts, changing, memo)
+    changing[0] = 0
+    blocks = backend.solve_counts(get_trie(), counts, changing, memo)
+    assert _plays(blocks, hand, changing) == _python_blocks(hand, changing)
+
+
+def test_more_words_than_the_packed_buffers_hold_are_solved_again(monkeypatch):
+    backend = NumbaBackend()  # a fresh backend: its buffers are sized with the small capacity
+    monkeypatch.setattr(_backends, "PACKED_WORDS", 4)
+    new_work = backend._new_work
+    made: list[int] = []
+    monkeypatch.setattr(backend, "_new_work", lambda size: made.append(size) or new_work(size))
+    for hand in _deals(5, 11):
+        params = core._params(11, True, None, None, 10)
+        counts = core._face_counts(hand)
+        blocks = backend.solve_counts(get_trie(), counts, params, core._memo_size(counts, params))
+        assert _plays(blocks, hand, params) == _python_blocks(hand, params)
+    assert len(made) > 5  # the thread's work array, then bigger ones for each hand
+
+
+def test_a_memo_too_big_to_keep_gets_a_work_array_of_its_own(monkeypatch):
+    backend = NumbaBackend()
+    hand = parse_hand(HAND)
+    params = core._params(11, True, None, None, 10)
+    counts = core._face_counts(hand)
+    small = backend.solve_counts(get_trie(), counts, params, core._memo_size(counts, params))
+    kept = backend._local.solo.work
+    monkeypatch.setattr(_backends, "KEEP_BYTES", 8 * len(kept))
+    big = backend.solve_counts(get_trie(), counts, params, 4 * len(kept))
+    assert _plays(big, hand, params) == _plays(small, hand, params) == _python_blocks(hand, params)
+    assert backend._local.solo.work is kept
+
+
+def test_each_thread_has_its_own_buffers():
+    backend = get_backend("numba")
+    deals = _deals(30, 11)
+    params = core._params(11, True, None, None, 10)
+    expected = [_python_blocks(hand, params) for hand in deals]
+    failures: list[int] = []
+
+    def run() -> None:
+        for _ in range(5):
+            for i, hand in enumerate(deals):
+                counts = core._face_counts(hand)
+                blocks = backend.solve_counts(get_trie(), counts, params, core._memo_size(counts, params))
+                if _plays(blocks, hand, params) != expected[i]:
+                    failures.append(i)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures
+
+
+def test_the_kernel_is_called_without_the_dispatcher_when_compiled():
+    backend = get_backend("numba")
+    dispatcher = backend._k.solve_rows
+    if getattr(dispatcher, "overloads", None):  # not under NUMBA_DISABLE_JIT
+        assert backend._solve_rows is not dispatcher and len(dispatcher.overloads) == 1
+
+    class Uncompiled:
+        def __init__(self) -> None:
+            self.overloads: dict[object, object] = {}
+
+    stand_in = Uncompiled()
+    assert _backends._entry_point(stand_in) is stand_in
+    stand_in.overloads = {"one signature": object()}  # a compiled version without an entry point
+    assert _backends._entry_point(stand_in) is stand_in
+
+
+def test_the_auto_backend_is_skipped_once_compiled(monkeypatch):
+    auto = AutoBackend()
+    monkeypatch.setitem(_backends._backends, "auto", auto)
+    assert core._engine("auto") is auto
+    expected = solve(HAND, discard=True, backend="python")
+    auto.compiled = get_backend("numba")  # type: ignore[assignment]
+    assert core._engine("auto") is auto.compiled
+    assert solve(HAND, discard=True) == expected
+
+
+def test_the_last_names_go_with_their_word_list():
+    import gc
+
+    from quiddler import WordList
+
+    words = WordList(["cat", "act", "at"], name="short-lived")
+    assert solve("c,a,t", wordlist=words).best.words[0].text == "act"
+    assert core._last_names is not None and core._last_names[0]() is words.card_trie
+    del words
+    gc.collect()
+    assert core._last_names is None
+    assert solve("c,a,t").best.score == solve("c,a,t", backend="python").best.score
+
+
+def test_words_are_named_as_the_plain_constructors_name_them():
+    trie = get_trie()
+    for rank in range(0, trie.multiset_count, 997):
+        faces = next(trie.spellings_of(rank))
+        plain = Word("".join(faces), tuple(Card(face) for face in faces))
+        order, word = core._name(trie, rank, {})
+        assert word == plain and order == (-plain.points, -plain.letters, plain.text)
