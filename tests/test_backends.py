@@ -128,6 +128,27 @@ def test_notices_go_to_stderr_once_and_still_reach_the_log(capsys, caplog):
         logger.handlers[:], logger.level, logger.propagate = saved
 
 
+def test_a_pool_worker_prints_no_notices(capsys, monkeypatch):
+    """A worker forked from the command line inherits its notice handler;
+    the worker's start-up removes it, so "compiling the kernels" is said
+    once by the command, not once more by every worker."""
+    from quiddler.game import workers
+
+    logger = logging.getLogger("quiddler")
+    saved = (list(logger.handlers), logger.level, logger.propagate)
+    monkeypatch.setattr(workers.signal, "signal", lambda *args: None)  # keep this process's Ctrl-C
+    try:
+        show_notices()
+        workers._init_worker(None)
+        logging.getLogger("quiddler.solver").info("compiling something")
+        assert capsys.readouterr().err == ""
+        show_notices()  # and it can be shown again
+        logging.getLogger("quiddler.solver").info("compiled")
+        assert capsys.readouterr().err == "quiddler: compiled\n"
+    finally:
+        logger.handlers[:], logger.level, logger.propagate = saved
+
+
 def test_the_compile_is_polled_at_most_every_so_often_but_not_forever(auto, monkeypatch):
     process = FakeCompile()
     polls = []

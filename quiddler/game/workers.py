@@ -105,8 +105,13 @@ def play_chunk(job: ChunkJob, source: WordSource | None = None) -> list[GameResu
 
 
 def _init_worker(source: WordSource | None) -> None:
-    """Start-up of a pool worker: ignore Ctrl-C; install the custom word list, if any."""
+    """Start-up of a pool worker: ignore Ctrl-C; print no notices (a forked
+    worker inherits the command's, and each worker's "compiling the kernels"
+    would repeat the command's own line); install the custom word list, if any."""
+    from ..solver._backends import hide_notices
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    hide_notices()
     _install(source)
 
 

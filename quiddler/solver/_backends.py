@@ -540,6 +540,15 @@ def show_notices() -> None:
         logger.setLevel(logging.INFO)
 
 
+def hide_notices() -> None:
+    """Stop printing quiddler's notices in this process (undoes
+    :func:`show_notices`): a worker process forked from the command line
+    inherits them, and the command has said its piece once already."""
+    logger = logging.getLogger("quiddler")
+    for handler in [h for h in logger.handlers if isinstance(h, _NoticeHandler)]:
+        logger.removeHandler(handler)
+
+
 _backends: dict[str, Backend] = {}
 _lock = threading.Lock()
 
