@@ -523,7 +523,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
             used |= 1 << c
         radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
         if best_total != INFEASIBLE and points + bonus_room < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
-            continue
+            break  # and so would every later discard: none is cheaper
         for jj in range(njs):
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
