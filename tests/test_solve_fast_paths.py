@@ -178,7 +178,7 @@ def get_trie():
 
 def _plays(blocks, hand, params):
     """The two plays of a kernel call's blocks (the rest of a block is scratch)."""
-    return core._best_plays(blocks, get_trie(), core._face_counts(hand), bool(params[1] or params[2]))
+    return core._best_plays(blocks, get_trie(), bool(params[1] or params[2]))
 
 
 def _python_blocks(hand, params):

@@ -716,8 +716,9 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
     ``params``: discard (0/1), need_words, long_target (0/1), long_after,
     word_bonus, long_bonus.  Writes the best play to ``out[:OUT_BLOCK]`` and
     the best going-out play to the next block, each laid out as
-    :func:`best_play` describes, with the second block's ``[3]`` set to
-    ``INFEASIBLE`` when the hand cannot go out.  Returns the number of words
+    :func:`best_play` describes and named by :func:`name_words` (word ranks,
+    and kernel faces for the discard and leftovers), with the second
+    block's ``[3]`` set to ``INFEASIBLE`` when the hand cannot go out.  Returns the number of words
     found, or ``-1`` if ``words`` was too small (nothing else is written) or
     ``-2`` if ``memo`` was.
     """
@@ -757,7 +758,7 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
     exact best score of the rest (from the memo) plus every bonus still
     possible cannot reach the worst play kept.  Plays are kept sorted by
     (total, goes out, longest word, word count) in ``keys``; play ``i`` is
-    written to ``out`` at ``i * OUT_BLOCK`` in :func:`best_play`'s layout.  ``dfs`` needs ``DFS_FRAME * (cards
+    written to ``out`` at ``i * OUT_BLOCK`` as :func:`solve_counts` writes its blocks.  ``dfs`` needs ``DFS_FRAME * (cards
     + 2)`` slots and ``path`` ``cards + 2``.  Returns the number of plays
     found, or a negative number as :func:`solve_counts` does.
     """
@@ -951,10 +952,17 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
 
 @kernel
 def name_words(edges, ranks, hand, words, out, ob):
-    """Replace the word indices in a play block by the words' ranks in the
-    card trie, which name them for good (the ``words`` buffer is reused)."""
+    """Name a play block's cards for good, for the caller (the ``words``
+    buffer and the hand's layout are reused): its word indices become the
+    words' ranks in the card trie, and its discard and leftover digits
+    become kernel faces (so the caller maps them to cards without working
+    out the hand's digits)."""
     if out[ob + 3] == INFEASIBLE:
         return
+    if out[ob] >= 0:
+        out[ob] = hand[HAND_HEAD + HAND_STRIDE * out[ob]]
+    for i in range(ob + OUT_HEAD + OUT_MAXC, ob + OUT_HEAD + OUT_MAXC + out[ob + 2]):
+        out[i] = hand[HAND_HEAD + HAND_STRIDE * out[i]]
     for i in range(out[ob + 1]):
         radix = words[WORD_STRIDE * out[ob + OUT_HEAD + i] + 1]
         rank = 0

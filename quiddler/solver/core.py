@@ -11,7 +11,6 @@ import os
 import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import compress
 from operator import index, itemgetter
 from typing import Any, cast
 
@@ -167,12 +166,12 @@ def solve(
     engine = _engine(backend)
     targets = params[1] > 0 or params[2] > 0  # a bonus is possible
     out = engine.solve_counts(trie, counts, params, memo_size)
-    best, best_go_out = _best_plays(out, trie, counts, targets)
+    best, best_go_out = _best_plays(out, trie, targets)
     plays: tuple[Play, ...] = (best,)
     if top > 1:
         out, count = _top_blocks(engine, trie, counts, params, memo_size, top)
-        digits, names = _digit_cards(counts), _names(trie)
-        ranked = [_play_from(out, i * OUT_BLOCK, trie, names, digits, targets) for i in range(count)]
+        names = _names(trie)
+        ranked = [_play_from(out, i * OUT_BLOCK, trie, names, targets) for i in range(count)]
         # The best play leads; where equally good plays tie, the order among
         # them is the enumeration's, so put the solver's choice first.
         plays = (best,) + tuple(play for play in ranked if play != best)[: top - 1]
@@ -228,12 +227,12 @@ def solve_many(
         if batch is None:
             solutions += [solve(hand, backend=backend, **options) for hand in chunk]  # type: ignore[arg-type]
             continue
-        trie, counts, out, status = batch
+        trie, _, out, status = batch
         for i, hand in enumerate(chunk):
             if status[i] < 0:  # more words than the batch buffers hold: solve alone
                 solutions.append(solve(hand, backend="numba", **options))  # type: ignore[arg-type]
                 continue
-            best, go_out = _best_plays(out[i].tolist(), trie, counts[i].tolist(), targets)
+            best, go_out = _best_plays(out[i].tolist(), trie, targets)
             solutions.append(new_solution(hand, bool(options["discard"]), (best,), go_out))
     return solutions
 
@@ -579,29 +578,22 @@ _ROOMY = [1 + 2 * K.MEMO_SLOT * (1 << n) for n in range(_ROOMY_CARDS + 1)]
 assert 8 * _ROOMY[-1] < 1 << 20, "under the least memory bound"
 
 
-def _digit_cards(counts: Sequence[int]) -> list[Card]:
-    """The hand's distinct cards in kernel order (its digits)."""
-    return list(compress(_KERNEL_CARDS, counts))
-
-
-def _best_plays(out: Sequence[int], trie: CardTrie, counts: Sequence[int],
-                targets: bool) -> tuple[Play, Play | None]:  # fmt: skip
+def _best_plays(out: Sequence[int], trie: CardTrie, targets: bool) -> tuple[Play, Play | None]:
     """The best play and the best going-out play from ``solve_counts``' two
     blocks; ``targets``: whether the solve had bonus targets."""
-    digits, names = _digit_cards(counts), _names(trie)
-    best = _play_from(out, 0, trie, names, digits, targets)
+    names = _names(trie)
+    best = _play_from(out, 0, trie, names, targets)
     if out[2] == 0:  # no card left over: the kernel copied this play to the going-out block
         return best, best
     if out[OUT_BLOCK + 3] < 0:
         return best, None
-    return best, _play_from(out, OUT_BLOCK, trie, names, digits, targets)
+    return best, _play_from(out, OUT_BLOCK, trie, names, targets)
 
 
-def _play_from(out: Sequence[int], ob: int, trie: CardTrie, names: dict[int, _Named], digits: Sequence[Card],
-               targets: bool) -> Play:  # fmt: skip
-    """Build the Play a kernel wrote to the block of ``out`` at ``ob``;
-    ``names`` is :func:`_names` of ``trie``, ``digits`` the hand's distinct
-    cards in kernel order.  Without bonus targets the bonus is 0 (the
+def _play_from(out: Sequence[int], ob: int, trie: CardTrie, names: dict[int, _Named], targets: bool) -> Play:
+    """Build the Play a kernel wrote to the block of ``out`` at ``ob`` (its
+    words as ranks, its discard and leftovers as kernel faces); ``names`` is
+    :func:`_names` of ``trie``.  Without bonus targets the bonus is 0 (the
     kernel's score is the cards'); with them it is the kernel's score less
     the cards'."""
     start = ob + _OUT_HEAD
@@ -616,12 +608,12 @@ def _play_from(out: Sequence[int], ob: int, trie: CardTrie, names: dict[int, _Na
     unused: tuple[Card, ...] = ()
     if left:
         start += _OUT_MAXC
-        unused = tuple(sorted(map(digits.__getitem__, out[start : start + left]), key=_CARD_ORDER_OF))
+        unused = tuple(sorted(map(_KERNEL_CARDS.__getitem__, out[start : start + left]), key=_CARD_ORDER_OF))
     bonus = 0
     if targets:
         card_score = -sum(order[0] for order, _ in named) - sum(map(_CARD_POINTS.__getitem__, unused))
         bonus = (out[ob + 3] >> _SCORE_SHIFT) - _SCORE_OFFSET - card_score
-    return new_play(tuple(map(_WORD, named)), unused, digits[out[ob]] if out[ob] >= 0 else None, bonus)
+    return new_play(tuple(map(_WORD, named)), unused, _KERNEL_CARDS[out[ob]] if out[ob] >= 0 else None, bonus)
 
 
 # The kernels' output layout, as plain globals (each ``K.NAME`` is a lookup more).
