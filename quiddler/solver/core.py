@@ -227,7 +227,7 @@ def solve_many(
         if batch is None:
             solutions += [solve(hand, backend=backend, **options) for hand in chunk]  # type: ignore[arg-type]
             continue
-        trie, _, out, status = batch
+        trie, out, status = batch
         for i, hand in enumerate(chunk):
             if status[i] < 0:  # more words than the batch buffers hold: solve alone
                 solutions.append(solve(hand, backend="numba", **options))  # type: ignore[arg-type]
@@ -263,7 +263,7 @@ def score_many(
         if batch is None:
             result += [_scores_of(solve(hand, backend=backend, **options)) for hand in chunk]  # type: ignore[arg-type]
             continue
-        _, _, out, status = batch
+        _, out, status = batch
         scores = ((out[:, 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET).tolist()
         go_out = ((out[:, OUT_BLOCK + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET).tolist()
         can = (out[:, OUT_BLOCK + 3] >= 0).tolist()
@@ -312,7 +312,8 @@ def score_counts(
     engine = get_backend("numba")
     assert isinstance(engine, NumbaBackend)
     trie = _wordlist_of(wordlist).card_trie
-    out, status = _batch_counts(engine, trie, counts, params, threads)
+    memo_size = max(_memo_size(row, params) for row in counts.tolist())
+    out, status = _batch_counts(engine, trie, counts, params, memo_size, threads)
     best[:] = (out[:, 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET
     can = out[:, OUT_BLOCK + 3] >= 0
     go_out[can] = ((out[:, OUT_BLOCK + 3] >> K.SCORE_SHIFT) - K.SCORE_OFFSET)[can]
@@ -337,11 +338,11 @@ _PYTHON_CHUNK = 32
 
 
 def _batches(hands: Iterable[Iterable[Card] | str], threads: int | None, backend: str, options: dict[str, Any]
-             ) -> Iterator[tuple[list[tuple[Card, ...]], tuple[CardTrie, Any, Any, Any] | None]]:  # fmt: skip
+             ) -> Iterator[tuple[list[tuple[Card, ...]], tuple[CardTrie, Any, Any] | None]]:  # fmt: skip
     """The shared course of :func:`solve_many` and :func:`score_many`: every
-    argument checked and every hand parsed first (nothing is solved if one
-    is bad), then the hands in order, in chunks, each with the compiled
-    batch's results (trie, counts, out, status) or None (solve that chunk
+    argument checked and every hand parsed and counted first (nothing is
+    solved if one is bad), then the hands in order, in chunks, each with the
+    compiled batch's results (trie, out, status) or None (solve that chunk
     one by one).  Once the compiled backend is ready, the rest goes to it
     in one batch."""
     if isinstance(hands, (str, Card)):
@@ -351,54 +352,52 @@ def _batches(hands: Iterable[Iterable[Card] | str], threads: int | None, backend
     options["discard"] = _flag("discard", options["discard"])
     _wordlist_of(options["wordlist"])
     _engine(backend)  # a bad name raises here, not after the first chunk
-    parsed = _parse_many(hands)
+    parsed, counts = _parse_many(hands)
     params = _params(max((len(h) for h in parsed), default=1), options["discard"], options["beat_longest"],
                      options["beat_words"], options["bonus"])  # fmt: skip
-    _check_memory(max((_memo_size(_face_counts(h), params) for h in parsed), default=1), params)
+    sizes = [_memo_size(hand_counts, params) for hand_counts in counts]
+    _check_memory(max(sizes, default=1), params)
     start = 0
     while start < len(parsed):
         engine = batch_backend(backend, len(parsed) - start)
         if engine is not None:
-            rest = parsed[start:]
-            yield rest, _run_batch(engine, rest, threads, **options)
+            trie = _wordlist_of(options["wordlist"]).card_trie
+            yield parsed[start:], (trie, *_run_batch(engine, trie, counts[start:], max(sizes[start:]), params, threads))
             return
         yield parsed[start : start + _PYTHON_CHUNK], None
         start += _PYTHON_CHUNK
 
 
-def _parse_many(hands: Iterable[Iterable[Card] | str]) -> list[tuple[Card, ...]]:
-    """Every hand parsed and size-checked; a bad one raises, naming its position."""
-    parsed = []
+def _parse_many(hands: Iterable[Iterable[Card] | str]) -> tuple[list[tuple[Card, ...]], list[array[int]]]:
+    """Every hand parsed, size-checked and counted (see :func:`_hand_and_counts`);
+    a bad one raises, naming its position."""
+    parsed, counts = [], []
     for i, cards in enumerate(hands):
         try:
-            hand = _cards_of(cards)
-            _check_size(hand)
+            hand, hand_counts = _hand_and_counts(cards)
         except ValueError as exc:
             raise type(exc)(f"hand {i + 1}: {exc}") from None
         parsed.append(hand)
-    return parsed
+        counts.append(hand_counts)
+    return parsed, counts
 
 
-def _run_batch(engine: NumbaBackend, parsed: Sequence[tuple[Card, ...]], threads: int | None, *, discard: bool,
-               wordlist: WordList | None, beat_longest: int | None, beat_words: int | None,
-               bonus: int) -> tuple[CardTrie, Any, Any, Any]:  # fmt: skip
-    """Run the compiled batch kernel: (trie, counts, out, status) as numpy
-    arrays.  A hand whose status is negative overflowed the batch buffers
-    and must be solved on its own."""
+def _run_batch(engine: NumbaBackend, trie: CardTrie, counts: Sequence[array[int]], memo_size: int,
+               params: Sequence[int], threads: int | None) -> tuple[Any, Any]:  # fmt: skip
+    """Run the compiled batch kernel over hands given by their face counts:
+    (out, status) as numpy arrays.  A hand whose status is negative
+    overflowed the batch buffers and must be solved on its own."""
     import numpy as np
 
-    params = _params(max((len(h) for h in parsed), default=1), discard, beat_longest, beat_words, bonus)
-    trie = _wordlist_of(wordlist).card_trie
     # Each hand's counts are int64 bytes already: joined, they are the matrix (50 times faster than np.array).
-    counts = np.frombuffer(b"".join(map(_face_counts, parsed)), dtype=np.int64).reshape(len(parsed), FACE_SLOTS)
-    out, status = _batch_counts(engine, trie, counts, params, threads)
-    return trie, counts, out, status
+    matrix = np.frombuffer(b"".join(counts), dtype=np.int64).reshape(len(counts), FACE_SLOTS)
+    return _batch_counts(engine, trie, matrix, params, memo_size, threads)
 
 
-def _batch_counts(engine: NumbaBackend, trie: CardTrie, counts: Any, params: Sequence[int],
+def _batch_counts(engine: NumbaBackend, trie: CardTrie, counts: Any, params: Sequence[int], memo_size: int,
                   threads: int | None) -> tuple[Any, Any]:  # fmt: skip
-    """(out, status) of the compiled batch over the int64 face-count matrix ``counts``."""
-    memo_size = max((_memo_size(row, params) for row in counts.tolist()), default=1)
+    """(out, status) of the compiled batch over the int64 face-count matrix
+    ``counts``, with memo room ``memo_size`` (enough for its largest search)."""
     if threads is None:
         threads = _cores()
     # Each thread has its own memo: huge hands (a 20-card memo can take tens
