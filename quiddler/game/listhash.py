@@ -25,7 +25,7 @@ from ..wordlist import WordList
 
 __all__ = ["legacy_wordlist_keys", "wordlist_sha256"]
 
-# Both hashes of a list, computed once per WordList object (ENABLE takes ~0.3 s).
+# Both hashes of a list, computed once per WordList object.
 _CACHE: weakref.WeakKeyDictionary[WordList, str] = weakref.WeakKeyDictionary()
 _LEGACY_CACHE: weakref.WeakKeyDictionary[WordList, frozenset[str]] = weakref.WeakKeyDictionary()
 
@@ -39,10 +39,6 @@ _LEGACY_FORMATS = (
 )
 
 
-def _sorted_words(wordlist: WordList) -> list[str]:
-    return sorted(set(wordlist))
-
-
 def wordlist_sha256(wordlist: WordList) -> str:
     """The content hash a record names its word list by (see the module).
 
@@ -53,8 +49,9 @@ def wordlist_sha256(wordlist: WordList) -> str:
         return _CACHE[wordlist]
     except KeyError:
         pass
-    text = "".join(word + "\n" for word in _sorted_words(wordlist)).encode("ascii")
-    digest = hashlib.sha256(text).hexdigest()
+    # A WordList keeps its words sorted, unique and joined by newlines (its
+    # canonical text): no need to rebuild that from the words (0.16 s for ENABLE).
+    digest = hashlib.sha256(wordlist._text + b"\n").hexdigest()
     _CACHE[wordlist] = digest
     return digest
 
@@ -67,7 +64,6 @@ def legacy_wordlist_keys(wordlist: WordList) -> frozenset[str]:
         return _LEGACY_CACHE[wordlist]
     except KeyError:
         pass
-    text = "\n".join(_sorted_words(wordlist)).encode("ascii")
-    keys = frozenset(hashlib.sha256(fmt + b"\0" + text).hexdigest() for fmt in _LEGACY_FORMATS)
+    keys = frozenset(hashlib.sha256(fmt + b"\0" + wordlist._text).hexdigest() for fmt in _LEGACY_FORMATS)
     _LEGACY_CACHE[wordlist] = keys
     return keys
