@@ -11,7 +11,6 @@ game.  A round nobody can go out of ends at the rules' turn limit.
 
 from __future__ import annotations
 
-import operator
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -21,7 +20,7 @@ from ..cards import Card, full_deck
 from ..errors import IllegalActionError
 from ..solver.types import Word
 from .errors import CardNotInHandError, GoingOutError, InvalidWordError, WrongPhaseError, WrongPlayerError
-from .rules import Rules, add_to_totals, score_round
+from .rules import Rules, _integer, add_to_totals, score_round
 from .shuffle import Shuffler, ShuffleScheme
 from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, PublicEvent, RoundResult
 
@@ -48,7 +47,7 @@ class Game:
         self.rules.check_players(players)
         self.players = players
         #: The seed every shuffle derives from; chosen at random if not given, so any game can be replayed.
-        self.seed = _check_seed(seed) if seed is not None else random.SystemRandom().randrange(2**63)
+        self.seed = _integer("seed", seed) if seed is not None else random.SystemRandom().randrange(2**63)
         self._shuffler = Shuffler(self.seed, shuffle)
         self.totals: tuple[int, ...] = (0,) * players
         self.history: list[RoundResult] = []
@@ -410,13 +409,3 @@ def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
             if have[card]:
                 raise CardNotInHandError(f"card {card.face!r} used {need} times but held {have[card]} times")
             raise CardNotInHandError(f"card not in hand: {card.face!r}")
-
-
-def _check_seed(seed: object) -> int:
-    """Seeds are integers (a record must be able to hold them exactly)."""
-    if isinstance(seed, bool):
-        raise TypeError(f"seed must be an integer, not {seed!r}")
-    try:
-        return operator.index(seed)  # type: ignore[arg-type]
-    except TypeError:
-        raise TypeError(f"seed must be an integer, not {seed!r}") from None
