@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import product
 from typing import Literal
 
 from ..cards import Card
@@ -114,22 +115,13 @@ def _explain_unspellable(texts: Sequence[str], options: Sequence[tuple[tuple[Car
         missing = min((_shortfall(s, pool) for s in spellings), key=Counter.total)
         message = f"you cannot spell {text!r} with your cards: it needs {_missing_text(missing, pool)}"
     else:  # each word fits alone, but not all together: the smallest shortfall
-        missing = min((_shortfall([c for s in combo for c in s], pool) for combo in _combinations(options)),
+        missing = min((_shortfall([c for s in combo for c in s], pool) for combo in product(*options)),
                       key=Counter.total)  # fmt: skip
         message = (f"your cards cannot spell {_list([repr(t) for t in texts])} at once: "
                    f"together they need {_missing_text(missing, pool)}")  # fmt: skip
     if discard is not None and missing[discard]:
         message += f" (the {discard} you discard cannot be in a word too)"
     return WordProblem(message)
-
-
-def _combinations(options: Sequence[tuple[tuple[Card, ...], ...]]) -> Iterator[tuple[tuple[Card, ...], ...]]:
-    if not options:
-        yield ()
-        return
-    for spelling in options[0]:
-        for tail in _combinations(options[1:]):
-            yield (spelling, *tail)
 
 
 def match_words(texts: Sequence[str], hand: Sequence[Card], wordlist: WordList, *,
