@@ -18,7 +18,7 @@ import click
 from ..cli import OneLineErrors
 from ..game.engine import Game
 from ..game.options import RULE_OPTION_NAMES, rule_options, rules_from_options
-from ..game.players import make_player, player_names
+from ..game.players import player_names
 from ..game.rules import MAX_PLAYERS
 from ..wordlist import load_wordlist
 from .saves import HUMAN, check_save_target, load_game
@@ -109,8 +109,6 @@ def _new_game(opponents: int | None, level_text: str, seed: int | None,
     levels = _levels(level_text, opponents)
     rules = rules_from_options(**rule_values)
     rules.check_players(len(levels) + 1)
-    for level in levels:
-        make_player(level)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     return Game(len(levels) + 1, seed=seed, rules=rules), [HUMAN, *levels]
