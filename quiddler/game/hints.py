@@ -84,9 +84,8 @@ class Hint:
 def hint(view: PlayerView) -> Hint:
     """The expert's advice for the move ``view`` is at: which pile to draw
     from, or (after drawing) which card to discard or how to go out, or (on
-    a final turn) which words to lay down.  ``view.my_turn`` must be true."""
-    if not view.my_turn:
-        raise ValueError(f"it is not seat {view.seat}'s move (seat {view.turn} is to move)")
+    a final turn) which words to lay down.  ``view.my_turn`` must be true
+    (:func:`~quiddler.game.ai.advise` raises ValueError otherwise)."""
     from .ai import EXPERT, advise  # the AI imports this module's types
 
     return advise(view, EXPERT)
