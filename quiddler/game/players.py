@@ -69,7 +69,8 @@ def clear_solve_cache() -> None:
 def solve_hand(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discard: bool = True,
                beat_longest: int | None = None, beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
     """The solver on a hand (order-free, cached), with the view's word list."""
-    return _solve(tuple(sorted(cards)), discard, view.rules.words, beat_longest, beat_words, bonus)
+    return solve_cards(cards, view.rules.words, discard=discard, beat_longest=beat_longest, beat_words=beat_words,
+                       bonus=bonus)  # fmt: skip
 
 
 def solve_cards(cards: tuple[Card, ...] | list[Card], wordlist: WordList, *, discard: bool = True,
