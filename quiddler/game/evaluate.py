@@ -61,12 +61,12 @@ def _sorted_indices(hand: Iterable[Card]) -> tuple[int, ...]:
     return tuple(sorted(card.index for card in hand))
 
 
-_SCORERS: dict[int, HandScorer] = {}
+_SCORERS: dict[WordList, HandScorer] = {}  # word lists hash by identity
 
 
 def scorer_for(wordlist: WordList) -> HandScorer:
     """The process's scorer for ``wordlist`` (one memo per list)."""
-    scorer = _SCORERS.get(id(wordlist))
-    if scorer is None or scorer.wordlist is not wordlist:
-        scorer = _SCORERS[id(wordlist)] = HandScorer(wordlist)
+    scorer = _SCORERS.get(wordlist)
+    if scorer is None:
+        scorer = _SCORERS[wordlist] = HandScorer(wordlist)
     return scorer
