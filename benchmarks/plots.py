@@ -200,8 +200,8 @@ def matchups() -> list[Matchup]:
     """Every head-to-head result in results/*.json: the AI benchmark's duels,
     then simulate-shaped results (their first-named strategy)."""
     found = []
-    for path in sorted(RESULTS.glob("*.json")):
-        data = _load(path.name)
+    every = [_load(path.name) for path in sorted(RESULTS.glob("*.json"))]
+    for data in every:
         for _, duel in _find(data, _is_duel):
             opponents = duel.get("opponents") or [duel["opponent"]]
             against = (f"{len(opponents)} {opponents[0]}" if len(set(opponents)) == 1 and len(opponents) > 1
@@ -209,8 +209,8 @@ def matchups() -> list[Matchup]:
             low, high = duel.get("ci95") or wilson_interval(duel["wins"], duel["games"])
             found.append(Matchup(f"{duel['player']} vs {against}  ({duel['games']:,} games)", duel["win_rate"],
                                  (low, high), duel.get("fair_share", 1 / (1 + len(opponents)))))  # fmt: skip
-    for path in sorted(RESULTS.glob("*.json")):
-        for _, sim in _find(_load(path.name), _is_simulation):
+    for data in every:
+        for _, sim in _find(data, _is_simulation):
             names = sim.get("players") or list(sim["strategies"])
             first = sim["strategies"][names[0]]
             low, high = first.get("ci95") or wilson_interval(first["wins"], first.get("seats", sim["games"]))
