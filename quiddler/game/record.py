@@ -36,7 +36,19 @@ _DEAL_FIELDS = ("round", "cards", "dealer", "hands", "discard", "draw_pile")
 
 
 def game_record(game: Game, names: Sequence[str] | None = None) -> dict[str, Any]:
-    """The JSON record of ``game``; ``names`` labels the seats (strategy names)."""
+    """The JSON record of ``game``; ``names`` labels the seats (strategy names).
+    Its rounds are a copy of the game's log: the game may go on."""
+    return _record(game, names, copy.deepcopy(game.log))
+
+
+def game_record_text(game: Game, names: Sequence[str] | None = None) -> str:
+    """:func:`game_record` as compact JSON text.  The text is made at once,
+    so the game's log is read as it is, not copied first (the copy took
+    about 0.6 ms a game, a noticeable share of a simulation with ``--log``)."""
+    return json.dumps(_record(game, names, game.log), separators=(",", ":"))
+
+
+def _record(game: Game, names: Sequence[str] | None, rounds: list[dict[str, Any]]) -> dict[str, Any]:
     if names is not None and len(names) != game.players:
         raise ValueError(f"{len(names)} names for {game.players} players")
     return {
@@ -45,7 +57,7 @@ def game_record(game: Game, names: Sequence[str] | None = None) -> dict[str, Any
         "shuffle": game.shuffle,
         "players": list(names) if names is not None else [f"player{seat}" for seat in range(game.players)],
         "rules": game.rules.to_dict(),
-        "rounds": copy.deepcopy(game.log),
+        "rounds": rounds,
         "finished": game.over,
         "final_scores": list(game.totals),
         "winners": list(game.winners) if game.over else [],
@@ -89,7 +101,7 @@ def replay(record: dict[str, Any] | str, wordlist: WordList | None = None) -> Ga
         raise GameRecordError(f"the record's rounds must be a list, not {_short(rounds)}")
     for index, entry in enumerate(rounds):
         _replay_round(game, index, entry)
-    expected = game_record(game, record["players"])
+    expected = _record(game, record["players"], game.log)  # only compared, never changed
     if version == 1:
         expected = _as_format_1(expected)
     # The list's name is a label, its hash was checked by _new_game.

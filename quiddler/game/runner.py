@@ -17,7 +17,6 @@ the luck of the deal.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import signal
@@ -30,7 +29,7 @@ from typing import Any, Literal, Self
 from ..solver.core import _cores as available_cores  # the cores this process may run on
 from .engine import Game
 from .players import Player, make_player
-from .record import game_record
+from .record import game_record_text
 from .rules import Rules
 from .state import Action, Phase
 
@@ -129,7 +128,7 @@ def play_planned(names: Sequence[str], plan: GamePlan, rules: Rules | None = Non
     seat_names = plan.seat_names(names)
     players = [make_player(name, plan.seed + 1 + seat) for seat, name in enumerate(seat_names)]
     game = play_game(players, seed=plan.seed, rules=rules)
-    text = json.dumps(game_record(game, seat_names), separators=(",", ":")) if record else None
+    text = game_record_text(game, seat_names) if record else None
     return GameResult(
         index=plan.index,
         seat_names=seat_names,
