@@ -43,13 +43,11 @@ from ..wordlist import WordList
 from .counting import known_holdings, unseen
 from .evaluate import HandScorer, scorer_for
 from .hints import Hint, HintOption
-from .players import register_player, solve_cards
+from .players import TARGET_BONUS, register_player, solve_cards
 from .state import Discard, Draw, GoOut, LayDown, Phase, PlayerView
 from .vocabulary import level_wordlist
 
 __all__ = ["EASY", "EV", "EXPERT", "LEVELS", "MEDIUM", "AIPlayer", "Style", "advise"]
-
-_BIG = 10_000  # a bonus too big to pass up: makes the solver find the best play meeting a target
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +284,7 @@ def _going_out_plays(pos: _Position, kept: Sequence[Card]) -> list[Play]:
     if pos.style.bonus_aware:
         for longest, count in ((first.longest_word, None), (None, first.word_count)):
             other = solve_cards(list(kept), pos.words, discard=False, beat_longest=longest, beat_words=count,
-                                bonus=_BIG).best  # fmt: skip
+                                bonus=TARGET_BONUS).best  # fmt: skip
             if other.goes_out and other.bonus and other not in plays:
                 plays.append(Play(other.words, other.unused, None))
     return plays
@@ -372,7 +370,7 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
     plays: list[Play] = []
     for lt in long_targets:
         for wt in word_targets:
-            bonus = _BIG if lt is not None or wt is not None else 10
+            bonus = TARGET_BONUS if lt is not None or wt is not None else 10
             play = solve_cards(hand, pos.words, discard=True, beat_longest=lt, beat_words=wt, bonus=bonus).best
             play = Play(play.words, play.unused, play.discard)
             if play not in plays:
@@ -390,9 +388,10 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
                 v += deny * mb if holder_words and play.word_count >= count else 0
         return v
 
-    options = [HintOption("lay-down", p.discard, p.words, value(p)) for p in plays]
-    options.sort(key=lambda o: -o.value)
-    best, play = options[0], max(plays, key=value)
+    ranked = sorted(((HintOption("lay-down", p.discard, p.words, value(p)), p) for p in plays),
+                    key=lambda pair: -pair[0].value)  # fmt: skip
+    options = [option for option, _ in ranked]
+    best, play = ranked[0]
     words = ", ".join(w.text for w in play.words) or "no words"
     reason = f"Lay down {words} and discard the {best.card}: {play.card_score} points"
     notes = []

@@ -89,6 +89,11 @@ def _final_value(play: Play, view: PlayerView) -> int:
     return value
 
 
+#: A bonus too big to pass up: solving with it finds the best play that meets
+#: a bonus target (the plays are then compared at their true values).
+TARGET_BONUS = 10_000
+
+
 def best_final_play(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discard: bool = True) -> Play:
     """The play worth most on a final turn, counting the bonuses it would
     take from what the others have laid down so far.  Exact for differing
@@ -96,15 +101,14 @@ def best_final_play(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, d
     too big to pass up, and the plays are compared at their true values."""
     longest_bonus, most_bonus = view.rules.bonuses(view.players)
     longest, count = view.others_best()
-    big = 10_000
     plays = [solve_hand(cards, view, discard=discard).best]
     if longest_bonus:
-        plays.append(solve_hand(cards, view, discard=discard, beat_longest=longest, bonus=big).best)
+        plays.append(solve_hand(cards, view, discard=discard, beat_longest=longest, bonus=TARGET_BONUS).best)
     if most_bonus:
-        plays.append(solve_hand(cards, view, discard=discard, beat_words=count, bonus=big).best)
+        plays.append(solve_hand(cards, view, discard=discard, beat_words=count, bonus=TARGET_BONUS).best)
     if longest_bonus and most_bonus:
         plays.append(solve_hand(cards, view, discard=discard, beat_longest=longest, beat_words=count,
-                                bonus=big).best)  # fmt: skip
+                                bonus=TARGET_BONUS).best)  # fmt: skip
     return max(plays, key=lambda p: _final_value(p, view))
 
 
