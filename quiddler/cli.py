@@ -332,8 +332,7 @@ def _with_progress(label: str, work: Callable[[], R]) -> R:
     started = time.monotonic()
     worker.start()
     tty = sys.stderr.isatty()
-    shown = False
-    last = ""
+    last = ""  # the progress line on screen, if any
     try:
         while worker.is_alive():
             worker.join(0.25)
@@ -342,9 +341,9 @@ def _with_progress(label: str, work: Callable[[], R]) -> R:
             if tty and worker.is_alive() and elapsed >= PROGRESS_AFTER_SECONDS and line != last:
                 sys.stderr.write(line)
                 sys.stderr.flush()
-                shown, last = True, line
+                last = line
     finally:
-        if shown:
+        if last:
             sys.stderr.write("\r\033[K")  # clear the progress line
             sys.stderr.flush()
     if failure:
