@@ -56,7 +56,6 @@ class Game:
         self.round = -1
         # The round in play, set by _start_round (these are placeholders until then).
         self.turn = 0  # pragma: no mutate
-        self._reshuffles = 0  # reshuffles of the discard pile so far this round  # pragma: no mutate
         self.phase = Phase.DRAW
         self._draw: list[Card] = []  # top of the pile = end of the list
         self._discard: list[Card] = []  # likewise
@@ -298,11 +297,10 @@ class Game:
     def _reshuffle(self) -> None:
         """Refill the empty draw pile: the discard pile but its top card,
         shuffled; the new pile is logged (top card first)."""
-        self._reshuffles += 1
+        entry = self.log[-1]
         self._draw = self._discard[:-1]
         self._discard = self._discard[-1:]
-        self._shuffler.for_reshuffle(self.round, self._reshuffles).shuffle(self._draw)
-        entry = self.log[-1]
+        self._shuffler.for_reshuffle(self.round, len(entry["reshuffles"]) + 1).shuffle(self._draw)
         entry["reshuffles"].append(
             {"action": len(entry["actions"]) - 1, "draw_pile": [c.face for c in reversed(self._draw)]}
         )
@@ -344,7 +342,6 @@ class Game:
         self._turns = [0] * self.players
         self._done = set()
         self._went_out = None
-        self._reshuffles = 0
         self.turn = first
         self.phase = Phase.DRAW
         self.log.append(
@@ -390,7 +387,7 @@ class Game:
             self.round, self.turn, self.phase, self._went_out, tuple(self._done), self.totals,
             tuple(map(tuple, self._hands)), tuple(self._draw), tuple(self._discard), tuple(self._laid),
             tuple(self._turns), tuple(self._seen), len(self._public), len(self.history), self._shuffler.state(),
-            self._reshuffles,
+            len(self.log[-1]["reshuffles"]) if self.log else 0,
             sum(len(r["actions"]) for r in self.log),
         )  # fmt: skip
 
