@@ -20,13 +20,12 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from compare import ROOT, baseline_rev, checkout, medians_and_ratios, round_robin
 
 _PROBE = """
 import json, os, random, time
@@ -74,13 +73,6 @@ print(json.dumps(out))
 """
 
 
-def tree_of(rev: str, into: Path) -> Path:
-    into.mkdir()
-    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
-
-
 def probe(tree: Path, hands: int, new_api: bool) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(tree))
     code = _PROBE.format(hands=hands, new_api=new_api)
@@ -98,20 +90,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "batch.json"))
     args = parser.parse_args()
-    baseline = args.baseline or subprocess.run(["git", "merge-base", "HEAD", "main"], cwd=ROOT, check=True,
-                                               capture_output=True, text=True).stdout.strip()  # fmt: skip
+    baseline = baseline_rev(args.baseline)
     with tempfile.TemporaryDirectory(prefix="quiddler-batch-") as folder:
-        trees = {"baseline": (tree_of(baseline, Path(folder) / "baseline"), False), "this tree": (ROOT, True)}
+        trees = {"baseline": (checkout(baseline, Path(folder) / "baseline"), False), "this tree": (ROOT, True)}
         for tree, new_api in trees.values():  # fill each tree's numba cache first
             probe(tree, 5, new_api)
-        runs: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
-        for repeat in range(args.repeats):
-            for name, (tree, new_api) in trees.items():
-                runs[name].append(probe(tree, args.hands, new_api))
-                print(f"repeat {repeat + 1}, {name}: " + ", ".join(f"{k} {v:,.1f}" for k, v in runs[name][-1].items()),
-                      flush=True)  # fmt: skip
-    medians = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for name, rs in runs.items()}
-    ratios = {k: medians["this tree"][k] / medians["baseline"][k] for k in medians["baseline"]}
+        runs = round_robin(trees, args.repeats, lambda tree: probe(tree[0], args.hands, tree[1]), ",.1f")
+    medians, ratios = medians_and_ratios(runs)
     print(f"\nmedians of {args.repeats} processes (hands/s: each the best of 3; us: the middle of 3 sweeps);"
           f" baseline {baseline[:10]}")  # fmt: skip
     for k in medians["baseline"]:

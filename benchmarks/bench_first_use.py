@@ -32,15 +32,14 @@ import json
 import os
 import platform
 import resource
-import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from compare import ROOT, baseline_rev, checkout, medians_and_ratios, round_robin
+
 HAND = "d,cl,o,g,a,b,er,in,n,y,s"
 
 _LIBRARY = """
@@ -142,27 +141,16 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "first_use.json"))
     args = parser.parse_args()
-    baseline = args.baseline or subprocess.run(["git", "merge-base", "HEAD", "main"], cwd=ROOT, check=True,
-                                               capture_output=True, text=True).stdout.strip()  # fmt: skip
+    baseline = baseline_rev(args.baseline)
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True, capture_output=True,
                           text=True).stdout.strip()  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="quiddler-first-use-") as folder:
         scratch = Path(folder)
-        base_tree = scratch / "baseline-tree"
-        base_tree.mkdir()
-        archive = subprocess.run(["git", "archive", baseline], cwd=ROOT, check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(base_tree)], input=archive, check=True)
-        trees = {"baseline": build(base_tree, scratch / "baseline"), "this tree": build(ROOT, scratch / "new")}
-        new_api = {"baseline": False, "this tree": True}
-        runs: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
-        for repeat in range(args.repeats):  # round-robin: drift hits both trees alike
-            for name, site in trees.items():
-                runs[name].append(measure(site, new_api[name], scratch))
-                print(f"repeat {repeat + 1}, {name}: " + ", ".join(f"{k} {v:.2f}" for k, v in runs[name][-1].items()),
-                      flush=True)  # fmt: skip
-        shutil.rmtree(scratch, ignore_errors=True)
-    medians = {name: {key: statistics.median(r[key] for r in rs) for key in rs[0]} for name, rs in runs.items()}
-    ratios = {key: medians["this tree"][key] / medians["baseline"][key] for key in medians["baseline"]}
+        base_tree = checkout(baseline, scratch / "baseline-tree")
+        trees = {"baseline": (build(base_tree, scratch / "baseline"), False),
+                 "this tree": (build(ROOT, scratch / "new"), True)}  # fmt: skip
+        runs = round_robin(trees, args.repeats, lambda tree: measure(tree[0], tree[1], scratch), ".2f")
+    medians, ratios = medians_and_ratios(runs)
     print(f"\nmedians of {args.repeats} runs each (seconds); baseline {baseline[:10]}, this tree {head}")
     print(f"{'figure':<34} {'baseline':>9} {'this tree':>10} {'ratio':>7}")
     for key in medians["baseline"]:

@@ -32,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from compare import checkout
+
 REPO = Path(__file__).resolve().parent.parent
 HAND = "d,cl,o,g,a,b,er,in,n,y,s"
 PY = sys.executable
@@ -146,12 +148,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="quiddler-bench-") as scratch:
         source = REPO
         if args.at:  # a clean copy of a commit, not the working tree
-            source = Path(scratch) / "tree"
-            source.mkdir()
-            archive = subprocess.run(
-                ["git", "archive", args.at], cwd=REPO, capture_output=True, check=True
-            ).stdout
-            subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+            source = checkout(args.at, Path(scratch) / "tree")
         results = _run(args, source, _env(source, None if args.no_bytecode else str(Path(scratch) / "pyc")))
     _report(args, results)
 

@@ -1,0 +1,53 @@
+"""What the benchmarks that measure this tree against another commit share:
+the baseline commit, a clean copy of it, the round-robin of measurements
+(so drift on this shared machine hits both trees alike), and the medians
+with their ratios.  Imported by the scripts beside it (run as
+``python benchmarks/<script>.py``)."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TypeVar
+
+ROOT = Path(__file__).resolve().parent.parent
+Tree = TypeVar("Tree")
+Runs = dict[str, list[dict[str, float]]]
+
+
+def baseline_rev(given: str | None) -> str:
+    """``given``, else the commit where this branch left main."""
+    if given:
+        return given
+    return subprocess.run(["git", "merge-base", "HEAD", "main"], cwd=ROOT, check=True, capture_output=True,
+                          text=True).stdout.strip()  # fmt: skip
+
+
+def checkout(rev: str, into: Path) -> Path:
+    """A clean copy of commit ``rev`` (no working-tree changes) in the new folder ``into``."""
+    into.mkdir()
+    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def round_robin(trees: Mapping[str, Tree], repeats: int, measure: Callable[[Tree], dict[str, float]],
+                number: str) -> Runs:  # fmt: skip
+    """``measure`` each tree in turn, ``repeats`` times round, printing each
+    run's figures (formatted with ``number``) as they come."""
+    runs: Runs = {name: [] for name in trees}
+    for repeat in range(repeats):
+        for name, tree in trees.items():
+            runs[name].append(measure(tree))
+            print(f"repeat {repeat + 1}, {name}: " + ", ".join(f"{k} {v:{number}}" for k, v in runs[name][-1].items()),
+                  flush=True)  # fmt: skip
+    return runs
+
+
+def medians_and_ratios(runs: Runs) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
+    """Each tree's median of each figure, and "this tree" over "baseline" for each."""
+    medians = {name: {key: statistics.median(r[key] for r in rs) for key in rs[0]} for name, rs in runs.items()}
+    ratios = {key: medians["this tree"][key] / medians["baseline"][key] for key in medians["baseline"]}
+    return medians, ratios
