@@ -165,14 +165,13 @@ def _table(words: WordList, n: int) -> tuple[dict[Card, float], list[int], list[
     rng = random.Random(9_000 + n)
     deck = list(full_deck())
     faces = sorted(set(deck))
-    copies = {f: deck.count(f) for f in faces}
     samples = [rng.sample(deck, n) for _ in range(32)]
     scorer = scorer_for(words)
     gains = {f: 0.0 for f in faces}
     rows = scorer.scores([hand + [f] for hand in samples for f in faces], discard=True)
     for k in range(len(samples)):
         row = [float(rows[k * len(faces) + j][0]) for j in range(len(faces))]
-        blind = sum(copies[f] * v for f, v in zip(faces, row)) / len(deck)
+        blind = sum(f.copies * v for f, v in zip(faces, row)) / len(deck)
         for f, v in zip(faces, row):
             gains[f] += max(0.0, v - blind) / len(samples)
     plays = [solve_cards(hand + [rng.choice(deck)], words).best for hand in samples]
