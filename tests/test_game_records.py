@@ -273,7 +273,10 @@ def test_a_custom_list_is_recorded_by_name_and_hash_and_replay_needs_it(tmp_path
     record = game_record(game)
     assert record["rules"]["wordlist"] == str(path)
     assert record["rules"]["wordlist_sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
-    with pytest.raises(GameRecordError, match=r"word list '.*mine.txt' \(SHA-256 '[0-9a-f]{64}'\), not 'ENABLE'"):
+    with pytest.raises(GameRecordError, match=r"word list .*mine.txt' \(SHA-256 '[0-9a-f]{64}'\), not 'ENABLE'"):
+        replay(record)
+    record["rules"]["wordlist"] = "/deep" * 40 + "/mine.txt"  # a long path keeps its end, the file's name
+    with pytest.raises(GameRecordError, match=r"word list \.\.\.[/a-z]*/mine.txt' \(SHA-256"):
         replay(record)
     copy_path = tmp_path / "same-words-elsewhere.txt"
     copy_path.write_text(path.read_text().upper())

@@ -140,7 +140,7 @@ def _new_game(record: dict[str, Any], version: int, wordlist: WordList | None) -
     words = rules.words
     known = legacy_wordlist_keys(words) if version == 1 else {wordlist_sha256(words)}
     if recorded not in known:
-        raise GameRecordError(f"the game was played with word list {_short(data.get('wordlist'))} "
+        raise GameRecordError(f"the game was played with word list {_short(data.get('wordlist'), keep_end=True)} "
                               f"(SHA-256 {_short(recorded)}), not {words.name!r}: pass that list to replay")  # fmt: skip
     try:
         return Game(len(players), seed=seed, rules=rules, shuffle=shuffle)
@@ -204,7 +204,10 @@ def _first_difference(recorded: Any, replayed: Any, path: str) -> str | None:
     return None
 
 
-def _short(value: Any, limit: int = 80) -> str:
-    """A repr for an error message, cut to ``limit`` characters."""
+def _short(value: Any, limit: int = 80, *, keep_end: bool = False) -> str:
+    """A repr for an error message, cut to ``limit`` characters; from the
+    start if ``keep_end`` (a file's path, whose name is at its end)."""
     text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    if len(text) <= limit:
+        return text
+    return "..." + text[3 - limit :] if keep_end else text[: limit - 3] + "..."

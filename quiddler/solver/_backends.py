@@ -95,6 +95,17 @@ class PythonBackend:
 
     name = "python"
 
+    def __init__(self) -> None:
+        # Held weakly: a trie's kernel array goes when its word list does.
+        self._tries: weakref.WeakKeyDictionary[CardTrie, array[int]] = weakref.WeakKeyDictionary()
+
+    def _edges(self, trie: CardTrie) -> array[int]:
+        """The trie's :meth:`~quiddler.cardtrie.CardTrie.kernel_edges`, made once per trie (about a millisecond)."""
+        edges = self._tries.get(trie)
+        if edges is None:
+            edges = self._tries.setdefault(trie, trie.kernel_edges())
+        return edges
+
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
         capacity = words_capacity(sum(face_count))
@@ -102,7 +113,7 @@ class PythonBackend:
         while True:
             out = [0] * (2 * OUT_BLOCK)
             result = K.solve_counts(
-                trie.edges, trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
+                self._edges(trie), trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
                 [0] * HAND_SIZE, [0] * FACE_SLOTS, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
                 [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, out,
             )  # fmt: skip
@@ -117,7 +128,7 @@ class PythonBackend:
         while True:
             out = [0] * (top * OUT_BLOCK)
             result = K.top_plays(
-                trie.edges, trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
+                self._edges(trie), trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
                 [0] * HAND_SIZE, [0] * FACE_SLOTS, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
                 [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, [0] * (MAX_CARDS + 2), [0] * top, out,
             )  # fmt: skip
@@ -131,7 +142,7 @@ class PythonBackend:
         K.layout_hand(face_count, FACE_POINTS, hand, digit)
         while True:
             words = [0] * (K.WORD_STRIDE * capacity)
-            n = K.find_words(trie.edges, trie.ranks, 1, hand, list(face_count), digit, FACE_POINTS,
+            n = K.find_words(self._edges(trie), trie.ranks, 1, hand, list(face_count), digit, FACE_POINTS,
                              FACE_LETTERS, words, capacity, [0] * STACK_SIZE)  # fmt: skip
             if n >= 0:
                 return words[: K.WORD_STRIDE * n : K.WORD_STRIDE]
@@ -206,13 +217,13 @@ class NumbaBackend:
         self._local = threading.local()
 
     def trie_arrays(self, trie: CardTrie) -> tuple[Any, Any]:
-        """The trie's edges (padded, see ``CardTrie.padded_edges``) and ranks
+        """The trie's kernel edges (padded, see ``CardTrie.kernel_edges``) and ranks
         (read-only: the kernels are compiled for exactly these types) as
         numpy arrays, made once per trie."""
         entry = self._tries.get(trie)
         if entry is None:
             np = self._np
-            edges = np.frombuffer(trie.padded_edges(), dtype=np.int32)
+            edges = np.frombuffer(trie.kernel_edges(32), dtype=np.int32)
             ranks = np.frombuffer(trie.ranks, dtype=np.int32)
             ranks.flags.writeable = False
             entry = self._tries.setdefault(trie, (edges, ranks))

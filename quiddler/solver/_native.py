@@ -130,12 +130,39 @@ def _declare() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     module.kernel_decorator = _decorator(numba, cache)  # type: ignore[attr-defined]
     module.index_cast = numba.uint64  # type: ignore[attr-defined]
+    if not getattr(config, "DISABLE_JIT", False):  # plain Python keeps int's own bit counting
+        module.count_ones_native, module.lowest_bit_native = _bit_intrinsics()  # type: ignore[attr-defined]
     sys.modules[name] = module
     # The package's own kernel source, run as its module (as the import
     # system would run it), after the unsigned-index pass.
     code = compile(_unsigned_indices(KERNEL_FILE.read_text(encoding="utf-8")), str(KERNEL_FILE), "exec")
     exec(code, module.__dict__)  # noqa: S102
     return module
+
+
+def _bit_intrinsics() -> tuple[Any, Any]:
+    """The CPU's population count and count of trailing zeros for the
+    kernels' ``count_ones`` and ``lowest_bit`` (LLVM's ``ctpop`` and
+    ``cttz``: one instruction each on a CPU that has them)."""
+    from llvmlite import ir  # type: ignore[import-untyped]
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def count_ones(typingctx: Any, bits: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctpop(args[0])
+
+        return (bits(bits), codegen) if isinstance(bits, types.Integer) else None
+
+    @intrinsic
+    def lowest_bit(typingctx: Any, bits: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))  # defined for 0 too
+
+        return (bits(bits), codegen) if isinstance(bits, types.Integer) else None
+
+    return count_ones, lowest_bit
 
 
 def _unsigned_indices(source: str) -> Any:
