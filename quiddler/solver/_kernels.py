@@ -11,7 +11,8 @@ Conventions (see :mod:`quiddler.solver._backends` for the Python side):
 
 * A hand has ``ndig`` *digits*, one per distinct face, in kernel face order.
   ``hand[0]`` is ``ndig``, ``hand[1]`` the SWAR guard mask, ``hand[2]`` the
-  number of states (mixed-radix size), then six numbers
+  number of states (mixed-radix size), ``hand[3]`` every SWAR field's mask
+  (each at its shift), then six numbers
   per digit at ``HAND_HEAD + HAND_STRIDE * d``: face, count, points, radix
   stride, SWAR shift, SWAR field mask.
 * A sub-multiset of the hand (a *state*) is a pair of ints: its mixed-radix
@@ -27,7 +28,7 @@ Conventions (see :mod:`quiddler.solver._backends` for the Python side):
   count below.)
 """
 
-HAND_HEAD = 3
+HAND_HEAD = 4
 HAND_STRIDE = 6
 WORD_STRIDE = 8
 LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
@@ -209,15 +210,18 @@ def group_words(words, nwords, ndig, group):
 
 
 @kernel
-def first_digit(hand, swar, d):
-    """The lowest digit at or after ``d`` present in state ``swar``."""
-    ndig = hand[0]
-    while d < ndig:
-        h = HAND_HEAD + HAND_STRIDE * d
-        if (swar >> hand[h + 4]) & hand[h + 5] != 0:
-            return d
-        d += 1
-    return d
+def first_digit(hand, swar):
+    """The lowest digit present in state ``swar`` (``hand[0]`` if none).
+
+    Adding every field's mask (``hand[3]``) carries into the guard bit
+    above each field that is not zero; the digit is then the number of
+    guard bits below the lowest one set.  No loop over the digits, whose
+    end the CPU mispredicted: 3% of a solve.
+    """
+    present = (swar + hand[3]) & hand[1]
+    if present == 0:
+        return hand[0]
+    return count_ones(hand[1] & ((present & -present) - 1))
 
 
 @kernel
@@ -259,7 +263,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
     if memo[top] == gen:
         return memo[top + 1]
     guard = hand[1]
-    d0 = first_digit(hand, swar0, 0)
+    d0 = first_digit(hand, swar0)
     stack[0] = radix0
     stack[1] = swar0
     stack[2] = j0
@@ -344,7 +348,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
             stack[base + 6] = best
             stack[base + 7] = choice
             nb = base + FRAME
-            cd = first_digit(hand, child_swar, d)
+            cd = first_digit(hand, child_swar)
             stack[nb] = child_radix
             stack[nb + 1] = child_swar
             stack[nb + 2] = child_j
@@ -382,7 +386,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0,
     if memo[top + 3] != UNKNOWN:
         return memo[top + 3]
     guard = hand[1]
-    d0 = first_digit(hand, swar0, 0)
+    d0 = first_digit(hand, swar0)
     kstack[0] = radix0
     kstack[1] = swar0
     kstack[2] = j0
@@ -465,7 +469,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0,
             kstack[base + 6] = best
             kstack[base + 7] = choice
             nb = base + FRAME
-            cd = first_digit(hand, child_swar, d)
+            cd = first_digit(hand, child_swar)
             kstack[nb] = child_radix
             kstack[nb + 1] = child_swar
             kstack[nb + 2] = child_j
@@ -497,7 +501,7 @@ def trace(words, hand, memo, radix, swar, j, f, need_words, long_target, long_af
         slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f + half)
         choice = memo[slot + 4]
         if choice == -1:
-            d = first_digit(hand, swar, 0)
+            d = first_digit(hand, swar)
             h = HAND_HEAD + HAND_STRIDE * d
             radix -= hand[h + 3]
             swar -= 1 << hand[h + 4]
@@ -707,6 +711,11 @@ def layout_hand(face_count, face_points, hand, face_digit):
     hand[0] = ndig
     hand[1] = guard
     hand[2] = stride
+    fields = 0
+    for d in range(ndig):
+        h = HAND_HEAD + HAND_STRIDE * d
+        fields += hand[h + 5] << hand[h + 4]
+    hand[3] = fields
     return stride
 
 
@@ -827,7 +836,7 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
         # frame: radix, swar, first digit, cursor, score so far, words, longest, all in words, memo choice
         dfs[0] = radix
         dfs[1] = swar
-        dfs[2] = first_digit(hand, swar, 0)
+        dfs[2] = first_digit(hand, swar)
         dfs[3] = -2
         dfs[4] = 0
         dfs[5] = 0
@@ -958,7 +967,7 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
             nb = fb + DFS_FRAME
             dfs[nb] = child_radix
             dfs[nb + 1] = child_swar
-            dfs[nb + 2] = first_digit(hand, child_swar, d)
+            dfs[nb + 2] = first_digit(hand, child_swar)
             dfs[nb + 3] = -2
             dfs[nb + 4] = child_acc
             dfs[nb + 5] = child_nw
