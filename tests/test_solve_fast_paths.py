@@ -297,8 +297,26 @@ def test_the_last_names_go_with_their_word_list():
 
 def test_words_are_named_as_the_plain_constructors_name_them():
     trie = get_trie()
-    for rank in range(0, trie.multiset_count, 997):
+    named = []
+    for rank in list(range(0, trie.multiset_count, 997)) + [trie.multiset_count - 1]:
         faces = next(trie.spellings_of(rank))
         plain = Word("".join(faces), tuple(Card(face) for face in faces))
         order, word = core._name(trie, rank, {})
-        assert word == plain and order == (-plain.points, -plain.letters, plain.text)
+        assert word == plain
+        named.append((order, word))
+    # The one-int order sorts as (-points, -letters, text), ties and all.
+    tuples = [(-word.points, -word.letters, word.text) for _, word in named]
+    for (order, word), key in zip(named, tuples):
+        for other_order, other in named:
+            other_key = (-other.points, -other.letters, other.text)
+            assert (order < other_order) == (key < other_key) and (order == other_order) == (key == other_key)
+
+
+def test_the_play_order_of_words_that_tie_on_points_and_letters():
+    # "her" as h,er and as h,e,r: the same text, points and letters (one
+    # order, so the sort keeps the kernel's order); the extremes fit.
+    assert core._play_order(14, "her") == core._play_order(2 + 7 + 5, "her")
+    assert core._play_order(14, "her") < core._play_order(14, "hes") < core._play_order(13, "aaa")
+    assert core._play_order(14, "zz") > core._play_order(14, "aaa")  # more letters first, whatever the text
+    # No field spills into the next, at the largest word there can be (20 cards of 2 letters, 15 points).
+    assert core._play_order(300, "z" * 40) < core._play_order(299, "aa") and core._play_order(0, "z" * 40) < core._play_order(0, "aa")

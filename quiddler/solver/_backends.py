@@ -564,6 +564,13 @@ _backends: dict[str, Backend] = {}
 _lock = threading.Lock()
 
 
+def backends_made() -> dict[str, Backend]:
+    """The backends made so far, by name (the dict itself, which
+    :func:`get_backend` fills): :func:`~quiddler.solver.solve` looks its
+    backend up there, without a call."""
+    return _backends
+
+
 def get_backend(name: str) -> Backend:
     """``"python"``, ``"numba"``, or ``"auto"`` (Python until numba pays off:
     see :class:`AutoBackend`)."""
