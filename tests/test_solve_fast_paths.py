@@ -131,6 +131,89 @@ def test_the_usual_call_gives_what_the_checked_path_gives(backend, monkeypatch):
                                                                    backend=backend)  # fmt: skip
 
 
+# -- solve()'s flat path for the usual call: whatever leaves it, the plain path decides --------
+
+
+@pytest.fixture
+def every_backend_made():
+    """The flat path needs its backend made already: make them all, so
+    these tests take it wherever it applies, whatever ran before."""
+    for name in ("auto", "python", "numba"):
+        get_backend(name)
+
+
+_BAD_OPTIONS = ({"top": True}, {"top": 1.0}, {"top": 0}, {"discard": 2}, {"discard": "yes"}, {"bonus": 10.0},
+                {"bonus": True}, {"bonus": -1}, {"backend": 3}, {"backend": "nope"}, {"backend": ["numba"]},
+                {"wordlist": "words.txt"}, {"beat_words": -1}, {"beat_longest": 2.5})  # fmt: skip
+
+
+def _error(call):
+    try:
+        call()
+    except Exception as exc:  # noqa: BLE001 - the error itself is what is compared
+        return type(exc), str(exc)
+    return None
+
+
+@pytest.mark.usefixtures("every_backend_made")
+@pytest.mark.parametrize("options", _BAD_OPTIONS)
+def test_bad_options_raise_the_same_error_for_every_form_of_hand(options):
+    cards = parse_hand("c,a,t")
+    errors = {_error(lambda hand=hand: solve(hand, **options)) for hand in ("c,a,t", cards, list(cards))}
+    assert len(errors) == 1 and None not in errors, errors
+
+
+@pytest.mark.usefixtures("every_backend_made")
+@pytest.mark.parametrize("options", [{}, {"top": 0}, {"backend": "nope"}, {"discard": True}])
+@pytest.mark.parametrize("bad", [[Card("a"), 5], (Card("a"), None), [Card("a"), [1]], (Card("a"), "zz"), [],
+                                 full_deck()[:21]])  # fmt: skip
+def test_a_bad_hand_raises_first_and_as_the_parser_does(bad, options):
+    # A hand the flat path cannot count goes down the plain path, which
+    # looks at the cards before the options, as it always has.
+    plain = _error(lambda: solve(bad if isinstance(bad, list) else list(bad)))
+    assert plain is not None and _error(lambda: solve(bad, **options)) == plain
+
+
+@pytest.mark.usefixtures("every_backend_made")
+@pytest.mark.parametrize("backend", ["auto", "python", "numba"])
+def test_the_flat_path_gives_what_the_checked_path_gives(backend):
+    from quiddler import default_wordlist
+
+    class Name(str):
+        """A backend name that is no plain str (the flat path takes it too)."""
+
+    for size in (1, 2, 3, 7, 11, 12, 13):
+        for hand in _deals(8, size, seed=100 + size):
+            for discard in (True, False):
+                flat = solve(tuple(hand), discard=discard, backend=backend)
+                checked = solve(" ".join(card.face for card in hand), discard=discard, top=1, bonus=10,
+                                wordlist=default_wordlist(), backend=backend)  # fmt: skip
+                assert flat == checked and type(flat.cards) is tuple and flat.cards == tuple(hand)
+                assert solve(hand, discard=discard, backend=Name(backend)) == flat
+
+
+def test_a_backend_not_made_yet_is_made_by_the_plain_path(monkeypatch):
+    expected = solve(HAND, discard=True, backend="python")
+    monkeypatch.delitem(_backends._backends, "python")
+    assert solve(parse_hand(HAND), discard=True, backend="python") == expected
+    assert type(_backends._backends["python"]) is PythonBackend
+
+
+def test_words_named_so_far_and_words_not_yet_mix_in_one_play():
+    # Two fresh lists with the same words, solved in different orders: each
+    # names a word when it first meets it (some of a play's words named
+    # before, some not), and every solution comes out the same.
+    from quiddler import WordList
+
+    words = ["cat", "act", "at", "ta", "dog", "god", "go", "do", "to", "tag", "cog", "cod", "coat", "taco", "goat"]
+    hands = [parse_hand(text) for text in ("c,a,t,d,o,g", "t,a,g,c,o,d", "g,o,a,t,c,a", "d,o,c,t,a,o,g,a")]
+    first, second = WordList(words, name="first"), WordList(words, name="second")
+    forwards = [solve(hand, wordlist=first) for hand in hands]
+    backwards = [solve(hand, wordlist=second) for hand in reversed(hands)][::-1]
+    assert forwards == backwards
+    assert all(len(solution.best.words) >= 2 for solution in forwards[:2])
+
+
 # -- the memory setting, read at dict speed ---------------------------------------------
 
 
@@ -279,6 +362,7 @@ def test_the_auto_backend_is_skipped_once_compiled(monkeypatch):
     auto.compiled = get_backend("numba")  # type: ignore[assignment]
     assert core._engine("auto") is auto.compiled
     assert solve(HAND, discard=True) == expected
+    assert solve(parse_hand(HAND), discard=True) == expected  # the flat path skips it too
 
 
 def test_the_last_names_go_with_their_word_list():
