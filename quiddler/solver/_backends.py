@@ -142,8 +142,8 @@ class PythonBackend:
         K.layout_hand(face_count, FACE_POINTS, hand, digit)
         while True:
             words = [0] * (K.WORD_STRIDE * capacity)
-            n = K.find_words(self._edges(trie), trie.ranks, 1, hand, list(face_count), digit, FACE_POINTS,
-                             FACE_LETTERS, words, capacity, [0] * STACK_SIZE)  # fmt: skip
+            n = K.find_words(self._edges(trie), trie.ranks, 1, hand, FACE_POINTS, FACE_LETTERS, words, capacity,
+                             [0] * STACK_SIZE)  # fmt: skip
             if n >= 0:
                 return words[: K.WORD_STRIDE * n : K.WORD_STRIDE]
             capacity *= 4
@@ -339,8 +339,8 @@ class NumbaBackend:
         self._k.layout_hand(counts, self._points, hand, digit)
         while True:
             words = self._scratch("words", K.WORD_STRIDE * capacity)
-            n = self._k.find_words(edges, ranks, 1, hand, counts, digit, self._points, self._letters,
-                                   words, capacity, self._scratch("stack", STACK_SIZE))  # fmt: skip
+            n = self._k.find_words(edges, ranks, 1, hand, self._points, self._letters, words, capacity,
+                                   self._scratch("stack", STACK_SIZE))  # fmt: skip
             if n >= 0:
                 return words[: K.WORD_STRIDE * n : K.WORD_STRIDE].tolist()  # type: ignore[no-any-return]
             capacity *= 4

@@ -37,7 +37,9 @@ MAX_CARDS = 20
 FRAME = 10  # stack frame of the memoised searches
 DFS_FRAME = 11  # stack frame of the top-K search
 WALK_FRAME = 9  # numbers per depth of the trie walk
-STACK_SIZE = max(WALK_FRAME, FRAME, DFS_FRAME) * (MAX_CARDS + 2)  # room for the walk or the searches
+FACE_ROW = 8  # numbers per face in the walk's face table
+WALK_TABLE = WALK_FRAME * (MAX_CARDS + 2)  # where the walk's face table starts in its stack
+STACK_SIZE = max(WALK_TABLE + FACE_ROW * 32, max(FRAME, DFS_FRAME) * (MAX_CARDS + 2))  # room for the walk or the searches
 MEMO_SLOT = 5
 SCORE_SHIFT = 8
 GO_BIT = 128
@@ -58,7 +60,7 @@ PACKED_WORDS = 4096  # solve_rows' usual word capacity; a hand with more is solv
 #: (``edges`` int32, ``ranks`` read-only int32, ``jobs`` a 2-d int64 array,
 #: these 1-d int64 arrays, and every other parameter an int64).
 ARRAY_PARAMETERS = frozenset({
-    "face_left", "face_count", "face_digit", "face_points", "face_letters", "params", "hand", "words", "group",
+    "face_count", "face_digit", "face_points", "face_letters", "params", "hand", "words", "group",
     "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work",
 })  # fmt: skip
 
@@ -82,16 +84,15 @@ lowest_bit = globals().get("lowest_bit_native", _lowest_bit)
 
 
 @kernel
-def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_points, face_letters,
-               words, capacity, stack):  # fmt: skip
+def find_words(edges, ranks, want_ranks, hand, face_points, face_letters, words, capacity, stack):
     """Walk the card trie with the hand's face counts; record every word.
 
     ``edges`` is :meth:`quiddler.cardtrie.CardTrie.kernel_edges` (the
     packed edges, then from half its length each edge's child-face mask)
     and ``ranks`` the trie's ranks, only read (and recorded) if
     ``want_ranks`` is non-zero, since the solver does not need them.
-    ``face_left`` holds the hand's count of each kernel face and is restored
-    on return.  ``stack`` needs ``STACK_SIZE`` slots.  Returns the number of
+    ``hand`` is laid out by :func:`layout_hand`.  ``stack`` needs
+    ``STACK_SIZE`` slots.  Returns the number of
     words written, or ``-1`` if more than ``capacity`` were found (or exactly
     ``capacity`` and the walk had further to go: the caller retries with
     more room either way).
@@ -104,12 +105,27 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
     node's edges whose end the CPU must guess: scanning them, even without
     a branch per edge, made the walk half as slow again.  A node whose
     edges are all out of hand is not entered.  Words come out in trie order.
+
+    What a visit adds (radix, SWAR, points, letters, digit) and the cards
+    left of each face are in one table per face at the end of ``stack``:
+    fewer arrays in the loop leave the CPU's registers to the walk's own
+    numbers (the walk 7% faster than reading ``hand`` by digit).
     """
     n = 0
     half = len(edges) >> 1
     avail = 0  # bit f: face f is still in hand
+    table = WALK_TABLE
     for d in range(hand[0]):
-        avail |= 1 << hand[HAND_HEAD + HAND_STRIDE * d]
+        h = HAND_HEAD + HAND_STRIDE * d
+        face = hand[h]
+        avail |= 1 << face
+        t = table + FACE_ROW * face
+        stack[t] = hand[h + 3]
+        stack[t + 1] = 1 << hand[h + 4]
+        stack[t + 2] = face_points[face]
+        stack[t + 3] = face_letters[face]
+        stack[t + 4] = d
+        stack[t + 5] = hand[h + 1]  # cards of this face still in hand
     # stack, per depth: the rank, radix, swar, points and letters so far,
     # then the node's edges still to take, its first edge and its mask
     # (saved while a child is walked) and the face that entered it
@@ -126,7 +142,7 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
             if depth == 0:
                 break
             face = stack[base + 8]
-            face_left[face] += 1
+            stack[table + FACE_ROW * face + 5] += 1
             avail |= 1 << face
             depth -= 1
             base -= WALK_FRAME
@@ -139,20 +155,15 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
         face = lowest_bit(bit)
         e = first + count_ones(node_mask & (bit - 1))
         packed = edges[e]
-        digit = face_digit[face]
-        h = HAND_HEAD + HAND_STRIDE * digit
+        t = table + FACE_ROW * face
         if depth == 0:
-            first_digit_of_word = digit
+            first_digit_of_word = stack[t + 4]
         rank = stack[base] + ranks[e] if want_ranks != 0 else 0
-        radix = stack[base + 1] + hand[h + 3]
-        swar = stack[base + 2] + (1 << hand[h + 4])
-        points = stack[base + 3] + face_points[face]
-        letters = stack[base + 4] + face_letters[face]
+        radix = stack[base + 1] + stack[t]
+        swar = stack[base + 2] + stack[t + 1]
+        points = stack[base + 3] + stack[t + 2]
+        letters = stack[base + 4] + stack[t + 3]
         if n == capacity:
-            while depth > 0:  # restore face_left before reporting overflow
-                face_left[stack[base + 8]] += 1
-                depth -= 1
-                base -= WALK_FRAME
             return -1
         # Write the word and count it only if the edge ends one: no branch
         # to mispredict.
@@ -165,14 +176,14 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
         words[w + 5] = first_digit_of_word
         n += (packed >> 10) & 1
         child_mask = edges[half + e]
-        left = face_left[face] - 1
+        left = stack[t + 5] - 1
         child_avail = avail ^ (bit if left == 0 else 0)
         child_todo = child_mask & child_avail
         if child_todo != 0:
             stack[base + 5] = todo
             stack[base + 6] = first
             stack[base + 7] = node_mask
-            face_left[face] = left
+            stack[t + 5] = left
             avail = child_avail
             depth += 1
             base += WALK_FRAME
@@ -729,8 +740,7 @@ def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, f
     if size > len(memo):
         return -2
     capacity = len(words) // WORD_STRIDE
-    nwords = find_words(edges, ranks, 0, hand, face_count, face_digit, face_points, face_letters, words,
-                        capacity, stack)  # fmt: skip
+    nwords = find_words(edges, ranks, 0, hand, face_points, face_letters, words, capacity, stack)
     if nwords < 0:
         return -1
     group_words(words, nwords, hand[0], group)
