@@ -60,7 +60,7 @@ PACKED_WORDS = 4096  # solve_rows' usual word capacity; a hand with more is solv
 #: (``edges`` int32, ``ranks`` read-only int32, ``jobs`` a 2-d int64 array,
 #: these 1-d int64 arrays, and every other parameter an int64).
 ARRAY_PARAMETERS = frozenset({
-    "face_count", "face_digit", "face_points", "face_letters", "params", "hand", "words", "group",
+    "face_count", "face_points", "face_letters", "params", "hand", "words", "group",
     "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work",
 })  # fmt: skip
 
@@ -702,15 +702,14 @@ def _candidate(hand, full_radix, full_swar, hand_points, discard, c):
 
 
 @kernel
-def layout_hand(face_count, face_points, hand, face_digit):
-    """Fill ``hand`` (see the module docstring) and ``face_digit`` from the
-    hand's count of each kernel face.  Returns the number of states."""
+def layout_hand(face_count, face_points, hand):
+    """Fill ``hand`` (see the module docstring) from the hand's count of
+    each kernel face.  Returns the number of states."""
     ndig = 0
     stride = 1
     shift = 0
     guard = 0
     for face in range(len(face_count)):
-        face_digit[face] = -1
         count = face_count[face]
         if count == 0:
             continue
@@ -725,7 +724,6 @@ def layout_hand(face_count, face_points, hand, face_digit):
         hand[h + 4] = shift
         hand[h + 5] = (1 << bits) - 1
         guard |= 1 << (shift + bits)
-        face_digit[face] = ndig
         stride *= count + 1
         shift += bits + 1
         ndig += 1
@@ -741,11 +739,11 @@ def layout_hand(face_count, face_points, hand, face_digit):
 
 
 @kernel
-def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, face_digit, words, group, memo, stack):
+def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack):
     """Lay the hand out, find its words and group them; shared set-up of the
     entry kernels.  Returns the number of states, or ``-1`` if ``words`` or
     ``-2`` if ``memo`` is too small."""
-    nstates = layout_hand(face_count, face_points, hand, face_digit)
+    nstates = layout_hand(face_count, face_points, hand)
     size = 1 + 2 * MEMO_SLOT * nstates * (params[1] + 1) * (params[2] + 1)
     if size > len(memo):
         return -2
@@ -771,7 +769,7 @@ def full_state(hand):
 
 @kernel
 def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
-                 hand, face_digit, words, group, memo, stack, kstack, out):  # fmt: skip
+                 hand, words, group, memo, stack, kstack, out):  # fmt: skip
     """Solve one hand given as counts per kernel face; the whole job in one call.
 
     ``params``: discard (0/1), need_words, long_target (0/1), long_after,
@@ -783,8 +781,8 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
     found, or ``-1`` if ``words`` was too small (nothing else is written) or
     ``-2`` if ``memo`` was.
     """
-    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, face_digit, words, group,
-                      memo, stack)  # fmt: skip
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
+                      stack)  # fmt: skip
     if nstates < 0:
         return nstates
     nwords = group[hand[0]]
@@ -809,7 +807,7 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
 
 @kernel
 def top_plays(edges, ranks, face_count, face_points, face_letters, params,
-              hand, face_digit, words, group, memo, stack, dfs, path, keys, out):  # fmt: skip
+              hand, words, group, memo, stack, dfs, path, keys, out):  # fmt: skip
     """The ``len(keys)`` best distinct plays, by branch and bound.
 
     Every partition of the hand (per discard) is reached exactly once: the
@@ -823,8 +821,8 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
     + 2)`` slots and ``path`` ``cards + 2``.  Returns the number of plays
     found, or a negative number as :func:`solve_counts` does.
     """
-    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, face_digit, words, group,
-                      memo, stack)  # fmt: skip
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
+                      stack)  # fmt: skip
     if nstates < 0:
         return nstates
     discard = params[0]
@@ -1059,8 +1057,6 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     at = FACE_TABLES
     hand = work[at : at + HAND_HEAD + HAND_STRIDE * 32]
     at += HAND_HEAD + HAND_STRIDE * 32
-    digit = work[at : at + 32]
-    at += 32
     group = work[at : at + GROUP_SIZE]
     at += GROUP_SIZE
     stack = work[at : at + STACK_SIZE]
@@ -1073,11 +1069,11 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     for i in range(first, len(jobs), step):
         job = jobs[i]
         job[JOB_STATUS] = solve_counts(edges, ranks, job[:32], work[:32], work[32:64], job[32:JOB_STATUS], hand,
-                                       digit, words, group, memo, stack, kstack, job[JOB_OUT:])  # fmt: skip
+                                       words, group, memo, stack, kstack, job[JOB_OUT:])  # fmt: skip
     return 0
 
 
 def work_size(capacity: int, memo_size: int) -> int:
     """The size of a :func:`solve_rows` work array with room for ``capacity``
     words and a memo of ``memo_size``."""
-    return FACE_TABLES + HAND_HEAD + HAND_STRIDE * 32 + 32 + GROUP_SIZE + 2 * STACK_SIZE + WORD_STRIDE * capacity + memo_size
+    return FACE_TABLES + HAND_HEAD + HAND_STRIDE * 32 + GROUP_SIZE + 2 * STACK_SIZE + WORD_STRIDE * capacity + memo_size
