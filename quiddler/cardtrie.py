@@ -178,9 +178,9 @@ class CardTrie:
         :meth:`_check_shape`), so even a damaged mask makes the walk read
         leaves, never memory past the array."""
         joined = array("i", bytes(self.edges))
-        joined.extend(bytes(4 * pad))
+        joined.frombytes(bytes(4 * pad))
         joined.frombytes(bytes(self.masks))
-        joined.extend(bytes(4 * pad))
+        joined.frombytes(bytes(4 * pad))
         return joined
 
     def rank_of(self, faces: Iterable[int]) -> int:
@@ -264,8 +264,6 @@ class CardTrie:
             raise ValueError("card trie has no root")
         if min(edges) < 0 or max(edges) >> FIRST_SHIFT > self.edge_count:
             raise ValueError("card trie edge points outside the trie")
-        if len(self.masks) != self.edge_count or len(self.ranks) != self.edge_count:
-            raise ValueError("card trie arrays differ in length")
         ms, off = self.ms_spell, self.spell_off
         if ms[0] != 0 or ms[self.multiset_count] != self.spelling_count or off[0] != 0:
             raise ValueError("card trie spelling table is inconsistent")

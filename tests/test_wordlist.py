@@ -514,3 +514,32 @@ def test_the_trie_the_wheel_ships_is_the_one_enable_loads(tmp_path, monkeypatch)
 
 def test_enable_looks_for_its_trie_in_the_package():
     assert default_wordlist()._prebuilt == Path(quiddler.__file__).parent / "data" / "enable.cardtrie"
+
+
+# -- the walk's child masks (format 4) -----------------------------------------
+
+
+def test_each_edge_mask_holds_the_faces_of_its_targets_edges():
+    from quiddler.cardtrie import DEGREE_MASK, DEGREE_SHIFT, FACE_MASK, FIRST_SHIFT, build_card_trie
+
+    trie = build_card_trie(load_wordlist(SMALL))
+    edges, masks = trie.edges, trie.masks
+    assert len(masks) == len(edges) > 1
+    for e, packed in enumerate(edges):
+        first = packed >> FIRST_SHIFT
+        below = range(first, first + ((packed >> DEGREE_SHIFT) & DEGREE_MASK))
+        assert masks[e] == sum(1 << (edges[x] & FACE_MASK) for x in below), e
+    # the kernels' one array: edges, padding, masks, padding (the masks from half)
+    joined = trie.kernel_edges(32)
+    half = len(joined) // 2
+    assert half == len(edges) + 32
+    assert list(joined[: len(edges)]) == list(edges) and list(joined[half : half + len(masks)]) == list(masks)
+    assert not any(joined[len(edges) : half]) and not any(joined[half + len(masks) :])
+
+
+def test_a_trie_file_keeps_its_masks():
+    from quiddler.cardtrie import CardTrie, build_card_trie
+
+    trie = build_card_trie(["cat", "act", "queen", "then"])
+    again = CardTrie.from_bytes(trie.to_bytes(b"src"), b"src")
+    assert list(again.masks) == list(trie.masks) and list(again.edges) == list(trie.edges)

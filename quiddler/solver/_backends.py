@@ -114,7 +114,7 @@ class PythonBackend:
             out = [0] * (2 * OUT_BLOCK)
             result = K.solve_counts(
                 self._edges(trie), trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
-                [0] * HAND_SIZE, [0] * FACE_SLOTS, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
+                [0] * HAND_SIZE, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
                 [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, out,
             )  # fmt: skip
             if _check(result):
@@ -129,7 +129,7 @@ class PythonBackend:
             out = [0] * (top * OUT_BLOCK)
             result = K.top_plays(
                 self._edges(trie), trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
-                [0] * HAND_SIZE, [0] * FACE_SLOTS, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
+                [0] * HAND_SIZE, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
                 [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, [0] * (MAX_CARDS + 2), [0] * top, out,
             )  # fmt: skip
             if _check(result):
@@ -138,12 +138,12 @@ class PythonBackend:
 
     def word_ranks(self, trie: CardTrie, face_count: Sequence[int]) -> list[int]:
         capacity = words_capacity(sum(face_count))
-        hand, digit = [0] * HAND_SIZE, [0] * FACE_SLOTS
-        K.layout_hand(face_count, FACE_POINTS, hand, digit)
+        hand = [0] * HAND_SIZE
+        K.layout_hand(face_count, FACE_POINTS, hand)
         while True:
             words = [0] * (K.WORD_STRIDE * capacity)
-            n = K.find_words(self._edges(trie), trie.ranks, 1, hand, list(face_count), digit, FACE_POINTS,
-                             FACE_LETTERS, words, capacity, [0] * STACK_SIZE)  # fmt: skip
+            n = K.find_words(self._edges(trie), trie.ranks, 1, hand, FACE_POINTS, FACE_LETTERS, words, capacity,
+                             [0] * STACK_SIZE)  # fmt: skip
             if n >= 0:
                 return words[: K.WORD_STRIDE * n : K.WORD_STRIDE]
             capacity *= 4
@@ -244,7 +244,7 @@ class NumbaBackend:
         edges, ranks = self.trie_arrays(trie)
         return (
             edges, ranks, np.array(face_count, dtype=np.int64), self._points, self._letters,
-            np.array(params, dtype=np.int64), self._scratch("hand", HAND_SIZE), self._scratch("digit", FACE_SLOTS),
+            np.array(params, dtype=np.int64), self._scratch("hand", HAND_SIZE),
             self._scratch("words", K.WORD_STRIDE * capacity), self._scratch("group", K.GROUP_SIZE),
             self._scratch("memo", memo_size), self._scratch("stack", STACK_SIZE),
         )  # fmt: skip
@@ -334,13 +334,13 @@ class NumbaBackend:
         np = self._np
         capacity = words_capacity(sum(face_count))
         edges, ranks = self.trie_arrays(trie)
-        hand, digit = self._scratch("hand", HAND_SIZE), self._scratch("digit", FACE_SLOTS)
+        hand = self._scratch("hand", HAND_SIZE)
         counts = np.array(face_count, dtype=np.int64)
-        self._k.layout_hand(counts, self._points, hand, digit)
+        self._k.layout_hand(counts, self._points, hand)
         while True:
             words = self._scratch("words", K.WORD_STRIDE * capacity)
-            n = self._k.find_words(edges, ranks, 1, hand, counts, digit, self._points, self._letters,
-                                   words, capacity, self._scratch("stack", STACK_SIZE))  # fmt: skip
+            n = self._k.find_words(edges, ranks, 1, hand, self._points, self._letters, words, capacity,
+                                   self._scratch("stack", STACK_SIZE))  # fmt: skip
             if n >= 0:
                 return words[: K.WORD_STRIDE * n : K.WORD_STRIDE].tolist()  # type: ignore[no-any-return]
             capacity *= 4

@@ -20,7 +20,7 @@ Conventions (see :mod:`quiddler.solver._backends` for the Python side):
   with a guard bit above it, so ``W <= S`` is one subtraction and a mask.
 * A word found in the hand is eight numbers at ``WORD_STRIDE * w``: rank in
   the card trie (only when asked for), radix delta, SWAR delta, points,
-  letters, first digit, (unused), next word of as many letters.
+  letters, first digit, cards, next word of as many letters.
   Words come out grouped by first digit.
 * A value is one int64 key that orders plays lexicographically by
   (score, goes out): ``(score + SCORE_OFFSET) << 8``, plus ``GO_BIT`` if
@@ -37,7 +37,9 @@ MAX_CARDS = 20
 FRAME = 10  # stack frame of the memoised searches
 DFS_FRAME = 11  # stack frame of the top-K search
 WALK_FRAME = 9  # numbers per depth of the trie walk
-STACK_SIZE = max(WALK_FRAME, FRAME, DFS_FRAME) * (MAX_CARDS + 2)  # room for the walk or the searches
+FACE_ROW = 8  # numbers per face in the walk's face table
+WALK_TABLE = WALK_FRAME * (MAX_CARDS + 2)  # where the walk's face table starts in its stack
+STACK_SIZE = max(WALK_TABLE + FACE_ROW * 32, max(FRAME, DFS_FRAME) * (MAX_CARDS + 2))  # room for the walk or the searches
 MEMO_SLOT = 5
 SCORE_SHIFT = 8
 GO_BIT = 128
@@ -58,7 +60,7 @@ PACKED_WORDS = 4096  # solve_rows' usual word capacity; a hand with more is solv
 #: (``edges`` int32, ``ranks`` read-only int32, ``jobs`` a 2-d int64 array,
 #: these 1-d int64 arrays, and every other parameter an int64).
 ARRAY_PARAMETERS = frozenset({
-    "face_left", "face_count", "face_digit", "face_points", "face_letters", "params", "hand", "words", "group",
+    "face_count", "face_points", "face_letters", "params", "hand", "words", "group",
     "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work",
 })  # fmt: skip
 
@@ -82,16 +84,15 @@ lowest_bit = globals().get("lowest_bit_native", _lowest_bit)
 
 
 @kernel
-def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_points, face_letters,
-               words, capacity, stack):  # fmt: skip
+def find_words(edges, ranks, want_ranks, hand, face_points, face_letters, words, capacity, stack):
     """Walk the card trie with the hand's face counts; record every word.
 
     ``edges`` is :meth:`quiddler.cardtrie.CardTrie.kernel_edges` (the
     packed edges, then from half its length each edge's child-face mask)
     and ``ranks`` the trie's ranks, only read (and recorded) if
     ``want_ranks`` is non-zero, since the solver does not need them.
-    ``face_left`` holds the hand's count of each kernel face and is restored
-    on return.  ``stack`` needs ``STACK_SIZE`` slots.  Returns the number of
+    ``hand`` is laid out by :func:`layout_hand`.  ``stack`` needs
+    ``STACK_SIZE`` slots.  Returns the number of
     words written, or ``-1`` if more than ``capacity`` were found (or exactly
     ``capacity`` and the walk had further to go: the caller retries with
     more room either way).
@@ -104,12 +105,27 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
     node's edges whose end the CPU must guess: scanning them, even without
     a branch per edge, made the walk half as slow again.  A node whose
     edges are all out of hand is not entered.  Words come out in trie order.
+
+    What a visit adds (radix, SWAR, points, letters, digit) and the cards
+    left of each face are in one table per face at the end of ``stack``:
+    fewer arrays in the loop leave the CPU's registers to the walk's own
+    numbers (the walk 7% faster than reading ``hand`` by digit).
     """
     n = 0
     half = len(edges) >> 1
     avail = 0  # bit f: face f is still in hand
+    table = WALK_TABLE
     for d in range(hand[0]):
-        avail |= 1 << hand[HAND_HEAD + HAND_STRIDE * d]
+        h = HAND_HEAD + HAND_STRIDE * d
+        face = hand[h]
+        avail |= 1 << face
+        t = table + FACE_ROW * face
+        stack[t] = hand[h + 3]
+        stack[t + 1] = 1 << hand[h + 4]
+        stack[t + 2] = face_points[face]
+        stack[t + 3] = face_letters[face]
+        stack[t + 4] = d
+        stack[t + 5] = hand[h + 1]  # cards of this face still in hand
     # stack, per depth: the rank, radix, swar, points and letters so far,
     # then the node's edges still to take, its first edge and its mask
     # (saved while a child is walked) and the face that entered it
@@ -126,7 +142,7 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
             if depth == 0:
                 break
             face = stack[base + 8]
-            face_left[face] += 1
+            stack[table + FACE_ROW * face + 5] += 1
             avail |= 1 << face
             depth -= 1
             base -= WALK_FRAME
@@ -139,20 +155,15 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
         face = lowest_bit(bit)
         e = first + count_ones(node_mask & (bit - 1))
         packed = edges[e]
-        digit = face_digit[face]
-        h = HAND_HEAD + HAND_STRIDE * digit
+        t = table + FACE_ROW * face
         if depth == 0:
-            first_digit_of_word = digit
+            first_digit_of_word = stack[t + 4]
         rank = stack[base] + ranks[e] if want_ranks != 0 else 0
-        radix = stack[base + 1] + hand[h + 3]
-        swar = stack[base + 2] + (1 << hand[h + 4])
-        points = stack[base + 3] + face_points[face]
-        letters = stack[base + 4] + face_letters[face]
+        radix = stack[base + 1] + stack[t]
+        swar = stack[base + 2] + stack[t + 1]
+        points = stack[base + 3] + stack[t + 2]
+        letters = stack[base + 4] + stack[t + 3]
         if n == capacity:
-            while depth > 0:  # restore face_left before reporting overflow
-                face_left[stack[base + 8]] += 1
-                depth -= 1
-                base -= WALK_FRAME
             return -1
         # Write the word and count it only if the edge ends one: no branch
         # to mispredict.
@@ -163,16 +174,17 @@ def find_words(edges, ranks, want_ranks, hand, face_left, face_digit, face_point
         words[w + 3] = points
         words[w + 4] = letters
         words[w + 5] = first_digit_of_word
+        words[w + 6] = depth + 1
         n += (packed >> 10) & 1
         child_mask = edges[half + e]
-        left = face_left[face] - 1
+        left = stack[t + 5] - 1
         child_avail = avail ^ (bit if left == 0 else 0)
         child_todo = child_mask & child_avail
         if child_todo != 0:
             stack[base + 5] = todo
             stack[base + 6] = first
             stack[base + 7] = node_mask
-            face_left[face] = left
+            stack[t + 5] = left
             avail = child_avail
             depth += 1
             base += WALK_FRAME
@@ -541,6 +553,9 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     njs = 2 if need_words > 0 else 1
     bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
     hand_points = state_points(hand, full_swar)
+    cards = -1 if discard != 0 else 0  # the cards a play holds
+    for d in range(ndig):
+        cards += hand[HAND_HEAD + HAND_STRIDE * d + 1]
     best_total = INFEASIBLE
     # Pass 1: the best (total, goes out), cheapest discard first: a discard
     # whose remaining points cannot reach the best so far is skipped.  The
@@ -618,6 +633,12 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                 w = words[wb + 7]
                 if (guarded - words[wb + 2]) & hand[1] != hand[1]:
                     continue
+                if best_count > (cards - words[wb + 6]) // 2:
+                    # Its rest has too few cards (two a word) for a play
+                    # with more words than the best so far: no search can
+                    # change the answer.  This skipped most of pass 2's
+                    # searches: a solve 13% faster.
+                    continue
                 rest_radix = radix - words[wb + 1]
                 rest_swar = swar - words[wb + 2]
                 for jj in range(njs):
@@ -681,15 +702,14 @@ def _candidate(hand, full_radix, full_swar, hand_points, discard, c):
 
 
 @kernel
-def layout_hand(face_count, face_points, hand, face_digit):
-    """Fill ``hand`` (see the module docstring) and ``face_digit`` from the
-    hand's count of each kernel face.  Returns the number of states."""
+def layout_hand(face_count, face_points, hand):
+    """Fill ``hand`` (see the module docstring) from the hand's count of
+    each kernel face.  Returns the number of states."""
     ndig = 0
     stride = 1
     shift = 0
     guard = 0
     for face in range(len(face_count)):
-        face_digit[face] = -1
         count = face_count[face]
         if count == 0:
             continue
@@ -704,7 +724,6 @@ def layout_hand(face_count, face_points, hand, face_digit):
         hand[h + 4] = shift
         hand[h + 5] = (1 << bits) - 1
         guard |= 1 << (shift + bits)
-        face_digit[face] = ndig
         stride *= count + 1
         shift += bits + 1
         ndig += 1
@@ -720,17 +739,16 @@ def layout_hand(face_count, face_points, hand, face_digit):
 
 
 @kernel
-def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, face_digit, words, group, memo, stack):
+def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack):
     """Lay the hand out, find its words and group them; shared set-up of the
     entry kernels.  Returns the number of states, or ``-1`` if ``words`` or
     ``-2`` if ``memo`` is too small."""
-    nstates = layout_hand(face_count, face_points, hand, face_digit)
+    nstates = layout_hand(face_count, face_points, hand)
     size = 1 + 2 * MEMO_SLOT * nstates * (params[1] + 1) * (params[2] + 1)
     if size > len(memo):
         return -2
     capacity = len(words) // WORD_STRIDE
-    nwords = find_words(edges, ranks, 0, hand, face_count, face_digit, face_points, face_letters, words,
-                        capacity, stack)  # fmt: skip
+    nwords = find_words(edges, ranks, 0, hand, face_points, face_letters, words, capacity, stack)
     if nwords < 0:
         return -1
     group_words(words, nwords, hand[0], group)
@@ -751,7 +769,7 @@ def full_state(hand):
 
 @kernel
 def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
-                 hand, face_digit, words, group, memo, stack, kstack, out):  # fmt: skip
+                 hand, words, group, memo, stack, kstack, out):  # fmt: skip
     """Solve one hand given as counts per kernel face; the whole job in one call.
 
     ``params``: discard (0/1), need_words, long_target (0/1), long_after,
@@ -763,8 +781,8 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
     found, or ``-1`` if ``words`` was too small (nothing else is written) or
     ``-2`` if ``memo`` was.
     """
-    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, face_digit, words, group,
-                      memo, stack)  # fmt: skip
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
+                      stack)  # fmt: skip
     if nstates < 0:
         return nstates
     nwords = group[hand[0]]
@@ -789,7 +807,7 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
 
 @kernel
 def top_plays(edges, ranks, face_count, face_points, face_letters, params,
-              hand, face_digit, words, group, memo, stack, dfs, path, keys, out):  # fmt: skip
+              hand, words, group, memo, stack, dfs, path, keys, out):  # fmt: skip
     """The ``len(keys)`` best distinct plays, by branch and bound.
 
     Every partition of the hand (per discard) is reached exactly once: the
@@ -803,8 +821,8 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
     + 2)`` slots and ``path`` ``cards + 2``.  Returns the number of plays
     found, or a negative number as :func:`solve_counts` does.
     """
-    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, face_digit, words, group,
-                      memo, stack)  # fmt: skip
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
+                      stack)  # fmt: skip
     if nstates < 0:
         return nstates
     discard = params[0]
@@ -1039,8 +1057,6 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     at = FACE_TABLES
     hand = work[at : at + HAND_HEAD + HAND_STRIDE * 32]
     at += HAND_HEAD + HAND_STRIDE * 32
-    digit = work[at : at + 32]
-    at += 32
     group = work[at : at + GROUP_SIZE]
     at += GROUP_SIZE
     stack = work[at : at + STACK_SIZE]
@@ -1053,11 +1069,11 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     for i in range(first, len(jobs), step):
         job = jobs[i]
         job[JOB_STATUS] = solve_counts(edges, ranks, job[:32], work[:32], work[32:64], job[32:JOB_STATUS], hand,
-                                       digit, words, group, memo, stack, kstack, job[JOB_OUT:])  # fmt: skip
+                                       words, group, memo, stack, kstack, job[JOB_OUT:])  # fmt: skip
     return 0
 
 
 def work_size(capacity: int, memo_size: int) -> int:
     """The size of a :func:`solve_rows` work array with room for ``capacity``
     words and a memo of ``memo_size``."""
-    return FACE_TABLES + HAND_HEAD + HAND_STRIDE * 32 + 32 + GROUP_SIZE + 2 * STACK_SIZE + WORD_STRIDE * capacity + memo_size
+    return FACE_TABLES + HAND_HEAD + HAND_STRIDE * 32 + GROUP_SIZE + 2 * STACK_SIZE + WORD_STRIDE * capacity + memo_size
