@@ -404,3 +404,18 @@ def test_the_play_order_of_words_that_tie_on_points_and_letters():
     assert core._play_order(14, "zz") > core._play_order(14, "aaa")  # more letters first, whatever the text
     # No field spills into the next, at the largest word there can be (20 cards of 2 letters, 15 points).
     assert core._play_order(300, "z" * 40) < core._play_order(299, "aa") and core._play_order(0, "z" * 40) < core._play_order(0, "aa")
+
+
+@pytest.mark.parametrize("backend", ["python", "numba"])
+def test_a_plays_words_come_most_points_then_most_letters_then_by_text(backend):
+    ties = 0
+    for hand in _deals(150, 11, seed=31):
+        for options in ({"discard": True}, {"discard": True, "top": 4}, {"discard": False, "beat_words": 2}):
+            solution = solve(hand, backend=backend, **options)  # type: ignore[arg-type]
+            for play in (*solution.plays, solution.best_go_out):
+                if play is None:
+                    continue
+                keys = [(-word.points, -word.letters, word.text) for word in play.words]
+                assert keys == sorted(keys), play
+                ties += len({key[:2] for key in keys}) < len(keys)
+    assert ties >= 10  # words equal on points and letters, ordered by their text, were met
