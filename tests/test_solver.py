@@ -350,3 +350,37 @@ def test_threads_get_the_answers_of_one_thread(backend):
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda hand: solve(hand, discard=True, backend=backend), deals * 3))
     assert together == alone * 3
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_kernel_writes_a_plays_words_in_display_order_and_flags_ties(backend):
+    """Each play block lists its words most points first, then most letters,
+    and its ties flag says whether two words tie on both (the only case the
+    caller still orders by text)."""
+    import random
+
+    from quiddler import default_wordlist, full_deck
+    from quiddler.solver import _kernels as K
+    from quiddler.solver._backends import get_backend
+    from quiddler.solver.core import _face_counts, _memo_size, _name, _names, _params
+
+    trie = default_wordlist().card_trie
+    engine = get_backend(backend)
+    rng = random.Random(11)
+    deck = full_deck()
+    seen_ties = seen_plain = 0
+    for _ in range(150 if backend == "numba" else 40):
+        hand = rng.sample(deck, rng.randint(5, 12))
+        counts = _face_counts(hand)
+        params = _params(len(hand), True, None, None, 10)
+        out = list(engine.solve_counts(trie, counts, params, _memo_size(counts, params)))
+        for ob in (0, K.OUT_BLOCK):
+            if out[ob + 3] < 0:
+                continue
+            ranks = out[ob + K.OUT_HEAD : ob + K.OUT_HEAD + out[ob + 1]]
+            keys = [(w.points, w.letters) for w in (_name(trie, r, _names(trie))[1] for r in ranks)]
+            assert keys == sorted(keys, reverse=True), hand
+            assert out[ob + K.OUT_TIES] == (len(set(keys)) < len(keys)), hand
+            seen_ties += out[ob + K.OUT_TIES]
+            seen_plain += len(keys) > 1 and not out[ob + K.OUT_TIES]
+    assert seen_ties and seen_plain  # both cases were met
