@@ -385,7 +385,9 @@ def test_words_are_named_as_the_plain_constructors_name_them():
     for rank in list(range(0, trie.multiset_count, 997)) + [trie.multiset_count - 1]:
         faces = next(trie.spellings_of(rank))
         plain = Word("".join(faces), tuple(Card(face) for face in faces))
-        order, word = core._name(trie, rank, {})
+        names: core._Names = ({}, {})
+        word = core._name(trie, rank, names)
+        order = names[1][rank]
         assert word == plain
         named.append((order, word))
     # The one-int order sorts as (-points, -letters, text), ties and all.

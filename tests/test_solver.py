@@ -378,7 +378,7 @@ def test_the_kernel_writes_a_plays_words_in_display_order_and_flags_ties(backend
             if out[ob + 3] < 0:
                 continue
             ranks = out[ob + K.OUT_HEAD : ob + K.OUT_HEAD + out[ob + 1]]
-            keys = [(w.points, w.letters) for w in (_name(trie, r, _names(trie))[1] for r in ranks)]
+            keys = [(w.points, w.letters) for w in (_name(trie, r, _names(trie)) for r in ranks)]
             assert keys == sorted(keys, reverse=True), hand
             assert out[ob + K.OUT_TIES] == (len(set(keys)) < len(keys)), hand
             seen_ties += out[ob + K.OUT_TIES]

@@ -12,7 +12,7 @@ import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from operator import index, itemgetter
-from typing import Any, cast
+from typing import Any
 
 from ..cards import Card, parse_hand
 from ..cardtrie import KERNEL_ORDER, MAX_WORD_CARDS, CardTrie
@@ -621,22 +621,22 @@ def _best_plays(out: Sequence[int], trie: CardTrie, targets: bool) -> tuple[Play
     return best, _play_from(out, OUT_BLOCK, trie, names, targets)
 
 
-def _play_from(out: Sequence[int], ob: int, trie: CardTrie, names: dict[int, _Named], targets: bool) -> Play:
-    """Build the Play a kernel wrote to the block of ``out`` at ``ob`` (its
-    words as ranks, its discard and leftovers as kernel faces); ``names`` is
-    :func:`_names` of ``trie``.  Without bonus targets the bonus is 0 (the
-    kernel's score is the cards'); with them it is the kernel's score less
-    the cards'."""
+def _play_from(out: Sequence[int], ob: int, trie: CardTrie, names: _Names, targets: bool) -> Play:
+    """Build the Play a kernel wrote to the block of ``out`` at ``ob``: its
+    words as ranks, in the order a play shows them but for ties on points
+    and letters (flagged at ``[OUT_TIES]``: those go by text), its discard
+    and leftovers as kernel faces; ``names`` is :func:`_names` of ``trie``.
+    Without bonus targets the bonus is 0 (the kernel's score is the
+    cards'); with them it is the kernel's score less the cards'."""
+    words_of, orders = names
     start = ob + _OUT_HEAD
     ranks = out[start : start + out[ob + 1]]
-    named = cast("list[_Named]", list(map(names.get, ranks)))
     try:
-        named.sort(key=_PLAY_ORDER)
-    except TypeError:  # a word not named yet for this list (None has no order): name it, then sort
-        named = [names.get(rank) or _name(trie, rank, names) for rank in ranks]
-        named.sort(key=_PLAY_ORDER)
-    # (Trying the sort first costs nothing when every word is named, where
-    # ``None in found`` compared each entry with None: 0.13 µs in situ.)
+        words = tuple(map(words_of.__getitem__, ranks))
+    except KeyError:  # a word not named yet for this list
+        words = tuple([words_of.get(rank) or _name(trie, rank, names) for rank in ranks])
+    if out[ob + _OUT_TIES]:  # words equal on points and letters (about 3% of plays): order them by text
+        words = tuple(map(_WORD, sorted(zip(map(orders.__getitem__, ranks), words), key=_PLAY_ORDER)))
     left = out[ob + 2]
     unused: tuple[Card, ...] = ()
     if left:
@@ -644,32 +644,34 @@ def _play_from(out: Sequence[int], ob: int, trie: CardTrie, names: dict[int, _Na
         unused = tuple(sorted(map(_KERNEL_CARDS.__getitem__, out[start : start + left]), key=_CARD_ORDER_OF))
     bonus = 0
     if targets:
-        card_score = (sum(_POINTS_TOP - (order >> _POINTS_SHIFT) for order, _ in named)
+        card_score = (sum(_POINTS_TOP - (orders[rank] >> _POINTS_SHIFT) for rank in ranks)
                       - sum(map(_CARD_POINTS.__getitem__, unused)))  # fmt: skip
         bonus = (out[ob + 3] >> _SCORE_SHIFT) - _SCORE_OFFSET - card_score
     discard = out[ob]
-    return new_play(tuple(map(_WORD, named)), unused, _KERNEL_CARDS[discard] if discard >= 0 else None, bonus)
+    return new_play(words, unused, _KERNEL_CARDS[discard] if discard >= 0 else None, bonus)
 
 
 # The kernels' output layout, as plain globals (each ``K.NAME`` is a lookup more).
-_OUT_HEAD, _OUT_MAXC, _SCORE_SHIFT, _SCORE_OFFSET = K.OUT_HEAD, K.OUT_MAXC, K.SCORE_SHIFT, K.SCORE_OFFSET
-#: (order, word): a word named by rank, and where it goes among a play's
-#: words.  The order is one int that sorts as ``(-points, -letters, text)``
-#: does (see :func:`_play_order`): comparing ints is cheaper than comparing
-#: tuples, and the sort touches one object a word less (0.16 µs a solve in
-#: situ).  Equal orders are equal words' (the sort is stable, as before).
-_Named = tuple[int, Word]
+_OUT_HEAD, _OUT_TIES, _OUT_MAXC = K.OUT_HEAD, K.OUT_TIES, K.OUT_MAXC
+_SCORE_SHIFT, _SCORE_OFFSET = K.SCORE_SHIFT, K.SCORE_OFFSET
+#: A trie's words named so far, by rank, and each one's order among a
+#: play's words: one int that sorts as ``(-points, -letters, text)`` does
+#: (see :func:`_play_order`; comparing ints is cheaper than comparing
+#: tuples), read only where the kernel flags words equal on points and
+#: letters (about 3% of plays) and for bonuses.  Apart, so that the usual
+#: play touches only its words.
+_Names = tuple[dict[int, Word], dict[int, int]]
 _PLAY_ORDER = itemgetter(0)
 _WORD = itemgetter(1)
 # Held weakly: the names of a word list's words go when the list does.
-_NAMES: weakref.WeakKeyDictionary[CardTrie, dict[int, _Named]] = weakref.WeakKeyDictionary()
+_NAMES: weakref.WeakKeyDictionary[CardTrie, _Names] = weakref.WeakKeyDictionary()
 # The last trie asked for and its names, through a weak reference too (and
 # forgotten with the trie): nearly every solve uses the same list, and a
 # WeakKeyDictionary lookup makes a new weak reference each time (0.15 µs).
-_last_names: tuple[weakref.ref[CardTrie], dict[int, _Named]] | None = None
+_last_names: tuple[weakref.ref[CardTrie], _Names] | None = None
 
 
-def _names(trie: CardTrie) -> dict[int, _Named]:
+def _names(trie: CardTrie) -> _Names:
     """The words named so far for ``trie``, by rank (words recur across hands)."""
     global _last_names
     last = _last_names
@@ -677,7 +679,7 @@ def _names(trie: CardTrie) -> dict[int, _Named]:
         return last[1]
     names = _NAMES.get(trie)
     if names is None:
-        names = _NAMES.setdefault(trie, {})
+        names = _NAMES.setdefault(trie, ({}, {}))
     _last_names = (weakref.ref(trie, _forget_last_names), names)
     return names
 
@@ -690,7 +692,7 @@ def _forget_last_names(dead: weakref.ref[CardTrie]) -> None:
         _last_names = None
 
 
-def _name(trie: CardTrie, rank: int, names: dict[int, _Named]) -> _Named:
+def _name(trie: CardTrie, rank: int, names: _Names) -> Word:
     """The multiset's representative word: the alphabetically first spelling.
 
     Every word a process meets is named once, so a fresh process names
@@ -700,8 +702,9 @@ def _name(trie: CardTrie, rank: int, names: dict[int, _Named]) -> _Named:
     faces = next(trie.spellings_of(rank))
     text = "".join(faces)
     word = Word(text, tuple(map(_CARD_OF_FACE.__getitem__, faces)))
-    named = names[rank] = (_play_order(sum(map(_FACE_POINTS.__getitem__, faces)), text), word)
-    return named
+    names[1][rank] = _play_order(sum(map(_FACE_POINTS.__getitem__, faces)), text)
+    names[0][rank] = word
+    return word
 
 
 def _play_order(points: int, text: str) -> int:
