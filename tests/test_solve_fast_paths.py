@@ -214,6 +214,42 @@ def test_words_named_so_far_and_words_not_yet_mix_in_one_play():
     assert all(len(solution.best.words) >= 2 for solution in forwards[:2])
 
 
+@pytest.mark.usefixtures("every_backend_made")
+def test_the_flat_path_names_words_by_the_list_in_use(monkeypatch):
+    # Solves on another list in between make the default list's names not
+    # the last ones used: the flat path must notice (and a fresh process's
+    # first solves meet words not named yet).
+    from quiddler import WordList
+
+    other = WordList(["cat", "act", "at", "ta", "dog", "god", "go", "do", "to"], name="other")
+    monkeypatch.setattr(core, "_last_names", None)
+    for hand in _deals(30, 11, seed=5):
+        for backend in ("python", "numba"):
+            flat = solve(tuple(hand), discard=True, backend=backend)
+            assert flat == solve(" ".join(card.face for card in hand), discard=True, bonus=10, backend=backend)
+            solve(tuple(hand), discard=True, wordlist=other, backend=backend)
+
+
+class _AnyWord(dict):  # type: ignore[type-arg]
+    """Names any rank, wrongly: what another list's names must never be used for."""
+
+    def __missing__(self, rank: int) -> Word:
+        return Word("zz", (Card("z"), Card("z")))
+
+
+def test_the_flat_path_never_names_words_by_another_lists_names(monkeypatch):
+    import weakref
+
+    from quiddler import WordList
+
+    hands = [tuple(hand) for hand in _deals(20, 11, seed=6)]
+    expected = [solve(" ".join(card.face for card in hand), discard=True) for hand in hands]
+    stranger = WordList(["zz"], name="stranger").card_trie
+    for hand, solution in zip(hands, expected):
+        monkeypatch.setattr(core, "_last_names", (weakref.ref(stranger), (_AnyWord(), {})))
+        assert solve(hand, discard=True) == solution
+
+
 # -- the memory setting, read at dict speed ---------------------------------------------
 
 
