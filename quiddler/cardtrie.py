@@ -120,6 +120,8 @@ DEGREE_MASK = 31
 TERMINAL_SHIFT = 10
 FIRST_SHIFT = 11
 MAX_EDGES = 1 << (31 - FIRST_SHIFT)
+#: Zeros after each array the kernels read (see :meth:`CardTrie.kernel_edges`).
+KERNEL_PAD = 32
 
 
 @dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
@@ -168,19 +170,27 @@ class CardTrie:
         for s in range(self.ms_spell[rank], self.ms_spell[rank + 1]):
             yield tuple(KERNEL_ORDER[k] for k in self.spell_cards[self.spell_off[s] : self.spell_off[s + 1]])
 
-    def kernel_edges(self, pad: int = 0) -> array[int]:
+    def kernel_edges(self) -> array[int]:
         """The one trie array the solver kernels walk: ``edges`` then
-        ``masks``, each followed by ``pad`` zeros (the masks start at half its
-        length).  The compiled backend pads with 32: a walk takes an edge at
-        most 30 places after a node's first (a mask has at most 31 faces),
-        and a node's first edge is at most ``edge_count`` (see
-        :meth:`_check_shape`), so even a damaged mask makes the walk read
-        leaves, never memory past the array."""
+        ``masks``, each followed by :data:`KERNEL_PAD` zeros (the masks start
+        at half its length).  A walk takes an edge at most 30 places after
+        a node's first (a mask has at most 31 faces), and a node's first
+        edge is at most ``edge_count`` (see :meth:`_check_shape`), so even a
+        well-formed file with wrong masks makes a walk read leaves (and
+        find wrong words), never past the array."""
         joined = array("i", bytes(self.edges))
-        joined.frombytes(bytes(4 * pad))
+        joined.frombytes(bytes(4 * KERNEL_PAD))
         joined.frombytes(bytes(self.masks))
-        joined.frombytes(bytes(4 * pad))
+        joined.frombytes(bytes(4 * KERNEL_PAD))
         return joined
+
+    def kernel_ranks(self) -> array[int]:
+        """``ranks`` followed by :data:`KERNEL_PAD` zeros, for the same
+        reason as :meth:`kernel_edges` (the kernels read the rank of every
+        edge they take when naming words)."""
+        padded = array("i", bytes(self.ranks))
+        padded.frombytes(bytes(4 * KERNEL_PAD))
+        return padded
 
     def rank_of(self, faces: Iterable[int]) -> int:
         """The rank of a multiset given as kernel faces in ascending order,
@@ -253,10 +263,10 @@ class CardTrie:
         well formed but not a trie.  Every edge's first child edge must lie
         within the trie (``min``/``max`` run at C speed: a few ms); a node
         has at most 31 edges, so a walk never reads more than 31 slots past
-        the end, which the compiled backend pads (:meth:`kernel_edges`).  The
-        masks are not checked against the edges (that is a walk over the
-        whole trie): a wrong mask gives wrong words, never a read outside
-        the padded array.
+        the end, which the kernels' arrays are padded for (:meth:`kernel_edges`,
+        :meth:`kernel_ranks`).  The masks are not checked against the edges
+        (a pass over every edge in Python: too slow for a load): a wrong mask
+        gives wrong words, never a read outside the padded arrays.
         """
         edges = self.edges
         if self.edge_count == 0 or edges[0] & FACE_MASK != 31 or edges[0] >> FIRST_SHIFT != 1:

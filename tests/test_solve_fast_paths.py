@@ -180,7 +180,7 @@ def test_the_flat_path_gives_what_the_checked_path_gives(backend):
     from quiddler import default_wordlist
 
     class Name(str):
-        """A backend name that is no plain str (the flat path takes it too)."""
+        """A backend name that is no plain str (the plain path takes it: the flat one wants a str)."""
 
     for size in (1, 2, 3, 7, 11, 12, 13):
         for hand in _deals(8, size, seed=100 + size):

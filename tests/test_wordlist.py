@@ -520,7 +520,14 @@ def test_enable_looks_for_its_trie_in_the_package():
 
 
 def test_each_edge_mask_holds_the_faces_of_its_targets_edges():
-    from quiddler.cardtrie import DEGREE_MASK, DEGREE_SHIFT, FACE_MASK, FIRST_SHIFT, build_card_trie
+    from quiddler.cardtrie import (
+        DEGREE_MASK,
+        DEGREE_SHIFT,
+        FACE_MASK,
+        FIRST_SHIFT,
+        KERNEL_PAD,
+        build_card_trie,
+    )
 
     trie = build_card_trie(load_wordlist(SMALL))
     edges, masks = trie.edges, trie.masks
@@ -530,11 +537,13 @@ def test_each_edge_mask_holds_the_faces_of_its_targets_edges():
         below = range(first, first + ((packed >> DEGREE_SHIFT) & DEGREE_MASK))
         assert masks[e] == sum(1 << (edges[x] & FACE_MASK) for x in below), e
     # the kernels' one array: edges, padding, masks, padding (the masks from half)
-    joined = trie.kernel_edges(32)
+    joined = trie.kernel_edges()
     half = len(joined) // 2
-    assert half == len(edges) + 32
+    assert half == len(edges) + KERNEL_PAD
     assert list(joined[: len(edges)]) == list(edges) and list(joined[half : half + len(masks)]) == list(masks)
     assert not any(joined[len(edges) : half]) and not any(joined[half + len(masks) :])
+    ranks = trie.kernel_ranks()
+    assert list(ranks) == list(trie.ranks) + [0] * KERNEL_PAD
 
 
 def test_a_trie_file_keeps_its_masks():

@@ -2,8 +2,9 @@
 
 Both expose the same small interface, so :mod:`quiddler.solver.core` never
 touches numpy or numba itself.  The Python backend uses lists and the card
-trie's memoryviews and imports nothing heavy; the numba backend converts the
-trie to numpy arrays once per trie and reuses scratch buffers per thread.
+trie's padded arrays (``CardTrie.kernel_edges`` and ``kernel_ranks``) and
+imports nothing heavy; the numba backend makes numpy arrays of those once
+per trie and reuses scratch buffers per thread.
 
 Every method takes a hand as counts per kernel face (see
 :data:`quiddler.cardtrie.KERNEL_ORDER`) and returns plays in the block
@@ -96,15 +97,16 @@ class PythonBackend:
     name = "python"
 
     def __init__(self) -> None:
-        # Held weakly: a trie's kernel array goes when its word list does.
-        self._tries: weakref.WeakKeyDictionary[CardTrie, array[int]] = weakref.WeakKeyDictionary()
+        # Held weakly: a trie's kernel arrays go when its word list does.
+        self._tries: weakref.WeakKeyDictionary[CardTrie, tuple[array[int], array[int]]] = weakref.WeakKeyDictionary()
 
-    def _edges(self, trie: CardTrie) -> array[int]:
-        """The trie's :meth:`~quiddler.cardtrie.CardTrie.kernel_edges`, made once per trie (about a millisecond)."""
-        edges = self._tries.get(trie)
-        if edges is None:
-            edges = self._tries.setdefault(trie, trie.kernel_edges())
-        return edges
+    def _arrays(self, trie: CardTrie) -> tuple[array[int], array[int]]:
+        """The trie's :meth:`~quiddler.cardtrie.CardTrie.kernel_edges` and
+        ``kernel_ranks``, made once per trie (about a millisecond)."""
+        arrays = self._tries.get(trie)
+        if arrays is None:
+            arrays = self._tries.setdefault(trie, (trie.kernel_edges(), trie.kernel_ranks()))
+        return arrays
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
@@ -113,7 +115,7 @@ class PythonBackend:
         while True:
             out = [0] * (2 * OUT_BLOCK)
             result = K.solve_counts(
-                self._edges(trie), trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
+                *self._arrays(trie), list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
                 [0] * HAND_SIZE, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
                 [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, out,
             )  # fmt: skip
@@ -128,7 +130,7 @@ class PythonBackend:
         while True:
             out = [0] * (top * OUT_BLOCK)
             result = K.top_plays(
-                self._edges(trie), trie.ranks, list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
+                *self._arrays(trie), list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
                 [0] * HAND_SIZE, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
                 [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, [0] * (MAX_CARDS + 2), [0] * top, out,
             )  # fmt: skip
@@ -142,7 +144,7 @@ class PythonBackend:
         K.layout_hand(face_count, FACE_POINTS, hand)
         while True:
             words = [0] * (K.WORD_STRIDE * capacity)
-            n = K.find_words(self._edges(trie), trie.ranks, 1, hand, FACE_POINTS, FACE_LETTERS, words, capacity,
+            n = K.find_words(*self._arrays(trie), 1, hand, FACE_POINTS, FACE_LETTERS, words, capacity,
                              [0] * STACK_SIZE)  # fmt: skip
             if n >= 0:
                 return words[: K.WORD_STRIDE * n : K.WORD_STRIDE]
@@ -223,8 +225,8 @@ class NumbaBackend:
         entry = self._tries.get(trie)
         if entry is None:
             np = self._np
-            edges = np.frombuffer(trie.kernel_edges(32), dtype=np.int32)
-            ranks = np.frombuffer(trie.ranks, dtype=np.int32)
+            edges = np.frombuffer(trie.kernel_edges(), dtype=np.int32)
+            ranks = np.frombuffer(trie.kernel_ranks(), dtype=np.int32)
             ranks.flags.writeable = False
             entry = self._tries.setdefault(trie, (edges, ranks))
         return entry

@@ -37,7 +37,7 @@ MAX_CARDS = 20
 FRAME = 10  # stack frame of the memoised searches
 DFS_FRAME = 11  # stack frame of the top-K search
 WALK_FRAME = 9  # numbers per depth of the trie walk
-FACE_ROW = 8  # numbers per face in the walk's face table
+FACE_ROW = 8  # numbers per face in the walk's face table (six used; eight makes the index a shift)
 WALK_TABLE = WALK_FRAME * (MAX_CARDS + 2)  # where the walk's face table starts in its stack
 STACK_SIZE = max(WALK_TABLE + FACE_ROW * 32, max(FRAME, DFS_FRAME) * (MAX_CARDS + 2))  # room for the walk or the searches
 MEMO_SLOT = 5
@@ -71,11 +71,11 @@ kernel = globals().get("kernel_decorator", lambda fn: fn)
 
 
 def _count_ones(bits):
-    return int(bits).bit_count()  # int(): numpy's integers (NUMBA_DISABLE_JIT) have no bit_count
+    return int(bits).bit_count()  # int(): numpy's integers (NUMBA_DISABLE_JIT) may lack it
 
 
 def _lowest_bit(bits):
-    return int(bits & -bits).bit_length() - 1
+    return int(bits & -bits).bit_length() - 1  # int(): numpy's integers have no bit_length
 
 
 # Bit counting: the native build injects the CPU's own instructions
@@ -539,7 +539,8 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
 
     A block holds: ``[0]`` the discarded digit or -1, ``[1]`` the number of
     words, ``[2]`` the number of leftovers, ``[3]`` the total key (bonuses
-    included); the word indices follow from ``[OUT_HEAD]``, the leftover
+    included), ``[OUT_TIES]`` set by :func:`name_words`; the word indices
+    follow from ``[OUT_HEAD]``, the leftover
     digits from ``[OUT_HEAD + OUT_MAXC]``.  Returns the total key, or
     ``INFEASIBLE`` if no play qualifies (only possible with ``allow_left == 0``).
 

@@ -11,7 +11,7 @@ Compiling is what makes a first use slow, so it is kept small:
   parameter names (see :data:`~quiddler.solver._kernels.ARRAY_PARAMETERS`),
   callees before callers, and then frozen.  Left to itself numba compiles a
   new copy of a kernel, and of everything it calls, for each literal
-  argument it is called with (``first_digit(hand, swar, 0)``): the big
+  argument it is called with (``find_words(edges, ranks, 0, ...)``): the big
   search kernels were compiled three or four times each;
 * there is no ``parallel=True`` kernel (its compile alone took 8 s): a batch
   runs the same serial entry point on Python threads (the kernels release
@@ -143,7 +143,9 @@ def _declare() -> ModuleType:
 def _bit_intrinsics() -> tuple[Any, Any]:
     """The CPU's population count and count of trailing zeros for the
     kernels' ``count_ones`` and ``lowest_bit`` (LLVM's ``ctpop`` and
-    ``cttz``: one instruction each on a CPU that has them)."""
+    ``cttz``: one instruction each on a CPU that has them).  numba's cache
+    keys on the kernel source, not on these: after changing them in a
+    source tree, delete ``quiddler/solver/__pycache__/*.nb*``."""
     from llvmlite import ir  # type: ignore[import-untyped]
     from numba.core import types
     from numba.extending import intrinsic

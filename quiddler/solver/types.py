@@ -157,8 +157,8 @@ def _slot_filler(cls: type[_T]) -> Callable[..., _T]:
 
     # The constructor's tools are default values, not closure cells: read
     # as locals, without a cell each (0.035 µs a value in situ, after a
-    # kernel call; callers pass only the four fields).
-    def make(a: object, b: object, c: object, d: object, new: Any = object.__new__, cls: type[_T] = cls,
+    # kernel call); keyword-only, so a fifth positional argument is an error.
+    def make(a: object, b: object, c: object, d: object, *, new: Any = object.__new__, cls: type[_T] = cls,
              first: Any = first, second: Any = second, third: Any = third, fourth: Any = fourth) -> _T:  # fmt: skip
         value: _T = new(cls)
         first(value, a)
