@@ -157,8 +157,9 @@ def _slot_filler(cls: type[_T]) -> Callable[..., _T]:
 
     # The constructor's tools are default values, not closure cells: read
     # as locals, without a cell each (0.035 µs a value in situ, after a
-    # kernel call); keyword-only, so a fifth positional argument is an error.
-    def make(a: object, b: object, c: object, d: object, *, new: Any = object.__new__, cls: type[_T] = cls,
+    # kernel call).  Positional: keyword-only defaults cost 0.04 µs more a
+    # call; the exported type takes exactly the four fields.
+    def make(a: object, b: object, c: object, d: object, new: Any = object.__new__, cls: type[_T] = cls,
              first: Any = first, second: Any = second, third: Any = third, fourth: Any = fourth) -> _T:  # fmt: skip
         value: _T = new(cls)
         first(value, a)
