@@ -274,6 +274,33 @@ def test_a_stand_in_for_os_environ_is_asked_the_ordinary_way(monkeypatch):
         solve("c,a,t", backend="python")
 
 
+def test_imported_under_a_stand_in_the_real_environ_is_still_read():
+    """quiddler imported while os.environ is a stand-in: once the real one is
+    back, its setting is read (the ordinary way), not ignored."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = """
+import os
+real = os.environ
+os.environ = dict(real)
+from quiddler import solve
+from quiddler.solver import core
+os.environ = real
+os.environ[core.MEMORY_ENV] = "0"
+try:
+    solve(('c', 'a', 't'), backend='python')
+except ValueError as exc:
+    print('refused:', exc)
+"""
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root))
+    env.pop(core.MEMORY_ENV, None)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert "refused:" in done.stdout and "at least 1" in done.stdout, done.stdout + done.stderr
+
+
 # -- the memo room ----------------------------------------------------------------------
 
 

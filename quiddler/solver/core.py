@@ -538,21 +538,20 @@ def _memory_setting() -> str | None:
     keys (``_data``; CPython's layout since 3.0) that every change made
     through ``os.environ`` (``monkeypatch.setenv`` too) updates, so a lookup
     there sees the same value.  Anything else standing in for
-    ``os.environ`` is asked the ordinary way.
+    ``os.environ`` (now, or when quiddler was imported) is asked the
+    ordinary way.  :func:`solve`'s usual call makes the same lookup inline.
     """
-    environ = os.environ
-    data = getattr(environ, "_data", None)
-    if type(data) is not dict or type(environ) is not os._Environ:
-        return environ.get(MEMORY_ENV)
-    raw = data.get(_MEMORY_KEY)
-    return None if raw is None else environ.decodevalue(raw)
+    if os.environ is _ENVIRON:
+        raw = _ENVIRON_DATA.get(_MEMORY_KEY)
+        return None if raw is None else os.environ.decodevalue(raw)
+    return os.environ.get(MEMORY_ENV)
 
 
 _MEMORY_KEY = os.environ.encodekey(MEMORY_ENV) if type(os.environ) is os._Environ else None
-# For solve()'s usual call: os.environ as imported and its dict of encoded
-# values (CPython never rebinds ``_data``: every change goes into it).  If
-# os.environ is replaced later, the identity check fails and the plain path
-# asks the new one.
+# For _memory_setting and solve()'s usual call: os.environ as imported and
+# its dict of encoded values (CPython never rebinds ``_data``: every change
+# goes into it).  If os.environ is replaced later, the identity check fails
+# and the variable is read the ordinary way.
 _ENVIRON: object = os.environ
 _ENVIRON_DATA: dict[Any, Any] = getattr(os.environ, "_data", None)  # type: ignore[assignment]
 if type(os.environ) is not os._Environ or type(_ENVIRON_DATA) is not dict:  # not CPython's: no fast path
