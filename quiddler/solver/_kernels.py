@@ -643,6 +643,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                     continue
                 rest_radix = radix - words[wb + 1]
                 rest_swar = swar - words[wb + 2]
+                rest_points = points - words[wb + 3]
                 for jj in range(njs):
                     j0 = need_words if jj == 1 else 0
                     cj = j0 - 1 if j0 > 0 else 0
@@ -652,7 +653,6 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                         # If the optimum puts every card in words, the rest
                         # must be covered by words: ask the word-only search.
                         mode = 0 if target_points == points + bonus else allow_left
-                        rest_points = points - words[wb + 3]
                         value = state_value(words, group, hand, memo, stack, rest_radix, rest_swar, rest_points,
                                             cj, cf, need_words, long_target, long_after, mode)  # fmt: skip
                         if value == INFEASIBLE or value + ((words[wb + 3] + bonus) << SCORE_SHIFT) != best_total:
@@ -711,6 +711,7 @@ def layout_hand(face_count, face_points, hand):
     stride = 1
     shift = 0
     guard = 0
+    fields = 0
     for face in range(len(face_count)):
         count = face_count[face]
         if count == 0:
@@ -726,16 +727,13 @@ def layout_hand(face_count, face_points, hand):
         hand[h + 4] = shift
         hand[h + 5] = (1 << bits) - 1
         guard |= 1 << (shift + bits)
+        fields |= ((1 << bits) - 1) << shift
         stride *= count + 1
         shift += bits + 1
         ndig += 1
     hand[0] = ndig
     hand[1] = guard
     hand[2] = stride
-    fields = 0
-    for d in range(ndig):
-        h = HAND_HEAD + HAND_STRIDE * d
-        fields += hand[h + 5] << hand[h + 4]
     hand[3] = fields
     return stride
 
