@@ -1010,6 +1010,13 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
 
 
 @kernel
+def display_key(words, w):
+    """Word ``w``'s place in a play's display: points, then letters (a
+    word has fewer than 256 letters)."""
+    return (words[WORD_STRIDE * w + 3] << 8) + words[WORD_STRIDE * w + 4]
+
+
+@kernel
 def name_words(edges, ranks, hand, words, out, ob):
     """Name a play block's cards for good, for the caller (the ``words``
     buffer and the hand's layout are reused): its word indices become the
@@ -1029,11 +1036,11 @@ def name_words(edges, ranks, hand, words, out, ob):
     ties = 0
     for i in range(start + 1, start + out[ob + 1]):  # insertion sort: a play has a few words
         w = out[i]
-        key = (words[WORD_STRIDE * w + 3] << 8) + words[WORD_STRIDE * w + 4]
+        key = display_key(words, w)
         j = i
         while j > start:
             before = out[j - 1]
-            key_before = (words[WORD_STRIDE * before + 3] << 8) + words[WORD_STRIDE * before + 4]
+            key_before = display_key(words, before)
             if key_before >= key:
                 ties |= 1 if key_before == key else 0
                 break
