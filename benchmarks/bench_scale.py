@@ -71,12 +71,12 @@ def timed_cpu(fn: Any, *args: Any, **kwargs: Any) -> tuple[float, float, Any]:
 
 def bench_simulate(games: int, repeats: int, seed: int) -> dict[str, Any]:
     from quiddler.game import workers
-    from quiddler.solver._backends import AutoBackend, get_backend
+    from quiddler.solver import warm
 
     # numba, the compiled kernels and the card trie loaded once, outside the
     # timing (the solver's auto backend would otherwise solve the first
     # games of the first run in pure Python before loading them).
-    get_backend("auto").current(upcoming=AutoBackend.PAYOFF_SECONDS)
+    warm()
     simulate(PLAYERS, 4, seed=seed)
     method = workers.start_method()
     forced = workers.start_method

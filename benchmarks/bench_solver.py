@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from quiddler import default_wordlist, full_deck, score_many, solve, solve_many
 from quiddler.solver._backends import get_backend
-from quiddler.solver.core import _cores, _face_counts, _memo_size, _params
+from quiddler.solver.core import _face_counts, _memo_size, _params, usable_cores
 
 ROUNDS = range(3, 11)
 RESULTS_DIR = ROOT / "benchmarks" / "results"
@@ -152,7 +152,7 @@ def batch(hands: dict[int, list[list[Any]]]) -> dict[str, Any]:
     every = [hand for cards in hands.values() for hand in cards]
     solve_many(every[:50], discard=True, backend="numba")
     result: dict[str, Any] = {"hands": len(every)}
-    threads = _cores()
+    threads = usable_cores()
     for n in sorted({1, threads}):
         seconds = min(timed(solve_many, every, discard=True, threads=n, backend="numba") for _ in range(3)) / 1e6
         result[f"threads_{n}_hands_per_s"] = len(every) / seconds

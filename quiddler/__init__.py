@@ -12,7 +12,21 @@ from .errors import (
     QuiddlerError,
     WordListError,
 )
-from .solver import MAX_CARDS, Play, Solution, Word, find_words, score_many, solve, solve_many
+from .solver import (
+    FACE_SLOTS,
+    MAX_CARDS,
+    Play,
+    Solution,
+    Word,
+    find_words,
+    hide_notices,
+    score_many,
+    show_notices,
+    solve,
+    solve_many,
+    usable_cores,
+    warm,
+)
 from .wordlist import UnplayableWordsWarning, WordList, cache_dir, default_wordlist, load_wordlist
 
 
@@ -31,6 +45,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "DECK_SIZE",
     "FACES",
+    "FACE_SLOTS",
     "MAX_CARDS",
     "Card",
     "Deck",
@@ -51,9 +66,13 @@ __all__ = [
     "find_words",
     "format_hand",
     "full_deck",
+    "hide_notices",
     "load_wordlist",
     "parse_hand",
     "score_many",
+    "show_notices",
     "solve",
     "solve_many",
+    "usable_cores",
+    "warm",
 ]

@@ -28,9 +28,9 @@ import click
 from .cards import Card, format_hand, parse_hand
 from .cardtrie import MAX_WORD_CARDS, fewest_cards
 from .errors import QuiddlerError
-from .solver import Play, Solution, Word, find_words, solve
-from .solver._backends import show_notices
+from .solver import Play, Solution, Word, find_words, show_notices, solve
 from .solver.core import MAX_BONUS, search_size
+from .thresholds import COMPILED_SEARCH_STATES, PROGRESS_AFTER_SECONDS
 from .wordlist import WordList, default_wordlist, load_wordlist
 
 __all__ = ["InputError", "OneLineErrors", "QuiddlerGroup", "input_errors", "main"]
@@ -45,14 +45,6 @@ LAZY_COMMANDS = {
     "simulate": "quiddler.game.cli:simulate",
 }
 
-#: A single solve whose search may visit more states than this (see
-#: :func:`quiddler.solver.core.search_size`) runs on the compiled backend:
-#: the pure-Python one takes about a second there, what loading numba costs.
-#: A ``--top`` search is far slower per state (measured: 0.2 s for 10
-#: distinct cards, 3 s for 12), so it moves at a 256th of that.
-COMPILED_SEARCH_STATES = 1 << 18
-#: Seconds of work after which a terminal shows a progress line.
-PROGRESS_AFTER_SECONDS = 1.0
 
 _EPILOG_SOLVE = """\b
 Examples:

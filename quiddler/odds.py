@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from .cards import DECK_SIZE, full_deck
 from .cardtrie import KERNEL_ORDER
-from .solver._backends import FACE_SLOTS, MAX_CARDS
+from .solver import FACE_SLOTS, MAX_CARDS
 from .wordlist import WordList
 
 __all__ = ["BATCH", "OddsRow", "OddsTable", "deal", "go_out_odds", "parse_cards_range"]

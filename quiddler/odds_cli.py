@@ -12,7 +12,7 @@ import click
 
 from .cli import InputError, input_errors
 from .odds import TURNS, OddsTable, go_out_odds, parse_cards_range
-from .solver._backends import show_notices
+from .solver import show_notices
 from .wordlist import WordList, load_wordlist
 
 __all__ = ["odds"]

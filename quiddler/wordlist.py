@@ -122,6 +122,25 @@ class WordList:
         wordlist._prebuilt = prebuilt
         return wordlist
 
+    @property
+    def canonical_text(self) -> bytes:
+        """The list as one ASCII text: its distinct words, lower case, sorted,
+        one a line.  Two lists with the same words have the same text; it is
+        what the list's hashes are taken over, and what
+        :meth:`from_canonical_text` rebuilds the list from (in another
+        process, say) without checking every word again."""
+        return self._text
+
+    @classmethod
+    def from_canonical_text(cls, text: bytes, name: str) -> WordList:
+        """The list whose :attr:`canonical_text` is ``text``, named ``name``.
+        ``text`` must come from :attr:`canonical_text` (its words are not
+        checked again): for a list of unknown origin use :class:`WordList`
+        or :func:`load_wordlist`."""
+        if not isinstance(text, bytes):
+            raise TypeError(f"canonical text must be bytes, not {type(text).__name__}")
+        return cls._from_validated_text(text, name)
+
     # -- the words themselves ------------------------------------------------
 
     @cached_property

@@ -16,8 +16,8 @@ from typing import IO, Any, Literal
 import click
 
 from ..cli import InputError, OneLineErrors
-from ..solver._backends import show_notices
-from ..solver.core import _cores as available_cores
+from ..solver import show_notices
+from ..solver import usable_cores as available_cores
 from .options import rule_options, rules_from_options
 from .players import player_names
 from .rules import MAX_PLAYERS, MIN_PLAYERS

@@ -51,7 +51,7 @@ def wordlist_sha256(wordlist: WordList) -> str:
         pass
     # A WordList keeps its words sorted, unique and joined by newlines (its
     # canonical text): no need to rebuild that from the words (0.16 s for ENABLE).
-    digest = hashlib.sha256(wordlist._text + b"\n").hexdigest()
+    digest = hashlib.sha256(wordlist.canonical_text + b"\n").hexdigest()
     _CACHE[wordlist] = digest
     return digest
 
@@ -64,6 +64,6 @@ def legacy_wordlist_keys(wordlist: WordList) -> frozenset[str]:
         return _LEGACY_CACHE[wordlist]
     except KeyError:
         pass
-    keys = frozenset(hashlib.sha256(fmt + b"\0" + wordlist._text).hexdigest() for fmt in _LEGACY_FORMATS)
+    keys = frozenset(hashlib.sha256(fmt + b"\0" + wordlist.canonical_text).hexdigest() for fmt in _LEGACY_FORMATS)
     _LEGACY_CACHE[wordlist] = keys
     return keys

@@ -26,7 +26,8 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Self
 
-from ..solver.core import _cores as available_cores  # the cores this process may run on
+from ..solver import usable_cores as available_cores
+from ..thresholds import FORKED_WORKER_START_SECONDS, GAMES_PER_WORKER, WORKER_START_SECONDS
 from .engine import Game
 from .players import Player, make_player
 from .record import game_record_text
@@ -320,7 +321,7 @@ def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers:
         if workers > 1:
             done = yield from _play_while_cheap(names, plans, rules, records, stop, workers)
     rest = plans[done:]
-    processes = min(workers, -(-len(rest) // _GAMES_PER_WORKER))
+    processes = min(workers, -(-len(rest) // GAMES_PER_WORKER))
     if processes <= 1:
         for plan in rest:
             if stop.requested:
@@ -353,18 +354,10 @@ def _play_while_cheap(names: Sequence[str], plans: list[GamePlan], rules: Rules,
     return len(plans)
 
 
-#: A worker process is started for at most every this-many games.
-_GAMES_PER_WORKER = 8
-#: What starting a spawned worker process costs (Python, numba, the compiled kernels), for ``workers="auto"``.
-_WORKER_START_SECONDS = 1.0
-#: What starting forked worker processes costs (they inherit all that; measured ~0.05 s for two).
-_FORKED_WORKER_START_SECONDS = 0.1
-
-
 def _worker_start_seconds() -> float:
     from .workers import start_method
 
-    return _FORKED_WORKER_START_SECONDS if start_method() == "fork" else _WORKER_START_SECONDS
+    return FORKED_WORKER_START_SECONDS if start_method() == "fork" else WORKER_START_SECONDS
 
 
 class _StopOnInterrupt:

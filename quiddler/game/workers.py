@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..thresholds import MAX_CHUNK, SHARES
 from ..wordlist import WordList
 from .listhash import wordlist_sha256
 from .rules import Rules
@@ -41,10 +42,6 @@ from .runner import GamePlan, GameResult, play_planned
 
 __all__ = ["ChunkJob", "WordSource", "dask_client", "dask_results", "play_chunk", "process_results", "start_method"]
 
-#: At most this many games in one task (more tasks: finer progress and balance).
-MAX_CHUNK = 50
-#: A task holds about 1/SHARES of a worker slot's share of the games left.
-SHARES = 4
 
 
 class _Stop(Protocol):
@@ -77,18 +74,16 @@ _rules: dict[tuple[str, str | None], Rules] = {}
 
 def _install(source: WordSource | None) -> None:
     if source is not None and source.digest not in _wordlists:
-        _wordlists[source.digest] = WordList._from_validated_text(source.text, source.name)
+        _wordlists[source.digest] = WordList.from_canonical_text(source.text, source.name)
 
 
 def _expect_much_solving() -> None:
     """A worker exists because there are many games to play: let the solver's
     auto backend load the compiled kernels now (at once when they are cached)
     instead of first spending its pure-Python allowance on the first games."""
-    from ..solver._backends import AutoBackend, get_backend
+    from ..solver import warm
 
-    auto = get_backend("auto")
-    if isinstance(auto, AutoBackend):
-        auto.current(upcoming=AutoBackend.PAYOFF_SECONDS)
+    warm()
 
 
 def play_chunk(job: ChunkJob, source: WordSource | None = None) -> list[GameResult]:
@@ -108,7 +103,7 @@ def _init_worker(source: WordSource | None) -> None:
     """Start-up of a pool worker: ignore Ctrl-C; print no notices (a forked
     worker inherits the command's, and each worker's "compiling the kernels"
     would repeat the command's own line); install the custom word list, if any."""
-    from ..solver._backends import hide_notices
+    from ..solver import hide_notices
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     hide_notices()
@@ -138,7 +133,7 @@ def _jobs(names: Sequence[str], plans: Sequence[GamePlan], rules: Rules, records
     words.card_trie  # noqa: B018 - build and cache the trie here once, not in every worker
     source = None
     if rules.wordlist is not None:
-        source = WordSource(words.name, words.digest, words._text)
+        source = WordSource(words.name, words.digest, words.canonical_text)
     settings = rules.settings()  # not to_dict(): the workers need no hash of the words
     digest = source.digest if source else None
     jobs = [ChunkJob(tuple(names), settings, digest, chunk, records) for chunk in _chunks(plans, slots)]

@@ -28,15 +28,18 @@ from typing import Any, Protocol
 
 from ..cards import Card
 from ..cardtrie import KERNEL_ORDER, CardTrie
+from ..thresholds import PAYOFF_SECONDS, POLL_SECONDS, PYTHON_SECONDS_PER_HAND
 from . import _kernels as K
 
-__all__ = ["AutoBackend", "Backend", "batch_backend", "get_backend", "show_notices"]
+__all__ = ["AutoBackend", "Backend", "batch_backend", "get_backend", "hide_notices", "show_notices", "warm"]
 
 log = logging.getLogger("quiddler.solver")
 
 FACE_POINTS = [Card(face).points for face in KERNEL_ORDER] + [0]
 FACE_LETTERS = [len(face) for face in KERNEL_ORDER] + [0]
-FACE_SLOTS = len(FACE_POINTS)  # 32: one spare slot keeps arrays a round size
+#: Columns of a face-count row (see :func:`quiddler.solver.core.score_counts`): one a kernel face,
+#: plus a spare that keeps arrays a round size.
+FACE_SLOTS = len(FACE_POINTS)
 MAX_CARDS = K.MAX_CARDS
 OUT_BLOCK = K.OUT_BLOCK
 JOB_STATUS, JOB_OUT, PACKED_WORDS = K.JOB_STATUS, K.JOB_OUT, K.PACKED_WORDS
@@ -392,14 +395,11 @@ class AutoBackend:
 
     name = "auto"
 
-    #: Seconds of pure-Python solving after which loading numba pays off:
-    #: loading costs about this much, so a run never spends much more than
-    #: twice what the better choice in hindsight would have.
-    PAYOFF_SECONDS = 0.5
+    PAYOFF_SECONDS = PAYOFF_SECONDS  # see quiddler.thresholds
     #: What compiling every kernel takes on the project's 2-core machine (said
     #: in the notice; see benchmarks/results/first_use.json).
     COMPILE_SECONDS_ESTIMATE = "10-30"
-    _POLL_SECONDS = 0.1
+    _POLL_SECONDS = POLL_SECONDS
 
     def __init__(self) -> None:
         self.python = PythonBackend()
@@ -509,10 +509,6 @@ class AutoBackend:
         return self._timed(lambda: self.python.word_ranks(trie, face_count))  # type: ignore[no-any-return]
 
 
-#: Python seconds a hand takes, for sizing up a batch before it runs.
-PYTHON_SECONDS_PER_HAND = 0.001
-
-
 def batch_backend(name: str, hands: int) -> NumbaBackend | None:
     """The compiled backend if a batch of ``hands`` hands should run on it
     now, else None (solve them one by one, on ``name``, and ask again)."""
@@ -551,6 +547,17 @@ def show_notices() -> None:
         # too (and with no handler above, logging's last resort stays quiet).
         logger.addHandler(_NoticeHandler(logging.INFO))
         logger.setLevel(logging.INFO)
+
+
+def warm() -> None:
+    """Load the compiled kernels now, in a process that is about to solve a
+    great deal (a simulation's worker): at once when numba's cache holds them,
+    else start compiling them in the background.  Without this the default
+    backend first spends its pure-Python allowance
+    (:data:`quiddler.thresholds.PAYOFF_SECONDS`) before it looks."""
+    auto = get_backend("auto")
+    if isinstance(auto, AutoBackend):
+        auto.current(upcoming=AutoBackend.PAYOFF_SECONDS)
 
 
 def hide_notices() -> None:

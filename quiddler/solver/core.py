@@ -17,6 +17,7 @@ from typing import Any
 from ..cards import Card, parse_hand
 from ..cardtrie import KERNEL_ORDER, MAX_WORD_CARDS, CardTrie
 from ..errors import HandTooLargeError, InvalidCardError, shown
+from ..thresholds import BATCH_MEMO_BYTES, PYTHON_CHUNK
 from ..wordlist import WordList, default_wordlist
 from . import _kernels as K
 from ._backends import (
@@ -60,7 +61,6 @@ _CARD_POINTS = {card: card.points for card in _KERNEL_CARDS}
 _CARD_ORDER_OF = _CARD_ORDER.__getitem__
 _NO_TARGET = 1 << 20
 _BACKENDS = backends_made()  # name -> backend, as get_backend made them
-_BATCH_MEMO_BYTES = 1 << 29  # what solve_many's per-chunk memos may take together
 _FIRST_TOP = 64  # top=K starts with room for this many plays and grows while more exist
 
 
@@ -368,11 +368,6 @@ def _scores_of(solution: Solution) -> tuple[int, int | None]:
     return solution.best.score, solution.best_go_out.score if solution.best_go_out else None
 
 
-#: Hands solved one by one between two looks at whether the compiled batch
-#: kernel is ready (about 30 ms of pure Python).
-_PYTHON_CHUNK = 32
-
-
 def _batches(hands: Iterable[Iterable[Card] | str], threads: int | None, backend: str, options: dict[str, Any]
              ) -> Iterator[tuple[list[tuple[Card, ...]], tuple[CardTrie, Any, Any] | None]]:  # fmt: skip
     """The shared course of :func:`solve_many` and :func:`score_many`: every
@@ -400,8 +395,8 @@ def _batches(hands: Iterable[Iterable[Card] | str], threads: int | None, backend
             trie = _wordlist_of(options["wordlist"]).card_trie
             yield parsed[start:], (trie, *_run_batch(engine, trie, counts[start:], max(sizes[start:]), params, threads))
             return
-        yield parsed[start : start + _PYTHON_CHUNK], None
-        start += _PYTHON_CHUNK
+        yield parsed[start : start + PYTHON_CHUNK], None
+        start += PYTHON_CHUNK
 
 
 def _parse_many(hands: Iterable[Iterable[Card] | str]) -> tuple[list[tuple[Card, ...]], list[array[int]]]:
@@ -435,15 +430,16 @@ def _batch_counts(engine: NumbaBackend, trie: CardTrie, counts: Any, params: Seq
     """(out, status) of the compiled batch over the int64 face-count matrix
     ``counts``, with memo room ``memo_size`` (enough for its largest search)."""
     if threads is None:
-        threads = _cores()
+        threads = usable_cores()
     # Each thread has its own memo: huge hands (a 20-card memo can take tens
     # of MB) get fewer threads.
-    threads = min(threads, max(1, _BATCH_MEMO_BYTES // (8 * memo_size)))
+    threads = min(threads, max(1, BATCH_MEMO_BYTES // (8 * memo_size)))
     return engine.solve_batch(trie, counts, params, memo_size, threads)
 
 
-def _cores() -> int:
-    """The cores this process may run on."""
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system
+    has one): what "every core" means for worker threads and processes."""
     try:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
