@@ -46,11 +46,12 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class Hand(click.ParamType):
+class Hand(click.ParamType):  # type: ignore[type-arg,unused-ignore]
     """Cards written as faces separated by commas and/or spaces (``qu,i th er``).
 
     With ``allow_empty``, a blank value is no cards rather than an error
-    (``--seen ""``).
+    (``--seen ""``).  (The ignore above: recent click makes ``ParamType``
+    generic, older click does not allow subscripting it.)
     """
 
     name = "cards"
@@ -122,7 +123,7 @@ class PlayerNamesOption(click.Option):
     the help), read from the registry each time the help is shown, so a
     player registered later is listed too."""
 
-    @property  # type: ignore[override]
+    @property
     def help(self) -> str | None:
         if self._help_template is None:
             return None

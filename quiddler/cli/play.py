@@ -22,8 +22,14 @@ from ..play.screen import HUMAN_PACE, Screen
 from ..play.session import EXIT_INTERRUPTED, Session
 from ..wordlist import WordList
 from .errors import OneLineErrors
-from .params import RULE_OPTION_NAMES, PlayerNamesOption, rule_options, rules_from_options, seed_option
-from .params import wordlist_option
+from .params import (
+    RULE_OPTION_NAMES,
+    PlayerNamesOption,
+    rule_options,
+    rules_from_options,
+    seed_option,
+    wordlist_option,
+)
 
 __all__ = ["play"]
 

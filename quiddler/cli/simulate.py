@@ -23,8 +23,15 @@ from ..solver import show_notices
 from ..solver import usable_cores as available_cores
 from ..wordlist import WordList
 from .errors import InputError, OneLineErrors
-from .params import PlayerNamesOption, json_option, progress_option, rule_options, rules_from_options, seed_option
-from .params import wordlist_option
+from .params import (
+    PlayerNamesOption,
+    json_option,
+    progress_option,
+    rule_options,
+    rules_from_options,
+    seed_option,
+    wordlist_option,
+)
 
 __all__ = ["simulate"]
 
