@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from quiddler import WordList
+from quiddler.cli.simulate import simulate as simulate_command
 from quiddler.game import (
     Game,
     GameRecordError,
@@ -22,7 +23,6 @@ from quiddler.game import (
     play_game,
     simulate,
 )
-from quiddler.cli.simulate import simulate as simulate_command
 from quiddler.game.players import best_final_play
 from quiddler.game.record import game_record, replay
 from quiddler.game.runner import next_action

@@ -22,11 +22,11 @@ from click.testing import CliRunner
 
 from quiddler import default_wordlist, find_words, parse_hand
 from quiddler.cards import FACES, Card
+from quiddler.cli.play import play
 from quiddler.game import Game, Phase, Rules
 from quiddler.game.record import replay
 from quiddler.game.state import Discard, Draw, GoOut, LayDown
 from quiddler.play import render
-from quiddler.cli.play import play
 from quiddler.play.commands import (
     Auto,
     DiscardCard,

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from quiddler import WordList, default_wordlist
-from quiddler.game import Rules
 from quiddler.cli.simulate import simulate as simulate_command
+from quiddler.game import Rules
 from quiddler.game.record import replay
 from quiddler.game.runner import GameResult, SimulationInterrupted, plan_games, simulate, wilson_interval
 
