@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from quiddler import WordList
+from quiddler.cli.simulate import simulate as simulate_command
 from quiddler.game import (
     Game,
     GameRecordError,
@@ -22,7 +23,6 @@ from quiddler.game import (
     play_game,
     simulate,
 )
-from quiddler.game.cli import simulate as simulate_command
 from quiddler.game.players import best_final_play
 from quiddler.game.record import game_record, replay
 from quiddler.game.runner import next_action
@@ -189,7 +189,7 @@ def test_simulate_command_table_and_variants() -> None:
         (["--players", "greedy,wizard"], "unknown strategy: 'wizard'"),
         (["--players", "greedy"], "2 to 8 players, not 1"),
         (["--players", ",".join(["random"] * 9)], "2 to 8 players, not 9"),
-        (["--games", "0"], "at least 1"),
+        (["--games", "0"], "0 is not in the range x>=1"),
         (["--games", "lots"], "not a valid integer"),
         (["--wordlist", "/nonexistent/words.txt"], "word list not found"),
         (["--turn-limit", "0"], "'--turn-limit': 0 is not in the range x>=1"),

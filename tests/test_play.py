@@ -22,11 +22,11 @@ from click.testing import CliRunner
 
 from quiddler import default_wordlist, find_words, parse_hand
 from quiddler.cards import FACES, Card
+from quiddler.cli.play import play
 from quiddler.game import Game, Phase, Rules
 from quiddler.game.record import replay
 from quiddler.game.state import Discard, Draw, GoOut, LayDown
 from quiddler.play import render
-from quiddler.play.cli import play
 from quiddler.play.commands import (
     Auto,
     DiscardCard,
@@ -673,7 +673,7 @@ def test_group_offers_play_with_help() -> None:
 
 
 def test_simulate_and_play_share_the_rule_options() -> None:
-    from quiddler.game.cli import simulate
+    from quiddler.cli.simulate import simulate
 
     def options(command) -> set[str]:  # type: ignore[no-untyped-def]
         return {o for p in command.params for o in p.opts}

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from quiddler import WordList, default_wordlist
+from quiddler.cli.simulate import simulate as simulate_command
 from quiddler.game import Rules
-from quiddler.game.cli import simulate as simulate_command
 from quiddler.game.record import replay
 from quiddler.game.runner import GameResult, SimulationInterrupted, plan_games, simulate, wilson_interval
 
@@ -104,7 +104,7 @@ def test_spawned_worker_processes_give_the_same_stats_and_log(monkeypatch, in_pr
 _FORK_SCRIPT = """
 import json, sys, threading
 from quiddler.game import Rules, workers
-from quiddler.game.cli import _progress_bar
+from quiddler.cli.simulate import _progress_bar
 from quiddler.game.runner import simulate
 
 methods = []

@@ -1,4 +1,5 @@
-"""``quiddler play``: a person against computer players in the terminal.
+"""``quiddler play``: a person against computer players in the terminal
+(the click command is :mod:`quiddler.cli.play`).
 
 | module | holds |
 |---|---|
@@ -8,5 +9,4 @@
 | ``render.py`` | everything shown, as ``rich`` renderables |
 | ``screen.py`` | printing and prompting: colour on a terminal, plain text otherwise |
 | ``saves.py`` | saved games (the engine's JSON game record) and resuming |
-| ``cli.py`` | the click command |
 """

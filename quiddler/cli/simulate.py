@@ -1,8 +1,8 @@
 """``quiddler simulate``: many complete games between named strategies.
 
 Parsing and printing only; the games are played by
-:func:`quiddler.game.runner.simulate`.  The ``quiddler`` group loads this
-command lazily, and it also works on its own (errors stay one line, exit 2).
+:func:`quiddler.game.runner.simulate`.  ``--workers`` are processes (or
+Dask workers); ``odds``, which runs in threads, calls its own ``--threads``.
 """
 
 from __future__ import annotations
@@ -15,14 +15,23 @@ from typing import IO, Any, Literal
 
 import click
 
-from ..cli import InputError, OneLineErrors
+from ..game.players import player_names
+from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
+from ..game.runner import GameResult, SimulationInterrupted, SimulationStats
+from ..game.runner import simulate as run_simulation
 from ..solver import show_notices
 from ..solver import usable_cores as available_cores
-from .options import rule_options, rules_from_options
-from .players import player_names
-from .rules import MAX_PLAYERS, MIN_PLAYERS
-from .runner import GameResult, SimulationInterrupted, SimulationStats
-from .runner import simulate as run_simulation
+from ..wordlist import WordList
+from .errors import InputError, OneLineErrors
+from .params import (
+    PlayerNamesOption,
+    json_option,
+    progress_option,
+    rule_options,
+    rules_from_options,
+    seed_option,
+    wordlist_option,
+)
 
 __all__ = ["simulate"]
 
@@ -48,11 +57,14 @@ def _parse_players(text: str) -> list[str]:
     return names
 
 
-@click.command(cls=OneLineErrors, epilog=_EPILOG, short_help="Play many games between strategies; win rates and more.")
-@click.option("--players", "players_text", default="greedy,random", show_default=True, metavar="NAMES",
-              help="Comma-separated strategy per seat (2 to 8), e.g. greedy,random.")  # fmt: skip
-@click.option("--games", "-n", type=int, default=100, show_default=True, help="Complete games to play.")
-@click.option("--seed", type=int, default=None, help="Seed for reproducible games (default: random).")
+@click.command("simulate", cls=OneLineErrors, epilog=_EPILOG,
+               short_help="Play many games between strategies; win rates and more.")  # fmt: skip
+@click.option("--players", "players_text", cls=PlayerNamesOption, default="greedy,random", show_default=True,
+              metavar="NAMES", help=f"Comma-separated strategy per seat ({MIN_PLAYERS} to {MAX_PLAYERS}), "
+                                    "e.g. greedy,random; one of: {players}.")  # fmt: skip
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, metavar="N",
+              help="Complete games to play.")  # fmt: skip
+@seed_option
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None, metavar="N",
               help="Worker processes (default: every core, once the first games show the run is long "
                    "enough to repay starting them; 1 = in this process). With --dask: the LocalCluster's "
@@ -65,16 +77,17 @@ def _parse_players(text: str) -> list[str]:
               help="Run the games as Dask tasks on a LocalCluster on this machine.")  # fmt: skip
 @click.option("--paired/--unpaired", default=True, show_default=True,
               help="Paired deals: each group of as many games as players shares one deal, seats rotated.")  # fmt: skip
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-@click.option("--log", "log_file", type=click.File("w"), default=None, metavar="FILE",
+@json_option
+@click.option("--log", "log_file", type=click.File("w"), default=None, metavar="PATH",
               help="Write one replayable JSON game record per line, in game order.")  # fmt: skip
+@wordlist_option
 @rule_options
-@click.option("--progress/--no-progress", default=None,
-              help="Show progress on stderr (default: when stderr is a terminal).")  # fmt: skip
+@progress_option
 @click.pass_context
 def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | None, workers: int | None,
              scheduler: str | None, scheduler_timeout: float, local_dask: bool, paired: bool, as_json: bool,
-             log_file: IO[str] | None, progress: bool | None, **rule_values: Any) -> None:  # fmt: skip
+             log_file: IO[str] | None, wordlist: WordList | None, progress: bool | None,
+             **rule_values: Any) -> None:  # fmt: skip
     """Play complete games between strategies and report, per strategy,
     wins (a shared win counts 1/k), win rate with its 95% (Wilson)
     interval, mean and standard deviation of final scores, and going-out
@@ -89,8 +102,6 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
     """
     show_notices()  # the solver's compile notice, on stderr (once per install)
     names = _parse_players(players_text)
-    if games < 1:
-        raise InputError(f"--games must be at least 1, not {games}")
     if scheduler is not None and local_dask:
         raise InputError("give either --scheduler ADDRESS or --dask, not both")
     if scheduler is not None and not scheduler.strip():
@@ -99,14 +110,14 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
         import random
 
         seed = random.SystemRandom().randrange(2**31)
-    rules = rules_from_options(**rule_values)
+    rules = rules_from_options(wordlist, **rule_values)
     rules.check_players(len(names))
     count: int | Literal["auto"] = workers if workers is not None else "auto"
     show = progress if progress is not None else sys.stderr.isatty()
     with ExitStack() as stack:
         client = None
         if scheduler is not None or local_dask:
-            from .workers import dask_client
+            from ..game.workers import dask_client
 
             cluster_size = workers if workers is not None else available_cores()
             client = stack.enter_context(dask_client(scheduler, cluster_size, timeout=scheduler_timeout))

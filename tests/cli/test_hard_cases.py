@@ -1,47 +1,27 @@
-"""The command line at its edges (issue 11): huge options, output that
-cannot be written, closed input, Ctrl-C, byte-order marks, big hands."""
+"""The command line at its limits: huge options, big hands, output that
+cannot be written, a closed input, Ctrl-C, byte-order marks."""
 
 from __future__ import annotations
 
 import io
 import json
 import os
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-import quiddler
-from quiddler import cli, solve
+from quiddler import solve
+from quiddler.cli import solve as solve_command
 from quiddler.solver.core import MAX_BONUS
 
-REPO = Path(quiddler.__file__).resolve().parent.parent
+from .helpers import assert_one_error_line, run, run_process
+
 DISTINCT_20 = "a,e,i,o,u,r,s,t,l,n,d,g,p,m,b,c,h,y,er,th"
 
 
-def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli.main, list(args), input=input, catch_exceptions=False)
 
-
-def assert_one_error_line(result: Result, code: int, *fragments: str) -> None:
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
-
-
-def run_process(shell_command: str) -> subprocess.CompletedProcess[str]:
-    """``quiddler`` as a real process, under /bin/sh (for redirections)."""
-    command = f"{sys.executable} -m quiddler.cli {shell_command}"
-    return subprocess.run(["/bin/sh", "-c", command], cwd=REPO, capture_output=True, text=True, timeout=120,
-                          check=False)  # fmt: skip
-
-
-# -- item 1: --top of any size ------------------------------------------------------
+# -- --top of any size ---------------------------------------------------------
 
 
 @pytest.mark.parametrize("top", ["1000000000", "100000000000000000000"])
@@ -58,7 +38,7 @@ def test_huge_top_in_a_batch_keeps_going():
     assert records[2]["plays"] == solve("c,a,t", top=100).to_dict()["plays"]
 
 
-# -- item 5: big hands -----------------------------------------------------------------
+# -- big hands -----------------------------------------------------------------
 
 
 def test_a_big_search_uses_the_compiled_backend(monkeypatch):
@@ -68,7 +48,7 @@ def test_a_big_search_uses_the_compiled_backend(monkeypatch):
         backends.append(backend)
         return solve(*args, backend=backend, **kwargs)
 
-    monkeypatch.setattr(cli, "solve", recording_solve)
+    monkeypatch.setattr(solve_command, "solve_hand", recording_solve)
     assert run("solve", "d,cl,o,g,a,b,er,in,n,y,s", "--discard").exit_code == 0
     assert run("solve", DISTINCT_20, "--discard").exit_code == 0
     assert run("solve", "a,e,r,s,t,l,n,i,o,d,g,p", "--top", "2").exit_code == 0
@@ -89,8 +69,8 @@ class _Terminal(io.StringIO):
 def test_long_work_shows_a_progress_line_on_a_terminal(monkeypatch):
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    monkeypatch.setattr(cli, "PROGRESS_AFTER_SECONDS", 0.0)
-    assert cli._with_progress("solving 20 cards", lambda: time.sleep(0.6) or 42) == 42
+    monkeypatch.setattr(solve_command, "PROGRESS_AFTER_SECONDS", 0.0)
+    assert solve_command._with_progress("solving 20 cards", lambda: time.sleep(0.6) or 42) == 42
     shown = terminal.getvalue()
     assert "\rsolving 20 cards... 0 s (Ctrl-C stops)" in shown
     assert shown.endswith("\r\033[K")  # the line is cleared at the end
@@ -99,13 +79,13 @@ def test_long_work_shows_a_progress_line_on_a_terminal(monkeypatch):
 def test_progress_is_silent_off_a_terminal_and_passes_errors_on(monkeypatch):
     quiet = io.StringIO()
     monkeypatch.setattr(sys, "stderr", quiet)
-    monkeypatch.setattr(cli, "PROGRESS_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(solve_command, "PROGRESS_AFTER_SECONDS", 0.0)
     with pytest.raises(ZeroDivisionError):
-        cli._with_progress("solving", lambda: time.sleep(0.3) or 1 // 0)
+        solve_command._with_progress("solving", lambda: time.sleep(0.3) or 1 // 0)
     assert quiet.getvalue() == ""
 
 
-# -- item 7: numbers in range ---------------------------------------------------------------
+# -- numbers in range ------------------------------------------------------------
 
 
 def test_huge_bonus_is_one_error_line():
@@ -119,7 +99,7 @@ def test_huge_targets_are_fine():
     assert result.exit_code == 0 and json.loads(result.stdout) == solve("q,u,i,t", beat_longest=99).to_dict()
 
 
-# -- item 8: word lists with words no hand can lay down ---------------------------------------
+# -- word lists with words no hand can lay down -----------------------------------
 
 
 def test_unplayable_words_are_one_warning_line(tmp_path):
@@ -133,7 +113,7 @@ def test_unplayable_words_are_one_warning_line(tmp_path):
     assert f"{'in' * 22}: in the list, but needs more than 20 cards: can never be played" in result.stdout
 
 
-# -- item 13: output errors ------------------------------------------------------------------
+# -- output errors ---------------------------------------------------------------
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
@@ -154,7 +134,7 @@ def test_a_closed_standard_input_is_one_error_line():
     assert done.stderr == "Error: Invalid value for '--batch': standard input is closed\n"
 
 
-# -- item 15 ------------------------------------------------------------------------------------
+# -- byte-order marks, empty words, Ctrl-C, huge tokens ---------------------------
 
 
 def test_a_batch_file_may_start_with_a_byte_order_mark(tmp_path):
@@ -176,8 +156,8 @@ def test_ctrl_c_outside_a_batch_exits_130_quietly(monkeypatch, args):
     def interrupted(*_: object, **__: object) -> object:
         raise KeyboardInterrupt
 
-    for name in ("solve", "find_words", "default_wordlist"):
-        monkeypatch.setattr(cli, name, interrupted)
+    for name in ("solve_hand", "find_words", "default_wordlist"):
+        monkeypatch.setattr(solve_command, name, interrupted)
     result = run(*args)
     assert result.exit_code == 130
     assert result.stderr == "" and "Aborted" not in result.stdout

@@ -1,8 +1,7 @@
 """``quiddler play``: a whole game against the computer in the terminal.
 
 Parsing the options and setting up the game only; the game itself is a
-:class:`~quiddler.play.session.Session`.  The ``quiddler`` group loads this
-command lazily; it also runs on its own.  Bad options, and a save file that
+:class:`~quiddler.play.session.Session`.  Bad options, and a save file that
 cannot be resumed, are one ``Error: ...`` line and exit 2 (the file is left
 as it was); Ctrl-C exits 130.
 """
@@ -15,15 +14,22 @@ from typing import Any
 
 import click
 
-from ..cli import OneLineErrors
 from ..game.engine import Game
-from ..game.options import RULE_OPTION_NAMES, rule_options, rules_from_options
 from ..game.players import player_names
 from ..game.rules import MAX_PLAYERS
-from ..wordlist import load_wordlist
-from .saves import HUMAN, check_save_target, load_game
-from .screen import HUMAN_PACE, Screen
-from .session import EXIT_INTERRUPTED, Session
+from ..play.saves import HUMAN, check_save_target, load_game
+from ..play.screen import HUMAN_PACE, Screen
+from ..play.session import EXIT_INTERRUPTED, Session
+from ..wordlist import WordList
+from .errors import OneLineErrors
+from .params import (
+    RULE_OPTION_NAMES,
+    PlayerNamesOption,
+    rule_options,
+    rules_from_options,
+    seed_option,
+    wordlist_option,
+)
 
 __all__ = ["play"]
 
@@ -60,22 +66,23 @@ def _given(ctx: click.Context, name: str) -> bool:
                short_help="Play a whole game against the computer.")  # fmt: skip
 @click.option("--opponents", type=click.IntRange(1, MAX_PLAYERS - 1), default=None, metavar="N",
               help="How many computer players  [default: 1].")  # fmt: skip
-@click.option("--level", "level_text", default="medium", show_default=True, metavar="LEVEL",
-              help="easy, medium or hard (or any strategy simulate takes); "
-                   "a comma-separated list gives each opponent its own.")  # fmt: skip
-@click.option("--seed", type=int, default=None, help="Seed of the deal, to replay a game (default: random).")
+@click.option("--level", "level_text", cls=PlayerNamesOption, default="medium", show_default=True,
+              metavar="LEVEL", help="The computer player: easy, medium or hard, or any of {players}; "
+                                    "a comma-separated list gives each opponent its own.")  # fmt: skip
+@seed_option
+@wordlist_option
 @rule_options
-@click.option("--save", "save_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Save the game to FILE (JSON game record) after each of your turns and when you stop.")
-@click.option("--resume", "resume_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Continue the game saved in FILE (it keeps being saved there unless --save names another).")
+@click.option("--save", "save_file", type=click.Path(dir_okay=False), default=None, metavar="PATH",
+              help="Save the game to PATH (JSON game record) after each of your turns and when you stop.")
+@click.option("--resume", "resume_file", type=click.Path(dir_okay=False), default=None, metavar="PATH",
+              help="Continue the game saved in PATH (it keeps being saved there unless --save names another).")
 @click.option("--pace", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help=f"Pause before each computer move (default: {HUMAN_PACE} on a terminal, 0 when scripted).")
 @click.option("--plain", is_flag=True, help="No colour, even on a terminal (also: the NO_COLOR variable).")
 @click.pass_context
 def play(ctx: click.Context, /, opponents: int | None, level_text: str, seed: int | None,
-         save_file: str | None, resume_file: str | None, pace: float | None, plain: bool,
-         **rule_values: Any) -> None:  # fmt: skip
+         wordlist: WordList | None, save_file: str | None, resume_file: str | None, pace: float | None,
+         plain: bool, **rule_values: Any) -> None:  # fmt: skip
     """Play a whole game of Quiddler against one to seven computer players.
 
     Each turn shows the table; type pile or discard to draw, then discard
@@ -85,9 +92,9 @@ def play(ctx: click.Context, /, opponents: int | None, level_text: str, seed: in
     """
     try:
         if resume_file is not None:
-            session_args = _resumed(ctx, Path(resume_file), rule_values.get("wordlist_path"))
+            session_args = _resumed(ctx, Path(resume_file), wordlist)
         else:
-            session_args = _new_game(opponents, level_text, seed, rule_values)
+            session_args = _new_game(opponents, level_text, seed, wordlist, rule_values)
         game, labels = session_args
         save_path = Path(save_file) if save_file is not None else None
         if save_path is not None and (resume_file is None or save_path.resolve() != Path(resume_file).resolve()):
@@ -104,24 +111,23 @@ def play(ctx: click.Context, /, opponents: int | None, level_text: str, seed: in
     ctx.exit(status)
 
 
-def _new_game(opponents: int | None, level_text: str, seed: int | None,
+def _new_game(opponents: int | None, level_text: str, seed: int | None, wordlist: WordList | None,
               rule_values: dict[str, Any]) -> tuple[Game, list[str]]:  # fmt: skip
     levels = _levels(level_text, opponents)
-    rules = rules_from_options(**rule_values)
+    rules = rules_from_options(wordlist, **rule_values)
     rules.check_players(len(levels) + 1)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     return Game(len(levels) + 1, seed=seed, rules=rules), [HUMAN, *levels]
 
 
-def _resumed(ctx: click.Context, path: Path, wordlist_path: str | None) -> tuple[Game, list[str]]:
+def _resumed(ctx: click.Context, path: Path, wordlist: WordList | None) -> tuple[Game, list[str]]:
     """The saved game; the options that set up a new game are refused (the save fixes them)."""
-    fixed = ["opponents", "level_text", "seed", *(n for n in RULE_OPTION_NAMES if n != "wordlist_path")]
+    fixed = ["opponents", "level_text", "seed", *RULE_OPTION_NAMES]
     for name in fixed:
         if _given(ctx, name):
             option = next(p for p in ctx.command.params if p.name == name)
             raise click.UsageError(f"--resume continues the saved game as it was set up: "
                                    f"drop {option.opts[0]}")  # fmt: skip
-    wordlist = load_wordlist(wordlist_path) if wordlist_path else None
     game, labels = load_game(path, wordlist)
     return game, list(labels)

@@ -1,5 +1,6 @@
-"""The command line, through click's CliRunner: stdout, stderr and exit codes
-separately, JSON checked against the library's own answers."""
+"""``quiddler solve``: the best play as text and JSON (checked against the
+library's own answers), bad input as one line, batches of hands, and a
+start-up that loads neither numba nor the game."""
 
 from __future__ import annotations
 
@@ -10,41 +11,12 @@ import sys
 import textwrap
 from pathlib import Path
 
-import click
 import pytest
-from click.testing import CliRunner, Result
 
-import quiddler
-from quiddler import cli, find_words, load_wordlist, solve
+from quiddler import load_wordlist, solve
+from quiddler.cli import solve as solve_command
 
-HAND = "d,cl,o,g,a,b,er,in,n,y,s"
-REPO = Path(quiddler.__file__).resolve().parent.parent
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli.main, list(args), input=input, catch_exceptions=False)
-
-
-def run_json(*args: str) -> dict:
-    result = run(*args, "--json")
-    assert result.exit_code == 0, result.stderr
-    assert result.stderr == ""
-    return json.loads(result.stdout)
-
-
-def row(word: str, cards: str, points: int) -> re.Pattern[str]:
-    """A printed word row: the word, its cards, its points, blanks between."""
-    return re.compile(rf"^\s+{word}\s+{re.escape(cards)}\s+{points}$", re.MULTILINE)
-
-
-def assert_input_error(result: Result, *fragments: str) -> None:
-    assert result.exit_code == 2
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
-
+from .helpers import HAND, REPO, assert_input_error, row, run, run_json
 
 # -- solve -----------------------------------------------------------------------
 
@@ -154,7 +126,7 @@ def test_wordlist_option(tmp_path: Path) -> None:
     assert data != solve("c,a,t,s").to_dict()  # not the default list
 
 
-# -- bad input -----------------------------------------------------------------
+# -- bad input, to solve, words and check -------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -261,7 +233,7 @@ def test_batch_uses_the_auto_backend(monkeypatch: pytest.MonkeyPatch) -> None:
         backends.append(backend)
         return solve(*args, backend=backend, **kwargs)
 
-    monkeypatch.setattr(cli, "solve", recording_solve)
+    monkeypatch.setattr(solve_command, "solve_hand", recording_solve)
     result = run("solve", "--batch", "-", input="a,b\nq,u,e,e,n\nd,o,g\n")
     assert backends == ["auto"] * 3 and result.exit_code == 0
 
@@ -275,152 +247,11 @@ def test_ctrl_c_during_a_batch_exits_130_quietly(monkeypatch: pytest.MonkeyPatch
             raise KeyboardInterrupt
         return solve(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "solve", interrupted_solve)
+    monkeypatch.setattr(solve_command, "solve_hand", interrupted_solve)
     result = run("solve", "--batch", "-", input="a,b\nd,o,g\nq,u,e,e,n\n")
     assert result.exit_code == 130
     assert result.stderr == ""
     assert [r["line"] for r in batch_records(result.stdout)] == [1]
-
-
-# -- words ---------------------------------------------------------------------
-
-
-def test_words_lists_every_spelling() -> None:
-    expected = find_words("qu,e,e,n,s")
-    result = run("words", "qu,e,e,n,s")
-    assert result.exit_code == 0 and result.stderr == ""
-    lines = result.stdout.splitlines()
-    assert lines[0].startswith(f"{len({w.text for w in expected})} words, {len(expected)} spellings")
-    assert len(lines) == 1 + len(expected)
-    for word, line in zip(expected, lines[1:]):  # best first, as the library orders them
-        assert row(word.text, ",".join(c.face for c in word.cards), word.points).match(line), line
-
-
-def test_words_json_min_letters_and_sort_by_length() -> None:
-    data = run_json("words", HAND, "--min-letters", "4", "--sort", "length")
-    expected = [w for w in find_words(HAND) if w.letters >= 4]
-    assert expected and len(expected) < len(find_words(HAND))  # the filter matters
-    assert data["cards"] == HAND.split(",")
-    assert sorted(map(json.dumps, data["words"])) == sorted(
-        json.dumps({**w.to_dict(), "letters": w.letters}) for w in expected
-    )
-    letters = [w["letters"] for w in data["words"]]
-    assert letters == sorted(letters, reverse=True) and min(letters) >= 4
-    assert len(set(letters)) > 1  # so the order was tested
-
-
-def test_words_sorted_by_points_by_default() -> None:
-    points = [w["points"] for w in run_json("words", HAND)["words"]]
-    assert points == sorted(points, reverse=True) and len(set(points)) > 1
-
-
-# -- check ---------------------------------------------------------------------
-
-
-def test_check_shows_every_spelling_with_points() -> None:
-    result = run("check", "queen", "QUEST")
-    assert result.exit_code == 0 and result.stderr == ""
-    assert "queen: in the list, 2 spellings" in result.stdout
-    assert row("queen", "qu,e,e,n", 18).search(result.stdout)
-    assert row("queen", "q,u,e,e,n", 28).search(result.stdout)
-    assert "quest: in the list" in result.stdout
-
-
-def test_check_a_word_not_in_the_list_exits_1() -> None:
-    result = run("check", "quee", "in")
-    assert result.exit_code == 1 and result.stderr == ""
-    assert "quee: not in the list" in result.stdout
-    assert "in: in the list, 1 spelling" in result.stdout and row("in", "i,n", 7).search(result.stdout)
-
-
-def test_check_json() -> None:
-    result = run("check", "thin", "xq", "--json")
-    assert result.exit_code == 1
-    data = json.loads(result.stdout)
-    wordlist = quiddler.default_wordlist()
-    assert data == {
-        "words": [
-            {"word": "thin", "in_list": True,
-             "spellings": [quiddler.Word("thin", s).to_dict() for s in wordlist.spellings("thin")]},
-            {"word": "xq", "in_list": False, "spellings": []},
-        ]
-    }  # fmt: skip
-    assert len(data["words"][0]["spellings"]) == 4  # t,h,i,n / th,i,n / t,h,in / th,in
-
-
-def test_check_a_listed_word_that_needs_one_card(tmp_path: Path) -> None:
-    path = tmp_path / "words.txt"
-    path.write_text("a\nab\n")
-    result = run("check", "a", "ab", "--wordlist", str(path))
-    assert result.exit_code == 0
-    assert "a: in the list, but no spelling uses two or more cards" in result.stdout
-    assert row("ab", "a,b", 10).search(result.stdout)
-
-
-# -- the group -----------------------------------------------------------------
-
-
-def test_version() -> None:
-    result = run("--version")
-    assert result.exit_code == 0 and result.stdout == f"quiddler {quiddler.__version__}\n"
-
-
-@pytest.mark.parametrize("command", [[], ["solve"], ["words"], ["check"]])
-def test_help_with_an_example(command: list[str]) -> None:
-    result = run(*command, "--help")
-    assert result.exit_code == 0 and result.stderr == ""
-    name = command[0] if command else "solve"
-    assert "Usage: " in result.stdout and f"quiddler {name} " in result.stdout.partition("Example")[2]
-    short = run(*command, "-h")
-    assert short.stdout == result.stdout
-
-
-def test_the_group_lists_its_commands() -> None:
-    out = run("--help").stdout
-    for name in ("solve", "words", "check"):
-        assert re.search(rf"^  {name}\s+\S", out, re.MULTILINE)
-
-
-def _group(lazy: dict[str, str]) -> click.Group:
-    @click.group(cls=cli.QuiddlerGroup, lazy_commands=lazy)
-    def group() -> None:
-        pass
-
-    return group
-
-
-def test_lazy_command_is_offered_only_when_its_module_exists(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    (tmp_path / "lazy_cmd_ok.py").write_text(
-        "import click\n@click.command()\ndef hello():\n    'Say hello.'\n    click.echo('hello')\n"
-    )
-    (tmp_path / "lazy_cmd_broken.py").write_text("import no_such_module_anywhere\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    group = _group(
-        {"hello": "lazy_cmd_ok:hello", "gone": "lazy_cmd_missing:hello", "noattr": "lazy_cmd_ok:nope"}
-    )
-    runner = CliRunner()
-    listing = runner.invoke(group, ["--help"]).stdout
-    assert re.search(r"^  hello\s+Say hello\.$", listing, re.MULTILINE)
-    assert "gone" not in listing and "noattr" not in listing
-    assert runner.invoke(group, ["hello"]).stdout == "hello\n"
-    missing = runner.invoke(group, ["gone"])
-    assert missing.exit_code == 2 and "No such command 'gone'" in missing.stderr
-    # A module that exists but fails to import is a bug to show, not a missing command.
-    broken = _group({"broken": "lazy_cmd_broken:hello"})
-    with pytest.raises(ModuleNotFoundError, match="no_such_module_anywhere"):
-        runner.invoke(broken, ["broken"], catch_exceptions=False)
-
-
-def test_main_offers_play_simulate_hint_and_odds_lazily() -> None:
-    assert cli.main.lazy_commands == {
-        "hint": "quiddler.game.hint_cli:hint_command",
-        "odds": "quiddler.odds_cli:odds",
-        "play": "quiddler.play.cli:play",
-        "simulate": "quiddler.game.cli:simulate",
-    }
-    assert {"play", "simulate", "hint", "odds"} <= set(cli.main.list_commands(click.Context(cli.main)))
 
 
 # -- start-up ------------------------------------------------------------------

@@ -1,6 +1,9 @@
 """``quiddler odds``: go-out odds by hand size.  Parsing and printing only;
-the table comes from :func:`quiddler.odds.go_out_odds`.  The ``quiddler``
-group loads this command lazily (it imports numpy and numba)."""
+the table comes from :func:`quiddler.odds.go_out_odds` (which imports numpy
+and numba).
+
+The solver threads are ``--threads``; ``--workers``, their old name, still
+works but is hidden, since elsewhere (``simulate``) workers are processes."""
 
 from __future__ import annotations
 
@@ -10,10 +13,11 @@ from typing import Any
 
 import click
 
-from .cli import InputError, input_errors
-from .odds import TURNS, OddsTable, go_out_odds, parse_cards_range
-from .solver import show_notices
-from .wordlist import WordList, load_wordlist
+from ..odds import TURNS, OddsTable, go_out_odds, parse_cards_range
+from ..solver import show_notices
+from ..wordlist import WordList
+from .errors import InputError, OneLineErrors
+from .params import json_option, progress_option, seed_option, wordlist_option
 
 __all__ = ["odds"]
 
@@ -25,37 +29,34 @@ Examples:
   quiddler odds --wordlist house-words.txt --cards 5-8"""
 
 
-def _wordlist(ctx: click.Context, param: click.Parameter, path: str | None) -> WordList | None:
-    if path is None:
-        return None
-    with input_errors():
-        return load_wordlist(path)
-
-
-@click.command(epilog=_EPILOG, short_help="How often a dealt hand can go out, by hand size.")
+@click.command("odds", cls=OneLineErrors, epilog=_EPILOG, short_help="How often a dealt hand can go out, by hand size.")
 @click.option("--cards", "cards_text", default="3-10", show_default=True, metavar="LOW-HIGH",
               help="Hand sizes: a range such as 3-10, or one size.")  # fmt: skip
 @click.option("--trials", type=click.IntRange(min=1), default=80_000, show_default=True, metavar="N",
               help="Random deals per hand size.")  # fmt: skip
 @click.option("--turn", type=click.Choice(TURNS), default="first", show_default=True,
               help="first: take the discard top if it goes out, else draw blind; blind: a blind draw only.")  # fmt: skip
-@click.option("--wordlist", type=click.Path(), callback=_wordlist, default=None,
-              help="Word list file, one word per line (default: ENABLE).")  # fmt: skip
-@click.option("--seed", type=int, default=None, help="Seed for reproducible deals (default: random).")
-@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Solver threads (default: every core).")  # fmt: skip
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-@click.option("--progress/--no-progress", default=None,
-              help="Show progress on stderr (default: when stderr is a terminal).")  # fmt: skip
+@wordlist_option
+@seed_option
+@click.option("--threads", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Solver threads in this process (default: every core).")  # fmt: skip
+@click.option("--workers", "threads_alias", type=click.IntRange(min=1), default=None, metavar="N", hidden=True,
+              help="The old name of --threads.")  # fmt: skip
+@json_option
+@progress_option
 @click.pass_context
 def odds(ctx: click.Context, /, cards_text: str, trials: int, turn: str, wordlist: WordList | None,
-         seed: int | None, workers: int | None, as_json: bool, progress: bool | None) -> None:  # fmt: skip
+         seed: int | None, threads: int | None, threads_alias: int | None, as_json: bool,
+         progress: bool | None) -> None:  # fmt: skip
     """Estimate, for each hand size, the chance that a freshly dealt hand
     can go out on its first turn (lay down every card but one discard),
     with its standard error, and the mean and quartiles of the best score
     of the hand after the draw.  Monte Carlo over deals from the official
     118-card deck, solved exactly by the compiled batch solver."""
     show_notices()  # the solver's compile notice, on stderr (once per install)
+    if threads is not None and threads_alias is not None and threads != threads_alias:
+        raise InputError("give --threads or --workers (its old name), not both")
+    workers = threads if threads is not None else threads_alias
     try:
         sizes = parse_cards_range(cards_text)
     except ValueError as exc:

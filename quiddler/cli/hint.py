@@ -2,7 +2,7 @@
 
 Parsing and printing only: the position becomes a
 :class:`~quiddler.game.state.PlayerView` and :func:`~quiddler.game.hints.hint`
-ranks the moves.  The ``quiddler`` group loads this command lazily.
+ranks the moves.
 """
 
 from __future__ import annotations
@@ -12,15 +12,18 @@ import json
 
 import click
 
-from ..cards import Card, format_hand, parse_hand
-from ..cli import InputError, OneLineErrors
-from ..errors import QuiddlerError
-from ..solver.types import Word
-from ..wordlist import WordList, default_wordlist, load_wordlist
-from .hints import Hint, hint, position_view
-from .rules import Rules
+from ..cards import Card, format_hand
+from ..game.hints import Hint, position_view
+from ..game.hints import hint as hint_for
+from ..game.rules import MAX_PLAYERS, Rules
+from ..solver import Word
+from ..wordlist import WordList, default_wordlist
+from .errors import InputError, OneLineErrors
+from .params import Hand, cards_argument, json_option, wordlist_option
 
-__all__ = ["hint_command"]
+__all__ = ["hint"]
+
+_ROUNDS = len(Rules().round_sizes)
 
 _EPILOG = """\b
 Examples:
@@ -71,34 +74,26 @@ def _hint_text(result: Hint) -> str:
     return "\n".join(lines)
 
 
-def _cards(text: str | None, what: str) -> tuple[Card, ...]:
-    if text is None or not text.strip():
-        return ()
-    try:
-        return parse_hand(text)
-    except QuiddlerError as exc:
-        raise ValueError(f"{what}: {exc}") from None
-
-
 @click.command("hint", cls=OneLineErrors, epilog=_EPILOG,
                short_help="The expert's advice for a position: which pile, which discard, go out or not.")  # fmt: skip
-@click.argument("hand_text", metavar="HAND", nargs=-1, required=True)
-@click.option("--discard-top", metavar="CARD", default=None,
+@cards_argument("hand", metavar="HAND")
+@click.option("--discard-top", type=Hand(), metavar="CARD", default=None,
               help="The face-up card: HAND is then the hand before drawing, and the hint is the draw.")  # fmt: skip
-@click.option("--seen", metavar="CARDS", default=None, help="Other cards known to be out of play (face up earlier).")
-@click.option("--opponents", type=int, default=1, show_default=True, help="Number of other players.")
-@click.option("--round", "round_number", type=int, default=None, metavar="N",
-              help="Round number, 1-8 (default: the round that deals this many cards).")  # fmt: skip
-@click.option("--turn", type=int, default=1, show_default=True, metavar="N",
+@click.option("--seen", type=Hand(allow_empty=True), metavar="CARDS", default=None,
+              help="Other cards known to be out of play (face up earlier).")  # fmt: skip
+@click.option("--opponents", type=click.IntRange(1, MAX_PLAYERS - 1), default=1, show_default=True, metavar="N",
+              help="Number of other players.")  # fmt: skip
+@click.option("--round", "round_number", type=click.IntRange(1, _ROUNDS), default=None, metavar="N",
+              help=f"Round number, 1-{_ROUNDS} (default: the round that deals this many cards).")  # fmt: skip
+@click.option("--turn", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Your turn number in this round, this turn included (the expert waits only early).")  # fmt: skip
 @click.option("--went-out", metavar="WORDS", default=None,
               help="Words an opponent went out with: this is your final turn (HAND after drawing).")  # fmt: skip
-@click.option("--wordlist", "wordlist_path", type=click.Path(dir_okay=False), default=None,
-              help="Word list file (default: ENABLE).")  # fmt: skip
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def hint_command(hand_text: tuple[str, ...], discard_top: str | None, seen: str | None, opponents: int,
-                 round_number: int | None, turn: int, went_out: str | None, wordlist_path: str | None,
-                 as_json: bool) -> None:  # fmt: skip
+@wordlist_option
+@json_option
+def hint(hand: tuple[Card, ...], discard_top: tuple[Card, ...] | None, seen: tuple[Card, ...] | None,
+         opponents: int, round_number: int | None, turn: int, went_out: str | None, wordlist: WordList | None,
+         as_json: bool) -> None:  # fmt: skip
     """Advise on a Quiddler position: with --discard-top, HAND is your hand
     before drawing and the hint says whether to take the discard top or draw
     blind; without it, HAND has just drawn (one card more than dealt) and the
@@ -108,19 +103,14 @@ def hint_command(hand_text: tuple[str, ...], discard_top: str | None, seen: str 
     Cards are faces separated by commas or spaces (two-letter cards: er, in,
     qu, th, cl).
     """
-    try:
-        hand = parse_hand(" ".join(hand_text))
-    except QuiddlerError as exc:
-        raise InputError(f"HAND: {exc}") from None
-    top_cards = _cards(discard_top, "--discard-top")
-    if discard_top is not None and len(top_cards) != 1:
-        raise InputError(f"--discard-top must be one card, not {discard_top!r}")
-    wordlist = load_wordlist(wordlist_path) if wordlist_path else default_wordlist()
-    words = _parse_words(went_out, wordlist, len(hand) - 1) if went_out is not None else ()
-    if words and top_cards:
+    if discard_top is not None and len(discard_top) != 1:
+        raise InputError(f"--discard-top must be one card, not {format_hand(discard_top)!r}")
+    words_from = wordlist if wordlist is not None else default_wordlist()
+    words = _parse_words(went_out, words_from, len(hand) - 1) if went_out is not None else ()
+    if words and discard_top:
         raise InputError("--went-out describes a final turn after drawing: leave out --discard-top")
-    view = position_view(hand, discard_top=top_cards[0] if top_cards else None, seen=_cards(seen, "--seen"),
+    view = position_view(hand, discard_top=discard_top[0] if discard_top else None, seen=seen or (),
                          opponents=opponents, round_number=round_number, went_out=words, turn=turn,
-                         rules=Rules(wordlist=wordlist if wordlist_path else None))  # fmt: skip
-    result = hint(view)
+                         rules=Rules(wordlist=wordlist))  # fmt: skip
+    result = hint_for(view)
     click.echo(json.dumps(result.to_dict()) if as_json else _hint_text(result))
