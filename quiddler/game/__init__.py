@@ -11,7 +11,8 @@ from .errors import (
     WrongPhaseError,
     WrongPlayerError,
 )
-from .hints import Hint, HintOption, hint
+from .hint_types import Hint, HintOption
+from .hints import hint
 from .players import GreedyPlayer, Player, RandomPlayer, make_player, player_names, register_player
 from .rules import RoundScore, Rules, add_to_totals, score_round
 from .runner import play_game, simulate

@@ -4,7 +4,7 @@ Every decision is made the same way: list the options of the move (draw
 from the pile or take the discard top; discard each card or go out; lay
 down which words on a final turn), give each an expected value in points,
 and play the best (lower levels pick among near-best options at random).
-The options are :class:`~quiddler.game.hints.HintOption` values and the
+The options are :class:`~quiddler.game.hint_types.HintOption` values and the
 ranking is :func:`advise`, so :func:`~quiddler.game.hints.hint` *is* the
 expert explaining its own move.
 
@@ -42,7 +42,7 @@ from ..solver.types import Play
 from ..wordlist import WordList
 from .counting import known_holdings, unseen
 from .evaluate import HandScorer, scorer_for
-from .hints import Hint, HintOption
+from .hint_types import Hint, HintOption
 from .players import TARGET_BONUS, register_player, solve_cards
 from .state import Discard, Draw, GoOut, LayDown, Phase, PlayerView
 from .vocabulary import level_wordlist

@@ -23,8 +23,8 @@ from ..cards import Card
 from ..errors import IllegalActionError
 from ..game.engine import Game
 from ..game.hints import hint
+from ..game.plans import next_action
 from ..game.players import Player, make_player
-from ..game.runner import next_action
 from ..game.state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView
 from . import render
 from .commands import (
