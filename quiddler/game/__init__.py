@@ -1,12 +1,13 @@
 """The Quiddler game engine: rules, the mutable :class:`Game`, players,
 records and simulation, built on the exact solver."""
 
-from .ai import AIPlayer  # importing ai registers its players: ev, expert, hard, medium, easy
+from .ai import AIPlayer  # importing ai registers the computer players: ev, expert, hard, medium, easy
 from .engine import Game
 from .errors import (
     CardNotInHandError,
     GameRecordError,
     GoingOutError,
+    UnknownPlayerError,
     UnknownStrategyError,
     WrongPhaseError,
     WrongPlayerError,
@@ -53,6 +54,7 @@ __all__ = [
     "RoundResult",
     "RoundScore",
     "Rules",
+    "UnknownPlayerError",
     "UnknownStrategyError",
     "WrongPhaseError",
     "WrongPlayerError",

@@ -62,11 +62,11 @@ def game_seeds(seed: int, games: int) -> Iterator[int]:
 
 @dataclass(frozen=True, slots=True)
 class GamePlan:
-    """One game of a simulation: everything that fixes it besides the strategies and rules."""
+    """One game of a simulation: everything that fixes it besides the players and rules."""
 
     index: int  #: position in the simulation, from 0
     seed: int  #: the game's seed (its deals); shared by the games of a paired group
-    rotation: int  #: seat ``s`` is played by strategy ``names[(s + rotation) % len(names)]``
+    rotation: int  #: seat ``s`` is played by player ``names[(s + rotation) % len(names)]``
 
     def seat_names(self, names: Sequence[str]) -> tuple[str, ...]:
         n = len(names)
@@ -78,7 +78,7 @@ def plan_games(seed: int, games: int, players: int, *, paired: bool = True) -> l
 
     Game ``i`` rotates the seats by ``i``.  Paired: games ``k*g .. k*g+k-1``
     (``k`` players) share the ``g``-th seed of :func:`game_seeds`, so each
-    strategy gets each seat's deal once (a last group may be incomplete).
+    player gets each seat's deal once (a last group may be incomplete).
     Unpaired: game ``i`` has the ``i``-th seed.
 
     >>> [(p.seed % 1000, p.rotation) for p in plan_games(1, 4, 2)]

@@ -27,9 +27,9 @@ from .rules import Rules
 __all__ = [
     "GamePlan",
     "GameResult",
+    "PlayerStats",
     "SimulationInterrupted",
     "SimulationStats",
-    "StrategyStats",
     "game_seeds",
     "next_action",
     "plan_games",
@@ -63,10 +63,10 @@ def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[flo
 
 
 @dataclass(slots=True)
-class StrategyStats:
-    """Totals for one strategy over a simulation (summed over its seats)."""
+class PlayerStats:
+    """Totals for one player over a simulation (summed over its seats)."""
 
-    seats: int = 0  #: seat-games played (games x seats with this strategy)
+    seats: int = 0  #: seat-games played (games x seats with this player)
     wins: float = 0.0  #: a win shared by k players counts 1/k
     score_sum: int = 0
     score_squares: int = 0  #: sum of squared final scores (for the standard deviation)
@@ -105,7 +105,8 @@ class SimulationStats:
     games: int
     seed: int
     players: tuple[str, ...]
-    strategies: dict[str, StrategyStats] = field(default_factory=dict)
+    #: per player name (named like the JSON's ``strategies`` key, a contract)
+    strategies: dict[str, PlayerStats] = field(default_factory=dict)
     paired: bool = True
     requested: int = 0
     partial: bool = False
@@ -115,7 +116,7 @@ class SimulationStats:
         sums of fractional wins to be exactly reproducible)."""
         winners = result.winners
         for seat, name in enumerate(result.seat_names):
-            s = self.strategies.setdefault(name, StrategyStats())
+            s = self.strategies.setdefault(name, PlayerStats())
             s.seats += 1
             s.score_sum += result.totals[seat]
             s.score_squares += result.totals[seat] ** 2
@@ -163,7 +164,7 @@ def simulate(
     records: bool = False,
     on_game: Callable[[GameResult], None] | None = None,
 ) -> SimulationStats:
-    """Play ``games`` games between the named strategies and total them per strategy.
+    """Play ``games`` games between the named players and total them per player.
 
     The plan (:func:`plan_games`) fixes every game, so the statistics and
     records are the same whatever runs them: this process
@@ -189,7 +190,7 @@ def simulate(
         make_player(name)  # unknown names fail before any game is played
     stats = SimulationStats(games=0, seed=seed, players=tuple(names), paired=paired, requested=games)
     for name in names:
-        stats.strategies.setdefault(name, StrategyStats())
+        stats.strategies.setdefault(name, PlayerStats())
     plans = plan_games(seed, games, len(names), paired=paired)
     with _StopOnInterrupt() as stop:
         try:
@@ -236,8 +237,9 @@ def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers:
 def _play_while_cheap(names: Sequence[str], plans: list[GamePlan], rules: Rules, records: bool,
                       stop: _StopOnInterrupt, workers: int) -> Generator[GameResult, None, int]:  # fmt: skip
     """``workers="auto"``: play games here while they show whether the rest
-    repays starting worker processes (about a second each); return how many
-    were played.  The first game is not timed (it loads the solver)."""
+    repays starting worker processes (what a start costs is in
+    :mod:`quiddler.thresholds`); return how many were played.  The first
+    game is not timed (it loads the solver)."""
     spent = 0.0
     for done, plan in enumerate(plans):
         if stop.requested:

@@ -158,10 +158,10 @@ def _sigint_ignored() -> Iterator[None]:
 def start_method() -> str:
     """How worker processes are started: ``fork`` where it is safe, else ``spawn``.
 
-    A forked worker starts in milliseconds with everything this process has
-    loaded (numba, the compiled kernels, the word list and its card trie,
-    even the solve cache), where a spawned one spends about a second of CPU
-    loading them again.  Forking is safe on Linux when this process runs no
+    A forked worker starts with everything this process has loaded (numba,
+    the compiled kernels, the word list and its card trie, even the solve
+    cache), where a spawned one loads them all again (what each start costs
+    is in :mod:`quiddler.thresholds`).  Forking is safe on Linux when this process runs no
     other Python thread: a lock another thread holds at the fork (logging's,
     a progress bar's, a Dask client's event loop's) would stay locked in the
     child for ever.  Threads outside Python do not count: numpy's OpenBLAS
