@@ -2,7 +2,7 @@
 players, and the registry of player names.
 
 A player only ever sees a :class:`~quiddler.game.state.PlayerView` and
-answers with an action for its own seat, so any player (a stronger AI, a
+answers with an action for its own seat, so any player (a computer player, a
 human at a prompt, a network client) plugs into the same loop.  Players
 are made by name with :func:`make_player` (the computer players of
 :mod:`.ai` register themselves when it is imported);
