@@ -54,13 +54,15 @@ TARGETS = {
 }
 # Fastest first: a caught mutant usually stops in the first file (-x).
 TESTS = [
-    "tests/test_game_rules.py",
-    "tests/test_game_engine.py",
-    "tests/test_game_records.py",
-    "tests/test_game_golden.py",
-    "tests/test_game_play.py",
-    "tests/test_game_machine.py",
-    "tests/test_ai.py",  # the engine's public action log (the ai branch's) is tested there
+    "tests/game/test_rules.py",
+    "tests/game/test_engine.py",
+    "tests/game/test_records.py",
+    "tests/game/test_golden_records.py",
+    "tests/game/test_games.py",
+    "tests/game/test_simulate_command.py",
+    "tests/game/test_engine_invariants.py",
+    "tests/game/test_card_counting.py",  # the engine's public action log is tested there
+    "tests/game/test_computer_players.py",
 ]
 RESULTS = ROOT / "benchmarks" / "results" / "mutation.json"
 

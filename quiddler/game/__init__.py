@@ -1,17 +1,19 @@
 """The Quiddler game engine: rules, the mutable :class:`Game`, players,
 records and simulation, built on the exact solver."""
 
-from .ai import AIPlayer  # importing ai registers its players: ev, expert, hard, medium, easy
+from .ai import AIPlayer  # importing ai registers the computer players: ev, expert, hard, medium, easy
 from .engine import Game
 from .errors import (
     CardNotInHandError,
     GameRecordError,
     GoingOutError,
+    UnknownPlayerError,
     UnknownStrategyError,
     WrongPhaseError,
     WrongPlayerError,
 )
-from .hints import Hint, HintOption, hint
+from .hint_types import Hint, HintOption
+from .hints import hint
 from .players import GreedyPlayer, Player, RandomPlayer, make_player, player_names, register_player
 from .rules import RoundScore, Rules, add_to_totals, score_round
 from .runner import play_game, simulate
@@ -52,6 +54,7 @@ __all__ = [
     "RoundResult",
     "RoundScore",
     "Rules",
+    "UnknownPlayerError",
     "UnknownStrategyError",
     "WrongPhaseError",
     "WrongPlayerError",

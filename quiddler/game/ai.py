@@ -1,10 +1,14 @@
 """Computer players that think: ``ev``, ``expert`` (= ``hard``), ``medium``, ``easy``.
 
+Each is one :class:`Tuning` of the same decision procedure, registered
+under its player name (:data:`TUNINGS`); ``play --level`` offers the
+``easy``, ``medium`` and ``hard`` players as difficulty levels.
+
 Every decision is made the same way: list the options of the move (draw
 from the pile or take the discard top; discard each card or go out; lay
 down which words on a final turn), give each an expected value in points,
-and play the best (lower levels pick among near-best options at random).
-The options are :class:`~quiddler.game.hints.HintOption` values and the
+and play the best (the weaker players pick among near-best options at random).
+The options are :class:`~quiddler.game.hint_types.HintOption` values and the
 ranking is :func:`advise`, so :func:`~quiddler.game.hints.hint` *is* the
 expert explaining its own move.
 
@@ -42,21 +46,21 @@ from ..solver.types import Play
 from ..wordlist import WordList
 from .counting import known_holdings, unseen
 from .evaluate import HandScorer, scorer_for
-from .hints import Hint, HintOption
+from .hint_types import Hint, HintOption
 from .players import TARGET_BONUS, register_player, solve_cards
 from .state import Discard, Draw, GoOut, LayDown, Phase, PlayerView
-from .vocabulary import level_wordlist
+from .vocabulary import vocabulary_wordlist
 
-__all__ = ["EASY", "EV", "EXPERT", "LEVELS", "MEDIUM", "AIPlayer", "Style", "advise"]
+__all__ = ["EASY", "EV", "EXPERT", "MEDIUM", "TUNINGS", "AIPlayer", "Tuning", "advise"]
 
 
 @dataclass(frozen=True, slots=True)
-class Style:
-    """How a level decides.  Every field is one ingredient of the expert
-    that a weaker level leaves out or weakens."""
+class Tuning:
+    """How one computer player decides.  Every field is one ingredient of
+    the expert that a weaker player leaves out or weakens."""
 
-    name: str
-    #: vocabulary level (see :mod:`.vocabulary`); None plays the game's whole list
+    name: str  #: the player name it is registered under
+    #: vocabulary name (see :mod:`.vocabulary`); None plays the game's whole list
     vocabulary: str | None = None
     #: draw: the discard top against the expected blind draw; False: greedy's
     #: rule (take the top if it lets the hand go out or raises its score now)
@@ -89,26 +93,27 @@ class Style:
     noise: float = 0.0
 
 
-EV = Style("ev", prune=32)  # looks ahead on every discard
-EXPERT = Style("expert", out_premium=2.0, out_weight=4.0, gift_weight=0.5, bonus_aware=True, wait_cost=-4.0,
-               wait_turns=1, standings=True, deny_bonus=True)  # fmt: skip
-MEDIUM = Style("medium", vocabulary="medium", lookahead=False, noise=1.5)
-EASY = Style("easy", vocabulary="easy", blind_ev=False, lookahead=False, noise=3.0)
-LEVELS = {"ev": EV, "expert": EXPERT, "hard": EXPERT, "medium": MEDIUM, "easy": EASY}
+EV = Tuning("ev", prune=32)  # looks ahead on every discard
+EXPERT = Tuning("expert", out_premium=2.0, out_weight=4.0, gift_weight=0.5, bonus_aware=True, wait_cost=-4.0,
+                wait_turns=1, standings=True, deny_bonus=True)  # fmt: skip
+MEDIUM = Tuning("medium", vocabulary="medium", lookahead=False, noise=1.5)
+EASY = Tuning("easy", vocabulary="easy", blind_ev=False, lookahead=False, noise=3.0)
+#: Player name -> tuning (``hard`` is the expert under the name ``play --level`` offers).
+TUNINGS = {"ev": EV, "expert": EXPERT, "hard": EXPERT, "medium": MEDIUM, "easy": EASY}
 
 
 # -- the position a decision is made in -------------------------------------------
 
 
 class _Position:
-    """One view seen through one style: its vocabulary, scorer and the
+    """One view seen through one tuning: its vocabulary, scorer and the
     chances of each face on a blind draw."""
 
-    def __init__(self, view: PlayerView, style: Style) -> None:
+    def __init__(self, view: PlayerView, tuning: Tuning) -> None:
         self.view = view
-        self.style = style
+        self.tuning = tuning
         self.n = view.round_size
-        self.words = level_wordlist(style.vocabulary, view.rules.words)
+        self.words = vocabulary_wordlist(tuning.vocabulary, view.rules.words)
         self.scorer: HandScorer = scorer_for(self.words)
         pool = unseen(view)
         total = sum(pool.values())
@@ -143,7 +148,7 @@ class _Position:
         for best, out in scored:
             can = out is not None and may_out
             outs.append(out is not None)
-            values.append(out + self.style.out_premium if can and out is not None else float(best))
+            values.append(out + self.tuning.out_premium if can and out is not None else float(best))
         return values, outs
 
     def final_values(self, hands: Sequence[Sequence[Card]]) -> list[float]:
@@ -187,7 +192,7 @@ def _share_below(sorted_values: list[int], value: int) -> float:
 
 
 def _draw_options(pos: _Position) -> tuple[list[HintOption], str]:
-    view, style = pos.view, pos.style
+    view, tuning = pos.view, pos.tuning
     hand = list(view.hand)
     top = view.discard_top
     can_pile = view.may_draw_from_pile
@@ -201,7 +206,7 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], str]:
     face_values = values[1:] if top is not None else values
     blind = pos.blind(face_values) if pos.probs else (top_value or 0.0)
     p_out = pos.blind([float(o) for o in (outs[1:] if top is not None else outs)])
-    if not style.blind_ev:  # greedy's rule: the top against keeping the hand as it is
+    if not tuning.blind_ev:  # greedy's rule: the top against keeping the hand as it is
         blind = float(pos.scorer.one(hand, discard=False)[0]) if not view.final_turn else blind
         if top is not None and outs[0] and not view.final_turn:
             blind = min(blind, (top_value or 0.0) - 0.5)
@@ -217,7 +222,7 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], str]:
     elif best.action == "take-discard":
         assert top is not None and top_value is not None
         goes = outs[0] and view.may_go_out and not view.final_turn
-        going = f"you can go out now for {top_value - style.out_premium:.0f}" if goes else f"your hand is worth {top_value:.0f}"
+        going = f"you can go out now for {top_value - tuning.out_premium:.0f}" if goes else f"your hand is worth {top_value:.0f}"
         reason = (f"Take the {top}: with it {going}; a blind draw averages {blind:.0f}"
                   + (f" ({p_out:.0%} chance to go out)." if p_out and not view.final_turn else "."))  # fmt: skip
     else:
@@ -259,11 +264,11 @@ def _bonus_keep(pos: _Position, play: Play) -> float:
 
 def _wait_cost(pos: _Position) -> float:
     """Points waiting is charged when going out is possible (infinite: never wait)."""
-    view, style = pos.view, pos.style
-    if style.wait_cost is None or view.turns_taken > style.wait_turns:
+    view, tuning = pos.view, pos.tuning
+    if tuning.wait_cost is None or view.turns_taken > tuning.wait_turns:
         return math.inf
-    cost = style.wait_cost + style.wait_slope * (view.round_size - 6)
-    if style.standings and view.round == view.rules.rounds - 1:
+    cost = tuning.wait_cost + tuning.wait_slope * (view.round_size - 6)
+    if tuning.standings and view.round == view.rules.rounds - 1:
         lead = view.totals[view.seat] - max(t for s, t in enumerate(view.totals) if s != view.seat)
         if lead >= 0:
             return math.inf  # leading in the last round: end it now
@@ -280,7 +285,7 @@ def _going_out_plays(pos: _Position, kept: Sequence[Card]) -> list[Play]:
     if first is None:
         return []
     plays = [first]
-    if pos.style.bonus_aware:
+    if pos.tuning.bonus_aware:
         for longest, count in ((first.longest_word, None), (None, first.word_count)):
             other = solve_cards(list(kept), pos.words, discard=False, beat_longest=longest, beat_words=count,
                                 bonus=TARGET_BONUS).best  # fmt: skip
@@ -290,25 +295,25 @@ def _going_out_plays(pos: _Position, kept: Sequence[Card]) -> list[Play]:
 
 
 def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
-    view, style = pos.view, pos.style
+    view, tuning = pos.view, pos.tuning
     hand = list(view.hand)
     cards = sorted(set(hand))
     kept = {c: _without(hand, c) for c in cards}
     static = dict(zip(cards, pos.scorer.scores([kept[c] for c in cards], discard=False)))
-    gifts = _gifts(pos, cards) if style.gift_weight else dict.fromkeys(cards, 0.0)
+    gifts = _gifts(pos, cards) if tuning.gift_weight else dict.fromkeys(cards, 0.0)
     options: list[HintOption] = []
     if view.may_go_out:
         for c in cards:
             if static[c][1] is None:
                 continue
-            ways = [(play.card_score + (_bonus_keep(pos, play) if style.bonus_aware else 0.0), play)
+            ways = [(play.card_score + (_bonus_keep(pos, play) if tuning.bonus_aware else 0.0), play)
                     for play in _going_out_plays(pos, kept[c])]  # fmt: skip
             value, play = max(ways, key=lambda way: way[0])  # the best way to go out discarding c
-            options.append(HintOption("go-out", c, play.words, value - style.gift_weight * gifts[c]))
+            options.append(HintOption("go-out", c, play.words, value - tuning.gift_weight * gifts[c]))
     can_go = bool(options)
     wait = _wait_cost(pos) if can_go else 0.0
     order = sorted(cards, key=lambda c: (-static[c][0], -c.points, c))
-    looked = order[: style.prune] if style.lookahead and not math.isinf(wait) else []
+    looked = order[: tuning.prune] if tuning.lookahead and not math.isinf(wait) else []
     values: dict[Card, float] = {}
     chances: dict[Card, float] = {}
     if looked and pos.probs:
@@ -317,12 +322,12 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
         k = len(pos.faces)
         for i, c in enumerate(looked):
             chances[c] = pos.blind([float(o) for o in outs[i * k : (i + 1) * k]])
-            values[c] = pos.blind(w[i * k : (i + 1) * k]) + style.out_weight * chances[c]
+            values[c] = pos.blind(w[i * k : (i + 1) * k]) + tuning.out_weight * chances[c]
     if not math.isinf(wait):  # waiting is an option: each discard that keeps the hand, at its value
         for c in cards:
-            value = values.get(c, float(static[c][0])) - style.gift_weight * gifts[c] - wait
+            value = values.get(c, float(static[c][0])) - tuning.gift_weight * gifts[c] - wait
             options.append(HintOption("discard", c, None, value))
-    if style.wait_cost is None and can_go:  # go out as soon as possible
+    if tuning.wait_cost is None and can_go:  # go out as soon as possible
         options.sort(key=lambda o: (o.action != "go-out", -o.value))
     else:
         options.sort(key=lambda o: -o.value)
@@ -355,7 +360,7 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
 def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
     """A final turn: every bonus target worth aiming at is solved exactly
     and the plays are compared at their true value."""
-    view, style = pos.view, pos.style
+    view, tuning = pos.view, pos.tuning
     hand = list(view.hand)
     longest, count = view.others_best()
     eligible = not view.rules.bonus_requires_going_out
@@ -363,9 +368,9 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
     long_targets: list[int | None] = [None]
     word_targets: list[int | None] = [None]
     if eligible and lb:
-        long_targets += [longest] + ([longest - 1] if style.deny_bonus and longest > 0 else [])
+        long_targets += [longest] + ([longest - 1] if tuning.deny_bonus and longest > 0 else [])
     if eligible and mb:
-        word_targets += [count] + ([count - 1] if style.deny_bonus and count > 0 else [])
+        word_targets += [count] + ([count - 1] if tuning.deny_bonus and count > 0 else [])
     plays: list[Play] = []
     for lt in long_targets:
         for wt in word_targets:
@@ -382,7 +387,7 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
         if eligible and play.words:
             v += lb if play.longest_word > longest else 0
             v += mb if play.word_count > count else 0
-            if style.deny_bonus:
+            if tuning.deny_bonus:
                 v += deny * lb if holder_long and play.longest_word >= longest else 0
                 v += deny * mb if holder_words and play.word_count >= count else 0
         return v
@@ -396,7 +401,7 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
     notes = []
     if eligible and play.words and lb and play.longest_word > longest:
         notes.append(f"the longest word beats their {longest} letters (+{lb})")
-    elif style.deny_bonus and holder_long and play.words and play.longest_word == longest:
+    elif tuning.deny_bonus and holder_long and play.words and play.longest_word == longest:
         notes.append(f"tying their {longest}-letter word voids their longest-word bonus")
     if eligible and play.words and mb and play.word_count > count:
         notes.append(f"{play.word_count} words beat their {count} (+{mb})")
@@ -418,12 +423,12 @@ def _without(hand: Sequence[Card], card: Card) -> list[Card]:
     return out
 
 
-def advise(view: PlayerView, style: Style = EXPERT) -> Hint:
-    """Every option of the move ``view`` is at, valued the ``style``'s way,
+def advise(view: PlayerView, tuning: Tuning = EXPERT) -> Hint:
+    """Every option of the move ``view`` is at, valued the ``tuning``'s way,
     best first, with the reason for the first."""
     if not view.my_turn:
         raise ValueError(f"it is not seat {view.seat}'s move (seat {view.turn} is to move)")
-    pos = _Position(view, style)
+    pos = _Position(view, tuning)
     if view.phase is Phase.DRAW:
         options, reason = _draw_options(pos)
     elif view.final_turn:
@@ -438,19 +443,19 @@ def advise(view: PlayerView, style: Style = EXPERT) -> Hint:
 
 class AIPlayer:
     """A player that plays the option :func:`advise` ranks first, or with
-    ``style.noise`` one of the near-best at random (softmax over the values)."""
+    ``tuning.noise`` one of the near-best at random (softmax over the values)."""
 
-    def __init__(self, style: Style, seed: int | None = None, *, name: str | None = None) -> None:
-        self.style = style
-        self.name = name or style.name
+    def __init__(self, tuning: Tuning, seed: int | None = None, *, name: str | None = None) -> None:
+        self.tuning = tuning
+        self.name = name or tuning.name
         self.rng = random.Random(seed)
 
     def _choose(self, view: PlayerView) -> HintOption:
-        options = advise(view, self.style).options
-        if self.style.noise <= 0 or len(options) == 1:
+        options = advise(view, self.tuning).options
+        if self.tuning.noise <= 0 or len(options) == 1:
             return options[0]
         top = options[0].value
-        weights = [math.exp((o.value - top) / self.style.noise) if math.isfinite(o.value) else 0.0
+        weights = [math.exp((o.value - top) / self.tuning.noise) if math.isfinite(o.value) else 0.0
                    for o in options]  # fmt: skip
         return self.rng.choices(options, weights)[0]
 
@@ -470,10 +475,10 @@ class AIPlayer:
         return action
 
 
-def _factory(name: str, style: Style) -> None:
-    register_player(name, lambda seed: AIPlayer(style, seed, name=name))
+def _register(name: str, tuning: Tuning) -> None:
+    register_player(name, lambda seed: AIPlayer(tuning, seed, name=name))
 
 
-for _name, _style in LEVELS.items():
-    _factory(_name, _style)
+for _name, _tuning in TUNINGS.items():
+    _register(_name, _tuning)
 

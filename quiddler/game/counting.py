@@ -3,7 +3,7 @@ unknown to it, and the cards it knows an opponent holds.
 
 Everything here reads a :class:`~quiddler.game.state.PlayerView` only (its
 hand, the face-up cards, the laid-down words and the round's public log),
-so an AI built on it can never use a hidden card.
+so a computer player built on it can never use a hidden card.
 """
 
 from __future__ import annotations

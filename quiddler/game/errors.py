@@ -16,6 +16,7 @@ __all__ = [
     "GoingOutError",
     "IllegalActionError",
     "InvalidWordError",
+    "UnknownPlayerError",
     "UnknownStrategyError",
     "WrongPhaseError",
     "WrongPlayerError",
@@ -43,5 +44,9 @@ class GameRecordError(QuiddlerError, ValueError):
     """A game record is malformed or does not replay to what it records."""
 
 
-class UnknownStrategyError(QuiddlerError, ValueError):
-    """No player strategy is registered under that name."""
+class UnknownPlayerError(QuiddlerError, ValueError):
+    """No player is registered under that name."""
+
+
+#: The error's earlier name, kept so code that catches it keeps working.
+UnknownStrategyError = UnknownPlayerError

@@ -1,6 +1,6 @@
 """Scoring many candidate hands at once, with a memo.
 
-An AI decision asks for the best score of dozens to hundreds of hands
+A computer player's decision asks for the best score of dozens to hundreds of hands
 (each candidate kept hand plus each card it might draw).  One call to
 :func:`~quiddler.solver.score_many` runs them all in one compiled batch,
 which costs a fraction of the same hands solved one by one; the memo skips

@@ -1,9 +1,11 @@
-"""Players: the :class:`Player` protocol and the two built-in strategies.
+"""Players: the :class:`Player` protocol, the ``random`` and ``greedy``
+players, and the registry of player names.
 
 A player only ever sees a :class:`~quiddler.game.state.PlayerView` and
-answers with an action for its own seat, so any strategy (a stronger AI, a
-human at a prompt, a network client) plugs into the same loop.  Built-in
-players are looked up by name with :func:`make_player`;
+answers with an action for its own seat, so any player (a computer player, a
+human at a prompt, a network client) plugs into the same loop.  Players
+are made by name with :func:`make_player` (the computer players of
+:mod:`.ai` register themselves when it is imported);
 :func:`register_player` adds more.
 """
 
@@ -17,7 +19,7 @@ from typing import Protocol, runtime_checkable
 from ..cards import Card
 from ..solver import Play, Solution, solve
 from ..wordlist import WordList
-from .errors import UnknownStrategyError
+from .errors import UnknownPlayerError
 from .state import Discard, Draw, GoOut, LayDown, PlayerView
 
 __all__ = [
@@ -75,7 +77,7 @@ def solve_hand(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discar
 
 def solve_cards(cards: tuple[Card, ...] | list[Card], wordlist: WordList, *, discard: bool = True,
                 beat_longest: int | None = None, beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
-    """The solver on a hand (order-free, cached) with any word list (an AI level's vocabulary)."""
+    """The solver on a hand (order-free, cached) with any word list (a computer player's vocabulary)."""
     return _solve(tuple(sorted(cards)), discard, wordlist, beat_longest, beat_words, bonus)
 
 
@@ -207,7 +209,7 @@ _REGISTRY: dict[str, Callable[[int | None], Player]] = {
 
 
 def register_player(name: str, factory: Callable[[int | None], Player]) -> None:
-    """Make a strategy available by name (``factory(seed)`` builds one player)."""
+    """Make a player available by name (``factory(seed)`` builds one)."""
     _REGISTRY[name] = factory
 
 
@@ -217,19 +219,19 @@ def player_names() -> tuple[str, ...]:
 
 
 def make_player(name: str, seed: int | None = None) -> Player:
-    """A player by strategy name, seeded for reproducible play.
+    """A player by name, seeded for reproducible play.
 
     >>> make_player("greedy").name
     'greedy'
     >>> make_player("clever")
     Traceback (most recent call last):
     ...
-    quiddler.game.errors.UnknownStrategyError: unknown strategy: 'clever' (expected one of: easy, ev, expert, greedy...)
+    quiddler.game.errors.UnknownPlayerError: unknown player: 'clever' (expected one of: easy, ev, expert, greedy...)
     """
     try:
         factory = _REGISTRY[name]
     except KeyError:
-        raise UnknownStrategyError(
-            f"unknown strategy: {name!r} (expected one of: {', '.join(player_names())})"
+        raise UnknownPlayerError(
+            f"unknown player: {name!r} (expected one of: {', '.join(player_names())})"
         ) from None
     return factory(seed)

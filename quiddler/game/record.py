@@ -36,15 +36,15 @@ _DEAL_FIELDS = ("round", "cards", "dealer", "hands", "discard", "draw_pile")
 
 
 def game_record(game: Game, names: Sequence[str] | None = None) -> dict[str, Any]:
-    """The JSON record of ``game``; ``names`` labels the seats (strategy names).
+    """The JSON record of ``game``; ``names`` labels the seats (player names).
     Its rounds are a copy of the game's log: the game may go on."""
     return _record(game, names, copy.deepcopy(game.log))
 
 
 def game_record_text(game: Game, names: Sequence[str] | None = None) -> str:
     """:func:`game_record` as compact JSON text.  The text is made at once,
-    so the game's log is read as it is, not copied first (the copy took
-    about 0.6 ms a game, a noticeable share of a simulation with ``--log``)."""
+    so the game's log is read as it is, not copied first (the copy is a
+    noticeable share of a simulation with ``--log``)."""
     return json.dumps(_record(game, names, game.log), separators=(",", ":"))
 
 

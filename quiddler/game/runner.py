@@ -1,24 +1,16 @@
-"""Playing whole games with :class:`~quiddler.game.players.Player` objects,
-and the many-game statistics behind ``quiddler simulate``.
+"""Many games between computer players, and the statistics behind
+``quiddler simulate``.
 
-A simulation is planned before anything is played: game ``i`` gets a deal
-seed and a seat rotation (:func:`plan_games`), and :func:`play_planned`
-plays one planned game anywhere (this process, a worker process, a Dask
-worker) to a small :class:`GameResult`.  The statistics are summed from the
-results in game order, so they are the same however the games were spread.
-
-Seats are rotated from game to game so that no strategy keeps the seat
-advantage (seat 0 deals first, so seat 1 plays first in round 1).  With
-paired deals (the default) the games come in groups of as many games as
-there are players that share one deal seed, each with the seats rotated
-once more: every strategy plays every seat's cards, which cancels much of
-the luck of the deal.
+:func:`simulate` plans its games first (:mod:`.plans`), plays them here or
+in worker processes (:mod:`.workers`, imported only when they are used),
+and sums the results in game order, so the statistics are the same however
+the games were spread.  The planned-game names are re-exported here for
+callers that know them from this module.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import signal
 import threading
 import time
@@ -28,18 +20,16 @@ from typing import Any, Literal, Self
 
 from ..solver import usable_cores as available_cores
 from ..thresholds import FORKED_WORKER_START_SECONDS, GAMES_PER_WORKER, WORKER_START_SECONDS
-from .engine import Game
-from .players import Player, make_player
-from .record import game_record_text
+from .plans import GamePlan, GameResult, game_seeds, next_action, plan_games, play_game, play_planned
+from .players import make_player
 from .rules import Rules
-from .state import Action, Phase
 
 __all__ = [
     "GamePlan",
     "GameResult",
+    "PlayerStats",
     "SimulationInterrupted",
     "SimulationStats",
-    "StrategyStats",
     "game_seeds",
     "next_action",
     "plan_games",
@@ -48,96 +38,6 @@ __all__ = [
     "simulate",
     "wilson_interval",
 ]
-
-
-def next_action(game: Game, players: Sequence[Player]) -> Action:
-    """Ask the player to move for its action (it sees only its own view)."""
-    seat = game.turn
-    view = game.view(seat)
-    player = players[seat]
-    if game.phase is Phase.DRAW:
-        return player.choose_draw(view)
-    if game.final_turn:
-        return player.choose_lay_down(view)
-    return player.choose_end(view)
-
-
-def play_game(players: Sequence[Player], *, seed: int | None = None, rules: Rules | None = None) -> Game:
-    """Play a complete game; the finished :class:`Game` holds the totals,
-    every round result and the log a record is made of."""
-    game = Game(len(players), seed=seed, rules=rules)
-    while not game.over:
-        game.apply(next_action(game, players))
-    return game
-
-
-def game_seeds(seed: int, games: int) -> Iterator[int]:
-    """The per-game (or, with paired deals, per-group) seeds a simulation with ``seed`` uses, in order."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        yield rng.getrandbits(63)
-
-
-# -- planning and playing one game ----------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class GamePlan:
-    """One game of a simulation: everything that fixes it besides the strategies and rules."""
-
-    index: int  #: position in the simulation, from 0
-    seed: int  #: the game's seed (its deals); shared by the games of a paired group
-    rotation: int  #: seat ``s`` is played by strategy ``names[(s + rotation) % len(names)]``
-
-    def seat_names(self, names: Sequence[str]) -> tuple[str, ...]:
-        n = len(names)
-        return tuple(names[(seat + self.rotation) % n] for seat in range(n))
-
-
-def plan_games(seed: int, games: int, players: int, *, paired: bool = True) -> list[GamePlan]:
-    """The plan of a simulation of ``games`` games at a table of ``players``.
-
-    Game ``i`` rotates the seats by ``i``.  Paired: games ``k*g .. k*g+k-1``
-    (``k`` players) share the ``g``-th seed of :func:`game_seeds`, so each
-    strategy gets each seat's deal once (a last group may be incomplete).
-    Unpaired: game ``i`` has the ``i``-th seed.
-
-    >>> [(p.seed % 1000, p.rotation) for p in plan_games(1, 4, 2)]
-    [(517, 0), (517, 1), (607, 0), (607, 1)]
-    """
-    if paired:
-        seeds = list(game_seeds(seed, -(-games // players)))
-        return [GamePlan(i, seeds[i // players], i % players) for i in range(games)]
-    return [GamePlan(i, s, i % players) for i, s in enumerate(game_seeds(seed, games))]
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """What a simulation keeps of one finished game (small, so workers can send it back)."""
-
-    index: int
-    seat_names: tuple[str, ...]
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-    went_out: tuple[int | None, ...]  #: per round, the seat that went out
-    record: str | None = None  #: the game record as one line of JSON, when asked for
-
-
-def play_planned(names: Sequence[str], plan: GamePlan, rules: Rules | None = None, *,
-                 record: bool = False) -> GameResult:  # fmt: skip
-    """Play one planned game.  Seat ``s``'s player is seeded ``plan.seed + 1 + s``."""
-    seat_names = plan.seat_names(names)
-    players = [make_player(name, plan.seed + 1 + seat) for seat, name in enumerate(seat_names)]
-    game = play_game(players, seed=plan.seed, rules=rules)
-    text = game_record_text(game, seat_names) if record else None
-    return GameResult(
-        index=plan.index,
-        seat_names=seat_names,
-        totals=game.totals,
-        winners=game.winners,
-        went_out=tuple(r.went_out for r in game.history),
-        record=text,
-    )
 
 
 # -- statistics -------------------------------------------------------------------
@@ -163,10 +63,10 @@ def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[flo
 
 
 @dataclass(slots=True)
-class StrategyStats:
-    """Totals for one strategy over a simulation (summed over its seats)."""
+class PlayerStats:
+    """Totals for one player over a simulation (summed over its seats)."""
 
-    seats: int = 0  #: seat-games played (games x seats with this strategy)
+    seats: int = 0  #: seat-games played (games x seats with this player)
     wins: float = 0.0  #: a win shared by k players counts 1/k
     score_sum: int = 0
     score_squares: int = 0  #: sum of squared final scores (for the standard deviation)
@@ -205,7 +105,8 @@ class SimulationStats:
     games: int
     seed: int
     players: tuple[str, ...]
-    strategies: dict[str, StrategyStats] = field(default_factory=dict)
+    #: per player name (named like the JSON's ``strategies`` key, a contract)
+    strategies: dict[str, PlayerStats] = field(default_factory=dict)
     paired: bool = True
     requested: int = 0
     partial: bool = False
@@ -215,7 +116,7 @@ class SimulationStats:
         sums of fractional wins to be exactly reproducible)."""
         winners = result.winners
         for seat, name in enumerate(result.seat_names):
-            s = self.strategies.setdefault(name, StrategyStats())
+            s = self.strategies.setdefault(name, PlayerStats())
             s.seats += 1
             s.score_sum += result.totals[seat]
             s.score_squares += result.totals[seat] ** 2
@@ -263,7 +164,7 @@ def simulate(
     records: bool = False,
     on_game: Callable[[GameResult], None] | None = None,
 ) -> SimulationStats:
-    """Play ``games`` games between the named strategies and total them per strategy.
+    """Play ``games`` games between the named players and total them per player.
 
     The plan (:func:`plan_games`) fixes every game, so the statistics and
     records are the same whatever runs them: this process
@@ -289,7 +190,7 @@ def simulate(
         make_player(name)  # unknown names fail before any game is played
     stats = SimulationStats(games=0, seed=seed, players=tuple(names), paired=paired, requested=games)
     for name in names:
-        stats.strategies.setdefault(name, StrategyStats())
+        stats.strategies.setdefault(name, PlayerStats())
     plans = plan_games(seed, games, len(names), paired=paired)
     with _StopOnInterrupt() as stop:
         try:
@@ -336,8 +237,9 @@ def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers:
 def _play_while_cheap(names: Sequence[str], plans: list[GamePlan], rules: Rules, records: bool,
                       stop: _StopOnInterrupt, workers: int) -> Generator[GameResult, None, int]:  # fmt: skip
     """``workers="auto"``: play games here while they show whether the rest
-    repays starting worker processes (about a second each); return how many
-    were played.  The first game is not timed (it loads the solver)."""
+    repays starting worker processes (what a start costs is in
+    :mod:`quiddler.thresholds`); return how many were played.  The first
+    game is not timed (it loads the solver)."""
     spent = 0.0
     for done, plan in enumerate(plans):
         if stop.requested:

@@ -1,8 +1,9 @@
-"""The smaller vocabularies of the human-like AI levels.
+"""The smaller vocabularies of the human-like computer players.
 
-A person knows far fewer words than ENABLE's 172,823: ``easy`` plays only
-everyday words, ``medium`` the words a keen reader knows.  A level's words
-are its vocabulary intersected with the game's list, so whatever it lays
+A person knows far fewer words than ENABLE's 172,823: the ``easy``
+vocabulary holds only everyday words, ``medium`` the words a keen reader
+knows (the ``easy`` and ``medium`` players play them).  The words a player
+plays are its vocabulary intersected with the game's list, so whatever it lays
 down is still judged against the game's list (and always legal).
 
 The vocabulary comes from ``quiddler/data/common-words.tsv`` (ENABLE words
@@ -19,12 +20,12 @@ from pathlib import Path
 
 from ..wordlist import WordList
 
-__all__ = ["LEVEL_ZIPF", "level_wordlist", "vocabulary"]
+__all__ = ["VOCABULARY_ZIPF", "vocabulary", "vocabulary_wordlist"]
 
 _DATA = Path(__file__).resolve().parent.parent / "data"
 
-#: The least Zipf frequency of a level's words (3 = once per million words).
-LEVEL_ZIPF = {"easy": 4.0, "medium": 3.0}
+#: Vocabulary name -> the least Zipf frequency of its words (3 = once per million words).
+VOCABULARY_ZIPF = {"easy": 4.0, "medium": 3.0}
 
 
 @lru_cache(maxsize=8)
@@ -44,17 +45,17 @@ def vocabulary(min_zipf: float) -> frozenset[str]:
 
 
 @lru_cache(maxsize=16)
-def _level_words(level: str, game_words: WordList) -> WordList:
-    mine = [w for w in vocabulary(LEVEL_ZIPF[level]) if w in game_words]
-    if not mine:  # a game list with none of the level's words: play the game's list
+def _vocabulary_words(name: str, game_words: WordList) -> WordList:
+    mine = [w for w in vocabulary(VOCABULARY_ZIPF[name]) if w in game_words]
+    if not mine:  # a game list with none of the vocabulary's words: play the game's list
         return game_words
-    return WordList(mine, name=f"{game_words.name} ({level} vocabulary)")
+    return WordList(mine, name=f"{game_words.name} ({name} vocabulary)")
 
 
-def level_wordlist(level: str | None, game_words: WordList) -> WordList:
-    """The words a level plays in a game using ``game_words`` (None: all of them)."""
-    if level is None:
+def vocabulary_wordlist(name: str | None, game_words: WordList) -> WordList:
+    """The words of vocabulary ``name`` in a game using ``game_words`` (None: all of them)."""
+    if name is None:
         return game_words
-    if level not in LEVEL_ZIPF:
-        raise ValueError(f"unknown vocabulary level: {level!r} (expected one of: {', '.join(LEVEL_ZIPF)})")
-    return _level_words(level, game_words)
+    if name not in VOCABULARY_ZIPF:
+        raise ValueError(f"unknown vocabulary: {name!r} (expected one of: {', '.join(VOCABULARY_ZIPF)})")
+    return _vocabulary_words(name, game_words)

@@ -4,7 +4,7 @@ spawned: see :func:`start_method`), or the workers of a Dask
 (``dask.distributed``) cluster.
 
 Both run one task, :func:`play_chunk`: a run of consecutive planned games
-(see :func:`~quiddler.game.runner.plan_games`), played exactly as this
+(see :func:`~quiddler.game.plans.plan_games`), played exactly as this
 process would play them.  Results come back in chunks and are handed on in
 game order, so statistics and logs do not depend on who played what.
 
@@ -37,8 +37,8 @@ from typing import Any, Protocol
 from ..thresholds import MAX_CHUNK, SHARES
 from ..wordlist import WordList
 from .listhash import wordlist_sha256
+from .plans import GamePlan, GameResult, play_planned
 from .rules import Rules
-from .runner import GamePlan, GameResult, play_planned
 
 __all__ = ["ChunkJob", "WordSource", "dask_client", "dask_results", "play_chunk", "process_results", "start_method"]
 
@@ -158,10 +158,10 @@ def _sigint_ignored() -> Iterator[None]:
 def start_method() -> str:
     """How worker processes are started: ``fork`` where it is safe, else ``spawn``.
 
-    A forked worker starts in milliseconds with everything this process has
-    loaded (numba, the compiled kernels, the word list and its card trie,
-    even the solve cache), where a spawned one spends about a second of CPU
-    loading them again.  Forking is safe on Linux when this process runs no
+    A forked worker starts with everything this process has loaded (numba,
+    the compiled kernels, the word list and its card trie, even the solve
+    cache), where a spawned one loads them all again (what each start costs
+    is in :mod:`quiddler.thresholds`).  Forking is safe on Linux when this process runs no
     other Python thread: a lock another thread holds at the fork (logging's,
     a progress bar's, a Dask client's event loop's) would stay locked in the
     child for ever.  Threads outside Python do not count: numpy's OpenBLAS

@@ -23,7 +23,7 @@ from .commands import Prompt
 from .spelling import Match
 
 if TYPE_CHECKING:
-    from ..game.hints import Hint, HintOption
+    from ..game.hint_types import Hint, HintOption
 
 __all__ = [
     "action_line",

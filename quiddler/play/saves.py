@@ -1,7 +1,7 @@
 """Saved games: the engine's JSON game record, written and resumed.
 
 A save is exactly :func:`~quiddler.game.record.game_record` with the seats
-labelled ``"human"`` (the person) and the computer players' strategy names,
+labelled ``"human"`` (the person) and the computer players' names,
 so it replays with :func:`~quiddler.game.record.replay` like any record and
 resuming rebuilds the very same game: same seed, hence the same deck order
 in every round, and the same opponents.  Writes go through a temporary file

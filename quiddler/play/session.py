@@ -23,8 +23,8 @@ from ..cards import Card
 from ..errors import IllegalActionError
 from ..game.engine import Game
 from ..game.hints import hint
+from ..game.plans import next_action
 from ..game.players import Player, make_player
-from ..game.runner import next_action
 from ..game.state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView
 from . import render
 from .commands import (
@@ -85,13 +85,13 @@ def decision_seed(game_seed: int, seat: int, view: PlayerView) -> int:
 
 
 class _Opponent:
-    """A computer seat.  Each decision is made by a player of the strategy
+    """A computer seat.  Each decision is made by the named player,
     freshly seeded by :func:`decision_seed`: no state is carried between
     decisions, so a game resumed from its record continues exactly."""
 
-    def __init__(self, strategy: str, game_seed: int) -> None:
-        make_player(strategy)  # an unknown strategy fails now, not mid-game
-        self.name = strategy
+    def __init__(self, name: str, game_seed: int) -> None:
+        make_player(name)  # an unknown player name fails now, not mid-game
+        self.name = name
         self._game_seed = game_seed
 
     def _player(self, view: PlayerView) -> Player:
@@ -109,11 +109,11 @@ class _Opponent:
 
 class Session:
     """A game in progress between the person (the seat labelled ``"human"``)
-    and computer players (the other seats, labelled with their strategy)."""
+    and computer players (the other seats, labelled with their player names)."""
 
     def __init__(self, game: Game, labels: Sequence[str], screen: Screen, save_path: Path | None = None) -> None:
         if len(labels) != game.players or list(labels).count(HUMAN) != 1:
-            raise ValueError("label exactly one seat 'human' and every other seat with a strategy")
+            raise ValueError("label exactly one seat 'human' and every other seat with a player name")
         self.game = game
         self.labels = tuple(labels)
         self.human = self.labels.index(HUMAN)

@@ -1,4 +1,4 @@
-"""Write the golden game records that tests/test_game_golden.py replays.
+"""Write the golden game records that tests/game/test_golden_records.py replays.
 
 Run from the repository root:  python tests/data/golden/make_records.py DIR
 (DIR is e.g. tests/data/golden/v1).  Each game is played by the code of the

@@ -21,7 +21,7 @@ from quiddler.game.record import FORMAT, FORMATS, game_record, replay
 from quiddler.game.runner import next_action
 from quiddler.wordlist import load_wordlist
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 
 
 def small_game() -> dict[str, Any]:
@@ -241,7 +241,7 @@ def test_a_record_may_carry_extra_top_level_notes_but_not_extra_game_fields(reco
 def test_the_word_list_hash_is_the_sha256_of_its_sorted_words_one_per_line() -> None:
     words = WordList(["queen", "quit", "at"])
     assert wordlist_sha256(words) == hashlib.sha256(b"at\nqueen\nquit\n").hexdigest()
-    enable = (Path(__file__).parents[1] / "quiddler" / "data" / "enable.txt").read_bytes()
+    enable = (Path(__file__).parents[2] / "quiddler" / "data" / "enable.txt").read_bytes()
     assert wordlist_sha256(default_wordlist()) == hashlib.sha256(enable).hexdigest()
     assert Rules().to_dict()["wordlist_sha256"] == hashlib.sha256(enable).hexdigest()
 

@@ -1,25 +1,24 @@
-"""quiddler simulate at scale (issue 8) and paired deals (issue 12): the
-same statistics and logs whatever plays the games (this process, worker
-processes, a Dask LocalCluster), Ctrl-C, bad options, Wilson intervals."""
+"""Many-game simulations: the plan (paired deals, rotated seats), the
+statistics and their Wilson intervals, and the same statistics and game
+logs whatever plays the games (this process, forked or spawned worker
+processes, a Dask LocalCluster, ``workers="auto"``); an interrupt keeps
+the games finished so far; tasks do not carry the word list."""
 
 from __future__ import annotations
 
 import itertools
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
-from click.testing import CliRunner
 
 from quiddler import WordList, default_wordlist
 from quiddler.cli.simulate import simulate as simulate_command
 from quiddler.game import Rules
+from quiddler.game.plans import GameResult, plan_games
 from quiddler.game.record import replay
-from quiddler.game.runner import GameResult, SimulationInterrupted, plan_games, simulate, wilson_interval
+from quiddler.game.runner import SimulationInterrupted, simulate, wilson_interval
 
 SHORT = Rules(round_sizes=(3, 4, 5))  # three rounds: a fast game
 
@@ -65,7 +64,7 @@ def test_paired_games_deal_the_same_cards_to_each_seat() -> None:
     assert [r["hands"] for r in first["rounds"]] == [r["hands"] for r in second["rounds"]]
 
 
-def test_wilson_interval() -> None:
+def test_wilson_interval_of_whole_and_shared_wins() -> None:
     low, high = wilson_interval(60, 100)
     assert (round(low, 4), round(high, 4)) == (0.5020, 0.6906)
     assert wilson_interval(0, 10)[0] == pytest.approx(0.0) and wilson_interval(10, 10)[1] == pytest.approx(1.0)
@@ -102,20 +101,22 @@ def test_spawned_worker_processes_give_the_same_stats_and_log(monkeypatch, in_pr
 
 
 _FORK_SCRIPT = """
-import json, sys, threading
+import contextlib, io, json, sys, threading
+from quiddler.cli import main
 from quiddler.game import Rules, workers
-from quiddler.cli.simulate import _progress_bar
 from quiddler.game.runner import simulate
 
 methods = []
 real = workers.start_method
 workers.start_method = lambda: methods.append(real()) or methods[-1]
-rules = Rules(round_sizes=(3, 4, 5))
 out = []
-with _progress_bar(24, True) as bar:  # the command's bar: no monitor thread, so the workers fork
-    out.append(simulate(["greedy", "random"], 24, seed=11, rules=rules, workers=2,
-                        on_game=lambda r: bar.update(1)).to_dict())
+shown = io.StringIO()
+with contextlib.redirect_stdout(shown):  # the command's progress bar runs no monitor thread: the workers fork
+    main(["simulate", "--players", "greedy,random", "-n", "24", "--seed", "11", "--round-sizes", "3,4,5",
+          "--workers", "2", "--progress", "--json"], standalone_mode=False)
+out.append(json.loads(shown.getvalue()))
 from tqdm import tqdm
+rules = Rules(round_sizes=(3, 4, 5))
 with tqdm(total=24, file=sys.stderr, mininterval=0) as bar:  # a bar whose monitor thread runs: spawned
     threads = threading.active_count()
     out.append(simulate(["greedy", "random"], 24, seed=11, rules=rules, workers=2,
@@ -179,70 +180,6 @@ def test_interrupt_keeps_the_games_finished_so_far() -> None:
     assert partial["partial"] is True and partial["games"] == 5 and partial["requested"] == 24
     complete = simulate(["greedy", "random"], 5, seed=11, rules=SHORT).to_dict()
     assert partial["strategies"] == complete["strategies"]
-
-
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_ctrl_c_prints_partial_stats_and_exits_130(tmp_path, workers: str) -> None:
-    log = tmp_path / "games.jsonl"
-    args = [sys.executable, "-m", "quiddler.cli", "simulate", "--players", "greedy,random", "-n", "5000",
-            "--seed", "4", "--workers", workers, "--json", "--log", str(log)]  # fmt: skip
-    # A session of its own, signalled as a whole, as a terminal's Ctrl-C is.
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)  # fmt: skip
-    try:
-        deadline = time.monotonic() + 120
-        while not (log.exists() and log.read_text().count("\n") >= 3) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-    assert process.returncode == 130, err
-    data = json.loads(out)
-    lines = log.read_text().splitlines()
-    assert data["partial"] is True and data["requested"] == 5000 and 3 <= data["games"] < 5000
-    assert len(lines) == data["games"] and "Traceback" not in err
-    assert err.strip().splitlines()[-1] == f"interrupted: {data['games']} of 5000 games played"
-    again = simulate(["greedy", "random"], data["games"], seed=4).to_dict()
-    assert data["strategies"] == again["strategies"]
-    assert [json.loads(line)["seed"] for line in lines] == [p.seed for p in plan_games(4, data["games"], 2)]
-
-
-def test_command_workers_and_dask_options(tmp_path) -> None:
-    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
-    base = ["--players", "random,greedy", "-n", "16", "--seed", "9", "--json"]
-    a = CliRunner().invoke(simulate_command, [*base, "--workers", "1", "--log", str(one)])
-    b = CliRunner().invoke(simulate_command, [*base, "--workers", "2", "--log", str(two)])
-    assert a.exit_code == b.exit_code == 0, a.output + b.output
-    assert json.loads(a.stdout) == json.loads(b.stdout)
-    assert one.read_text() == two.read_text() and one.read_text().count("\n") == 16
-
-
-@pytest.mark.parametrize(
-    "args, message",
-    [
-        (["--workers", "0"], "0 is not in the range x>=1"),
-        (["--workers", "-3"], "-3 is not in the range x>=1"),
-        (["--scheduler", "tcp://127.0.0.1:9", "--scheduler-timeout", "0.5"], "cannot reach the Dask scheduler"),
-        (["--scheduler", "tcp://127.0.0.1:9", "--dask"], "either --scheduler ADDRESS or --dask"),
-        (["--scheduler", " "], "--scheduler needs an address"),
-    ],
-)
-def test_bad_scale_options_are_one_line(args: list[str], message: str) -> None:
-    if "cannot reach" in message:
-        pytest.importorskip("distributed")
-    result = CliRunner().invoke(simulate_command, ["-n", "2", *args])
-    assert result.exit_code == 2 and result.stdout == ""
-    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
-
-
-def test_dask_missing_is_one_clear_line(monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
-    result = CliRunner().invoke(simulate_command, ["-n", "2", "--dask"])
-    assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.strip() == ("Error: Dask is not installed: pip install 'quiddler[dask]' "
-                                      "(or dask[distributed]) to use --dask or --scheduler")  # fmt: skip
 
 
 def test_tasks_do_not_carry_the_word_list() -> None:

@@ -1,6 +1,7 @@
-"""The AI players and hints: hand-made positions with a clear right answer,
-decisions that depend on the view alone, hints that are the expert's
-moves, card counting against the true table, and complete games.
+"""The computer players (``ev``, ``expert``/``hard``, ``medium``, ``easy``)
+and their hints: hand-made positions with a clear right answer, decisions
+that depend on the view alone, hints that are the expert's moves, the
+smaller vocabularies, and complete games.
 
 Strength is measured in benchmarks/bench_ai.py, not here."""
 
@@ -22,18 +23,16 @@ from quiddler.game import (
     GoOut,
     LayDown,
     Phase,
-    PlayerView,
-    Rules,
     hint,
     make_player,
     play_game,
     player_names,
 )
 from quiddler.game.ai import EV, EXPERT, AIPlayer, advise
-from quiddler.game.counting import discard_pile, known_holdings, unseen
+from quiddler.game.counting import known_holdings
 from quiddler.game.hints import position_view
-from quiddler.game.runner import next_action
-from quiddler.game.vocabulary import level_wordlist, vocabulary
+from quiddler.game.plans import next_action
+from quiddler.game.vocabulary import vocabulary, vocabulary_wordlist
 from quiddler.solver import Word, solve
 from quiddler.wordlist import default_wordlist
 
@@ -44,14 +43,11 @@ def cards(text: str) -> tuple[Card, ...]:
     return parse_hand(text)
 
 
-# -- hand-made positions -------------------------------------------------------------
-
-
 def test_takes_the_discard_top_that_lets_the_hand_go_out() -> None:
     # j,a,z,x + z: "jazz" goes out for 43; a blind draw rarely goes out at all.
     view = position_view(cards("j,a,z,x"), discard_top=Card("z"))
-    for style in (EXPERT, EV):
-        h = advise(view, style)
+    for tuning in (EXPERT, EV):
+        h = advise(view, tuning)
         assert h.recommended.action == "take-discard" and h.recommended.card == Card("z")
     assert "Take the z" in hint(view).reason
 
@@ -77,6 +73,23 @@ def test_discard_keeps_the_hand_most_likely_to_go_out() -> None:
     best = hint(position_view(hand)).recommended
     assert best.action == "discard" and best.card == Card("u")
     assert chance(Card("u")) == max(chance(c) for c in set(hand)) > chance(Card("i")) + 0.3
+
+
+def test_discard_avoids_feeding_a_card_the_next_player_collects() -> None:
+    # The next player took an x face up: an i (xi) is worth far more to them
+    # than to a typical hand, so the expert values discarding it lower; a
+    # card that makes no word with an x is not affected.
+    from quiddler.game.state import PublicEvent
+
+    hand = cards("c,a,t,s,i,o,e")
+    plain = position_view(hand, seen=(Card("x"), Card("z")))
+    log = (PublicEvent(Draw(1, "discard"), taken=Card("x")), PublicEvent(Discard(1, Card("z"))))
+    watched = dataclasses.replace(plain, log=log)
+    assert known_holdings(watched)[1] == Counter({Card("x"): 1})
+    before = {o.card: o.value for o in hint(plain).options if o.action == "discard"}
+    after = {o.card: o.value for o in hint(watched).options if o.action == "discard"}
+    assert after[Card("i")] < before[Card("i")] - 5
+    assert after[Card("c")] == pytest.approx(before[Card("c")], abs=0.5)
 
 
 def test_final_turn_one_more_word_wins_the_most_words_bonus() -> None:
@@ -136,6 +149,15 @@ def test_when_waiting_is_ruled_out_every_value_is_a_finite_number() -> None:
     json.dumps(later.to_dict(), allow_nan=False)
 
 
+def test_only_the_allowed_draw_is_offered() -> None:
+    view = position_view(cards("d,o,g,e"), discard_top=Card("q"))
+    no_top = dataclasses.replace(view, discard_top=None, discard_pile_size=0)
+    assert [o.action for o in hint(no_top).options] == ["draw-pile"]
+    no_pile = dataclasses.replace(view, draw_pile_size=0, discard_pile_size=1)
+    only = hint(no_pile)
+    assert [o.action for o in only.options] == ["take-discard"] and "only draw" in only.reason
+
+
 def test_hint_to_dict_shape() -> None:
     data = hint(position_view(cards("qu,i,e,t,er"))).to_dict()
     assert set(data) == {"recommended", "options", "reason"}
@@ -162,9 +184,6 @@ def _word(text: str, ncards: int) -> Word:
     """``text`` spelled with ``ncards`` cards."""
     spelling = next(s for s in default_wordlist().spellings(text) if len(s) == ncards)
     return Word(text, spelling)
-
-
-# -- the view alone decides ------------------------------------------------------------
 
 
 def _advance(game: Game, players: list, moves: int) -> None:  # type: ignore[type-arg]
@@ -209,92 +228,17 @@ def test_hints_are_the_experts_moves() -> None:
         checked += 1
 
 
-# -- counting ------------------------------------------------------------------------------
-
-
-class _Staller:
-    """Never goes out (so the draw pile runs out and is reshuffled); takes
-    the discard top every third draw, discards a random card."""
-
-    name = "staller"
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.draws = 0
-
-    def choose_draw(self, view: PlayerView) -> Draw:
-        self.draws += 1
-        take = self.draws % 3 == 0 or not view.may_draw_from_pile
-        return Draw(view.seat, "discard" if take else "pile")
-
-    def choose_end(self, view: PlayerView) -> Discard:
-        return Discard(view.seat, self.rng.choice(view.hand))
-
-    def choose_lay_down(self, view: PlayerView) -> LayDown:
-        return LayDown(view.seat, (), view.hand[0])
-
-
-def _check_counting(game: Game) -> None:
-    view = game.view(game.turn)
-    assert discard_pile(view) == list(reversed(game.discard_pile))
-    held = known_holdings(view)
-    rest = Counter(game.draw_pile)
-    for seat in range(game.players):
-        if seat != view.seat:
-            assert not held[seat] - Counter(game.hand(seat))
-            rest += Counter(game.hand(seat)) - held[seat]
-    assert unseen(view) == rest
-    for event in view.log:
-        if isinstance(event.action, Draw) and event.action.source == "pile":
-            assert event.taken is None
-
-
-def test_counting_matches_the_table() -> None:
-    """At every move (reshuffles and whole games included): the discard pile
-    the log implies is the real one, the known holdings are in the real
-    hands, and the unseen cards are exactly the draw pile plus the unknown
-    part of the other hands."""
-    stall = Game(3, seed=2, rules=Rules(turn_limit=1000))  # stallers never go out: no round-ending limit here
-    stallers = [_Staller(s) for s in range(3)]
-    for _ in range(400):
-        _check_counting(stall)
-        stall.apply(next_action(stall, stallers))
-    assert any(e.reshuffled for e in stall.view(0).log)
-    game = Game(3, seed=5)
-    players = [make_player(name, s) for s, name in enumerate(("random", "greedy", "expert"))]
-    while not game.over:
-        _check_counting(game)
-        game.apply(next_action(game, players))
-
-
-def test_log_shows_the_taken_card_and_resets_each_round() -> None:
-    game = Game(2, seed=4)
-    top = game.discard_top
-    seat = game.turn
-    game.apply(Draw(seat, "discard"))
-    event = game.view(1 - seat).log[-1]
-    assert event.action == Draw(seat, "discard") and event.taken == top and event.player == seat
-    game.apply(Discard(seat, game.hand(seat)[0]))
-    assert len(game.view(0).log) == 2
-    while game.round == 0:
-        game.apply(next_action(game, [make_player("greedy"), make_player("greedy")]))
-    assert game.view(0).log == ()
-
-
-# -- vocabulary levels -------------------------------------------------------------------
-
-
-def test_level_vocabularies_are_common_words_of_the_game_list() -> None:
+def test_vocabularies_are_common_words_of_the_game_list() -> None:
     easy, medium = vocabulary(4.0), vocabulary(3.0)
     assert easy < medium and {"cat", "dog", "the", "at"} <= easy and "qi" not in medium
-    words = level_wordlist("easy", default_wordlist())
+    words = vocabulary_wordlist("easy", default_wordlist())
     assert 5_000 < len(words) < 8_000 and all(w in default_wordlist() for w in list(words)[:500])
-    assert level_wordlist(None, default_wordlist()) is default_wordlist()
-    with pytest.raises(ValueError, match="unknown vocabulary level"):
-        level_wordlist("genius", default_wordlist())
+    assert vocabulary_wordlist(None, default_wordlist()) is default_wordlist()
+    with pytest.raises(ValueError, match="unknown vocabulary"):
+        vocabulary_wordlist("genius", default_wordlist())
 
 
-def test_levels_play_only_their_vocabulary() -> None:
+def test_easy_and_medium_play_only_their_vocabulary() -> None:
     game = play_game([make_player("easy", 1), make_player("medium", 2)], seed=8)
     easy, medium = vocabulary(4.0), vocabulary(3.0)
     for result in game.history:
@@ -302,13 +246,10 @@ def test_levels_play_only_their_vocabulary() -> None:
             assert all(w.text in words for w in result.scores[seat].words)
 
 
-# -- players and games ---------------------------------------------------------------------
-
-
-def test_registered_names() -> None:
+def test_the_computer_players_are_registered_by_name() -> None:
     assert {"ev", "expert", "hard", "medium", "easy", "greedy"} <= set(player_names())
     hard = make_player("hard", 1)
-    assert isinstance(hard, AIPlayer) and hard.style == EXPERT and hard.name == "hard"
+    assert isinstance(hard, AIPlayer) and hard.tuning == EXPERT and hard.name == "hard"
 
 
 def test_an_expert_game_completes() -> None:
@@ -317,7 +258,7 @@ def test_an_expert_game_completes() -> None:
     assert all(r.went_out is not None for r in game.history)
 
 
-def test_ai_actions_are_legal_in_every_phase() -> None:
+def test_computer_players_act_legally_in_every_phase() -> None:
     game = Game(2, seed=17)
     players = [make_player("expert", 1), make_player("medium", 2)]
     kinds = set()
@@ -327,29 +268,3 @@ def test_ai_actions_are_legal_in_every_phase() -> None:
         kinds.add(type(action))
         game.apply(action)
     assert {Draw, GoOut, LayDown} <= kinds and game.phase is Phase.GAME_OVER
-
-
-def test_discard_avoids_feeding_a_card_the_next_player_collects() -> None:
-    # The next player took an x face up: an i (xi) is worth far more to them
-    # than to a typical hand, so the expert values discarding it lower; a
-    # card that makes no word with an x is not affected.
-    from quiddler.game.state import PublicEvent
-
-    hand = cards("c,a,t,s,i,o,e")
-    plain = position_view(hand, seen=(Card("x"), Card("z")))
-    log = (PublicEvent(Draw(1, "discard"), taken=Card("x")), PublicEvent(Discard(1, Card("z"))))
-    watched = dataclasses.replace(plain, log=log)
-    assert known_holdings(watched)[1] == Counter({Card("x"): 1})
-    before = {o.card: o.value for o in hint(plain).options if o.action == "discard"}
-    after = {o.card: o.value for o in hint(watched).options if o.action == "discard"}
-    assert after[Card("i")] < before[Card("i")] - 5
-    assert after[Card("c")] == pytest.approx(before[Card("c")], abs=0.5)
-
-
-def test_only_the_allowed_draw_is_offered() -> None:
-    view = position_view(cards("d,o,g,e"), discard_top=Card("q"))
-    no_top = dataclasses.replace(view, discard_top=None, discard_pile_size=0)
-    assert [o.action for o in hint(no_top).options] == ["draw-pile"]
-    no_pile = dataclasses.replace(view, draw_pile_size=0, discard_pile_size=1)
-    only = hint(no_pile)
-    assert [o.action for o in only.options] == ["take-discard"] and "only draw" in only.reason

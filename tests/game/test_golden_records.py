@@ -17,7 +17,7 @@ import pytest
 from quiddler.game.record import FORMATS, replay
 from quiddler.wordlist import WordList, load_wordlist
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 RECORDS = sorted(GOLDEN.glob("v*/*.json"))
 
 

@@ -1,0 +1,76 @@
+"""The values a hint is made of: one option of a move with its value
+(:class:`HintOption`) and the ranked options with the reason for the first
+(:class:`Hint`).
+
+The computer players (:mod:`.ai`) decide by ranking these options and
+:mod:`.hints` shows the same ranking to a person, so both take the types
+from here and imports run one way: hints -> ai -> hint_types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..cards import Card
+from ..solver.types import Word
+from .state import Action, Discard, Draw, GoOut, LayDown
+
+__all__ = ["Hint", "HintAction", "HintOption"]
+
+HintAction = Literal["take-discard", "draw-pile", "discard", "go-out", "lay-down"]
+
+
+@dataclass(frozen=True, slots=True)
+class HintOption:
+    """One move and its expected value in points (comparable within one hint).
+
+    ``card`` is the card taken (``take-discard``) or discarded (``discard``,
+    ``go-out``, ``lay-down``); ``words`` the words laid down (``go-out``,
+    ``lay-down``)."""
+
+    action: HintAction
+    card: Card | None
+    words: tuple[Word, ...] | None
+    value: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"action", "card": face or None, "words": [{"word", "cards", "points"}] or None, "value"}``."""
+        return {
+            "action": self.action,
+            "card": None if self.card is None else self.card.face,
+            "words": None if self.words is None else [w.to_dict() for w in self.words],
+            "value": round(self.value, 2),
+        }
+
+    def to_action(self, seat: int) -> Action:
+        """The engine action that plays this option for ``seat``."""
+        match self.action, self.card:
+            case "take-discard", _:
+                return Draw(seat, "discard")
+            case "draw-pile", _:
+                return Draw(seat, "pile")
+            case "discard", Card() as card:
+                return Discard(seat, card)
+            case "go-out", Card() as card:
+                return GoOut(seat, self.words or (), card)
+            case "lay-down", Card() as card:
+                return LayDown(seat, self.words or (), card)
+        raise ValueError(f"a {self.action!r} option must name its card")
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Every option for the move, best first, and why the first is best."""
+
+    recommended: HintOption
+    options: tuple[HintOption, ...]
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"recommended": OPTION, "options": [OPTION, ...], "reason": "..."}``."""
+        return {
+            "recommended": self.recommended.to_dict(),
+            "options": [o.to_dict() for o in self.options],
+            "reason": self.reason,
+        }
