@@ -1,0 +1,92 @@
+"""MkDocs hook: small substitutions in the narrative pages.
+
+* ``<!-- version -->`` becomes the version of the quiddler being documented.
+* An identifier written as inline code (`` `solve()` ``, `` `Rules` ``,
+  `` `Solution.best_go_out` ``, `` `quiddler.game.Game` ``) links to its
+  entry in the API reference, once per section: the names are the exports
+  of the namespaces the API pages render, so a name that stops being
+  exported simply stops being linked.  The links are autorefs marked
+  optional, so a member the reference does not render stays plain code
+  rather than failing the build.  Code blocks, headings, existing links and
+  the API pages themselves are left alone.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import re
+from functools import cache
+from typing import Any
+
+#: The namespaces whose exports the API pages render (see docs/api/).
+NAMESPACES = ["quiddler", "quiddler.game", "quiddler.game.record", "quiddler.odds"]
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_CODE = re.compile(r"(?<![\[`])`([A-Za-z_][\w.]*)(\(\))?`(?![\]`])")
+
+
+@cache
+def identifiers() -> dict[str, str]:
+    """Each linkable name (``Rules``, ``quiddler.game.Rules``) -> its API id."""
+    found: dict[str, str] = {}
+    for namespace in reversed(NAMESPACES):  # the top level wins a clash
+        module = importlib.import_module(namespace)
+        for name in getattr(module, "__all__", []):
+            if name.startswith("_"):
+                continue
+            found[name] = f"{namespace}.{name}"
+            found[f"{namespace}.{name}"] = f"{namespace}.{name}"
+    return found
+
+
+def _target(text: str) -> str | None:
+    names = identifiers()
+    if text in names:
+        return names[text]
+    head, _, member = text.rpartition(".")
+    if head in names and member and not member.startswith("_"):
+        obj = _object(names[head])
+        if obj is not None and (hasattr(obj, member) or member in getattr(obj, "__dataclass_fields__", {})):
+            return f"{names[head]}.{member}"
+    return None
+
+
+def _object(path: str) -> Any:
+    module, _, name = path.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+
+
+def link_identifiers(markdown: str) -> str:
+    out = []
+    in_fence = False
+    linked: set[str] = set()
+    for line in markdown.split("\n"):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and line.lstrip().startswith("#"):
+            linked = set()  # a new section links its names again
+        elif not in_fence and not line.startswith(("    ", ":::", "<!--")):
+            line = _CODE.sub(lambda m: _link(m, linked), line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def _link(match: re.Match[str], linked: set[str]) -> str:
+    target = _target(match.group(1))
+    if target is None or target in linked:
+        return match.group(0)
+    linked.add(target)
+    shown = html.escape(match.group(1) + (match.group(2) or ""))
+    return f'<autoref identifier="{target}" optional><code>{shown}</code></autoref>'
+
+
+def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
+    from quiddler import __version__
+
+    markdown = markdown.replace("<!-- version -->", __version__)
+    if page.file.src_uri.startswith("api/"):
+        return markdown
+    return link_identifiers(markdown)
