@@ -107,7 +107,9 @@ def reference() -> str:
         sections = []
         usage = " ".join(["quiddler", *main.collect_usage_pieces(ctx)])
         group = [f"```text\nUsage: {usage}\n```", _paragraphs(main.help)]
-        group += [_option(r) for p in main.get_params(ctx) if (r := p.get_help_record(ctx)) and p.name != "help"]
+        group += [
+            _option(r) for p in main.get_params(ctx) if (r := p.get_help_record(ctx)) and p.name != "help"
+        ]
         sections.append("\n\n".join(group))
         for name in ordered:
             command = main.get_command(ctx, name)

@@ -89,7 +89,7 @@ def link_identifiers(markdown: str, bare_members: bool = True) -> str:
         if _FENCE.match(line):
             in_fence = not in_fence
         elif not in_fence and (not line.strip() or line.lstrip().startswith("#")):
-            linked = set()  # each paragraph links its names again
+            linked.clear()  # each paragraph links its names again
         elif not in_fence and not line.startswith(("    ", ":::", "<!--")):
             line = _CODE.sub(lambda m: _link(m, linked, bare_members), line)
         out.append(line)

@@ -123,7 +123,9 @@ def test_every_page_at_desktop_and_phone_width(site: Path, server: str) -> None:
                         problems += [f"{name} at {width}px: {kind}: {item}" for item in items]
                     if shots:
                         Path(shots).mkdir(parents=True, exist_ok=True)
-                        page.screenshot(path=str(Path(shots) / f"{name.replace('/', '_')}-{width}-{scheme}.png"))
+                        page.screenshot(
+                            path=str(Path(shots) / f"{name.replace('/', '_')}-{width}-{scheme}.png")
+                        )
                 context.close()
         finally:
             browser.close()

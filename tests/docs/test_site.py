@@ -39,7 +39,14 @@ def test_mkdocs_build_strict(site_build: subprocess.CompletedProcess[str], site:
     the nav, an API object that no longer exists or a cross-reference that
     no longer resolves fails the build."""
     assert site_build.returncode == 0, site_build.stdout + site_build.stderr
-    for page in ["index.html", "cli.html", "reference/cli.html", "api/index.html", "api/game.html", "rules.html"]:
+    for page in [
+        "index.html",
+        "cli.html",
+        "reference/cli.html",
+        "api/index.html",
+        "api/game.html",
+        "rules.html",
+    ]:
         assert (site / page).is_file(), page
     api_page = (site / "api" / "index.html").read_text()
     assert 'id="quiddler.solve"' in api_page
