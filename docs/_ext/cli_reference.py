@@ -106,7 +106,7 @@ def reference() -> str:
         ordered = [n for n in ORDER if n in names] + sorted(n for n in names if n not in ORDER)
         sections = []
         usage = " ".join(["quiddler", *main.collect_usage_pieces(ctx)])
-        group = [f"```text\nUsage: {usage}\n```", _paragraphs(main.help)]
+        group = ["## `quiddler` {#quiddler}", _paragraphs(main.help), f"```text\nUsage: {usage}\n```"]
         group += [
             _option(r) for p in main.get_params(ctx) if (r := p.get_help_record(ctx)) and p.name != "help"
         ]
