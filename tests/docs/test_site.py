@@ -226,3 +226,11 @@ def test_identifiers_in_the_text_link_to_the_api_reference(site: Path) -> None:
     assert 'href="api/index.html#quiddler.Solution.best_go_out"' in solver
     rules = (site / "rules.html").read_text()
     assert 'href="api/game.html#quiddler.game.Rules"' in rules
+
+
+def test_every_table_renders_as_a_table(site: Path) -> None:
+    """A table not set off by a blank line renders as a paragraph of pipes."""
+    for page in site.rglob("*.html"):
+        paragraphs = re.findall(r"<p>(.*?)</p>", page.read_text(), re.DOTALL)
+        raw = [p for p in paragraphs if re.search(r"(^|\n)\s*\|.*\|\s*($|\n)", p)]
+        assert not raw, f"{page.relative_to(site)}: {raw[:2]}"
