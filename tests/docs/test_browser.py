@@ -1,6 +1,7 @@
 """Every page of the built site, loaded in headless Chromium at a desktop
 and a phone width: nothing scrolls sideways, nothing is fetched from beyond
-the site, no image is missing.
+the site, no image is missing, and no picture sits on a white slab in dark
+mode.
 
 The phone is in dark mode, the desktop in light, so both colour schemes
 load every page.  Chromium is required: without it the test fails (set
@@ -54,6 +55,11 @@ PAGE_CHECK = """(shortCell) => {
   }
   for (const img of document.images) {
     if (!img.complete || img.naturalWidth === 0) found.images.push(img.getAttribute("src"));
+    // The pictures are drawn on white: dark mode must not show them as bright slabs.
+    const dark = document.body.getAttribute("data-md-color-scheme") === "slate";
+    if (dark && img.closest(".md-content") && getComputedStyle(img).filter === "none") {
+      found.images.push(`${img.getAttribute("src")} is shown on white in dark mode`);
+    }
   }
   return found;
 }"""
