@@ -234,3 +234,13 @@ def test_every_table_renders_as_a_table(site: Path) -> None:
         paragraphs = re.findall(r"<p>(.*?)</p>", page.read_text(), re.DOTALL)
         raw = [p for p in paragraphs if re.search(r"(^|\n)\s*\|.*\|\s*($|\n)", p)]
         assert not raw, f"{page.relative_to(site)}: {raw[:2]}"
+
+
+def test_no_rendered_page_refers_to_issues_or_commits(site: Path) -> None:
+    """The same on the built site, which also shows the docstrings and the
+    changelog."""
+    for page in site.rglob("*.html"):
+        text = re.sub(r"<(pre|code|script|svg)\b.*?</\1>", "", page.read_text(), flags=re.DOTALL)
+        text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+        found = [m.group(0) for m in _HISTORY.finditer(text)]
+        assert not found, f"{page.relative_to(site)} refers to {found}"
