@@ -72,7 +72,7 @@ def test_a_table_for_people_and_the_rule_variants() -> None:
         (["--players", "greedy,wizard"], "unknown strategy: 'wizard'"),
         (["--players", "greedy"], "2 to 8 players, not 1"),
         (["--players", ",".join(["random"] * 9)], "2 to 8 players, not 9"),
-        (["--games", "0"], "at least 1"),
+        (["--games", "0"], "0 is not in the range x>=1"),
         (["--games", "lots"], "not a valid integer"),
         (["--wordlist", "/nonexistent/words.txt"], "word list not found"),
         (["--turn-limit", "0"], "'--turn-limit': 0 is not in the range x>=1"),
