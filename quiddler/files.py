@@ -32,7 +32,7 @@ import stat
 import tempfile
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 from .errors import QuiddlerError
 
@@ -106,7 +106,8 @@ def read_bytes(path: Path | str, *, limit: int) -> bytes:
         size = os.fstat(fd).st_size
         if size > limit:
             raise FileRefusedError(f"'{path}' is too large: {size:,} bytes, at most {limit:,}")
-        chunks, total = [], 0
+        chunks: list[bytes] = []
+        total = 0
         while True:
             chunk = os.read(fd, min(1 << 20, limit + 1 - total))
             if not chunk:
@@ -251,7 +252,7 @@ class FileLock:
         os.close(self._fd)
         self._fd = None
 
-    def __enter__(self) -> FileLock:
+    def __enter__(self) -> Self:
         self.acquire()
         return self
 

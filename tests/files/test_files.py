@@ -6,6 +6,7 @@ import errno
 import os
 import stat
 import subprocess
+import sys
 import threading
 
 import pytest
@@ -165,7 +166,7 @@ def test_a_write_over_a_file_size_limit_leaves_the_old_file(tmp_path):
         "from quiddler.files import write_atomic\n"
         f"write_atomic({str(path)!r}, 'x' * 100_000)\n"
     )
-    result = subprocess.run([os.sys.executable, "-c", code], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
     assert result.returncode != 0 and "FileRefusedError" in result.stderr
     assert path.read_text() == "the previous save"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["save.json"]
@@ -205,9 +206,8 @@ def test_a_writable_place_passes_and_is_left_clean(tmp_path):
 
 def test_a_second_holder_is_refused_at_once(tmp_path):
     path = tmp_path / "save.json"
-    with FileLock(path):
-        with pytest.raises(FileInUseError, match="in use by another game"):
-            FileLock(path).acquire()
+    with FileLock(path), pytest.raises(FileInUseError, match="in use by another game"):
+        FileLock(path).acquire()
     with FileLock(path):  # free again once released
         pass
     assert list(tmp_path.iterdir()) == []  # the lock file goes with the lock
@@ -217,9 +217,9 @@ def test_a_lock_holds_across_processes(tmp_path):
     path = tmp_path / "save.json"
     code = f"from quiddler.files import FileLock\nFileLock({str(path)!r}).acquire()\n"
     with FileLock(path):
-        other = subprocess.run([os.sys.executable, "-c", code], capture_output=True, text=True)
+        other = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
     assert other.returncode != 0 and "in use by another game" in other.stderr
-    free = subprocess.run([os.sys.executable, "-c", code], capture_output=True, text=True)
+    free = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
     assert free.returncode == 0, free.stderr
 
 
@@ -227,9 +227,8 @@ def test_a_lock_taken_through_a_link_is_the_targets_lock(tmp_path):
     target = tmp_path / "real.json"
     link = tmp_path / "link.json"
     link.symlink_to(target)
-    with FileLock(target):
-        with pytest.raises(FileInUseError):
-            FileLock(link).acquire()
+    with FileLock(target), pytest.raises(FileInUseError):
+        FileLock(link).acquire()
 
 
 def test_racing_lockers_never_both_hold_it(tmp_path):
