@@ -44,6 +44,7 @@ __all__ = [
     "check_writable",
     "json_depth",
     "loads_json",
+    "nesting_depth",
     "read_bytes",
     "read_text",
     "write_atomic",
@@ -278,6 +279,33 @@ def json_depth(text: str) -> int:
             deepest = max(deepest, depth)
         else:
             depth -= 1
+    return deepest
+
+
+def nesting_depth(value: Any, *, limit: int = MAX_JSON_DEPTH) -> int:
+    """How deeply the lists, tuples and dicts in ``value`` nest (0 for a
+    scalar), counted without recursion and only up to ``limit + 1``: a value
+    built in Python may nest deeper than any recursion allows, or contain
+    itself.
+
+    >>> nesting_depth({"a": [1, [2]]}), nesting_depth(3)
+    (3, 0)
+    """
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        depth += 1
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        stack.extend((child, depth) for child in children)
     return deepest
 
 

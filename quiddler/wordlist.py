@@ -12,7 +12,6 @@ import hashlib
 import logging
 import os
 import re
-import stat
 import tempfile
 import warnings
 from collections.abc import Iterable, Iterator
@@ -31,6 +30,7 @@ from .cardtrie import (
     fewest_cards,
 )
 from .errors import WordListError, shown
+from .files import FileRefusedError, read_bytes
 
 if TYPE_CHECKING:
     import pygtrie
@@ -44,6 +44,9 @@ _CACHE_FORMAT = f"quiddler-cardtrie {BUILD_VERSION}".encode("ascii")
 #: The largest cache file read back (ENABLE's is about 6 MB): a damaged
 #: folder holding something huge, or a link to /dev/zero, costs nothing.
 MAX_CACHE_BYTES = 256 << 20
+#: The largest word list file read (ENABLE is 1.7 MB): a link to /dev/zero or
+#: a huge file by mistake is refused at once instead of filling memory.
+MAX_WORDLIST_BYTES = 32 << 20
 #: The card trie of the shipped ENABLE list, built when the wheel is built
 #: (see hatch_build.py); absent in a source checkout.
 PACKAGED_ENABLE_TRIE = Path(__file__).parent / "data" / "enable.cardtrie"
@@ -239,23 +242,12 @@ class WordList:
 
 def _read_regular_file(path: Path, limit: int) -> bytes | None:
     """The bytes of ``path`` if it is a regular file of at most ``limit``
-    bytes, else None.  Never blocks (a FIFO in its place) and never reads
-    without end (a link to /dev/zero): opened without blocking, checked with
-    fstat on the open file, read to its stated size only."""
+    bytes, else None: a FIFO in its place is not waited on and a link to
+    /dev/zero is not read (see :func:`quiddler.files.read_bytes`)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        return read_bytes(path, limit=limit)
     except OSError:
         return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            return handle.read(info.st_size)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _write_atomically(path: Path, data: bytes) -> str | None:
@@ -287,13 +279,15 @@ def load_wordlist(path: str | os.PathLike[str]) -> WordList:
     """
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path, limit=MAX_WORDLIST_BYTES)
     except FileNotFoundError:
         raise WordListError(f"word list not found: '{path}'") from None
-    except IsADirectoryError:
-        raise WordListError(f"word list is a directory: '{path}'") from None
+    except FileRefusedError as exc:
+        raise WordListError(f"cannot read word list: {exc}") from None
     except OSError as exc:
         raise WordListError(f"cannot read word list '{path}': {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise WordListError(f"cannot read word list {shown(str(path))}: {exc}") from None
     return _parse(raw, str(path))
 
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import IllegalActionError
+from ..files import MAX_JSON_DEPTH, loads_json, nesting_depth
 from ..wordlist import WordList
 from .engine import Game
 from .errors import GameRecordError
@@ -88,9 +89,13 @@ def replay(record: dict[str, Any] | str, wordlist: WordList | None = None) -> Ga
     """
     if isinstance(record, str):
         try:
-            record = json.loads(record)
-        except json.JSONDecodeError as exc:
-            raise GameRecordError(f"a game record must be JSON: {exc}") from None
+            record = loads_json(record)
+        except ValueError as exc:  # malformed, nested too deeply, a number too long
+            raise GameRecordError(f"a game record must be JSON: {_cut(str(exc))}") from None
+    elif nesting_depth(record) > MAX_JSON_DEPTH:
+        # Deeper than any record: every walk over it (comparing, printing)
+        # would end in a RecursionError.
+        raise GameRecordError(f"not a game record: its values nest more than {MAX_JSON_DEPTH} levels deep")
     if not isinstance(record, dict) or record.get("format") not in FORMATS:
         found = record.get("format") if isinstance(record, dict) else None
         raise GameRecordError(f"not a game record of a known format ({', '.join(FORMATS)}): format {found!r}")
@@ -135,17 +140,17 @@ def _new_game(record: dict[str, Any], version: int, wordlist: WordList | None) -
     try:
         rules = Rules.from_dict(data, wordlist)
     except (TypeError, ValueError) as exc:
-        raise GameRecordError(f"bad rules in the record: {exc}") from None
+        raise GameRecordError(f"bad rules in the record: {_cut(str(exc))}") from None
     recorded = data.get("wordlist_sha256")
     words = rules.words
     known = legacy_wordlist_keys(words) if version == 1 else {wordlist_sha256(words)}
-    if recorded not in known:
+    if not isinstance(recorded, str) or recorded not in known:
         raise GameRecordError(f"the game was played with word list {_short(data.get('wordlist'), keep_end=True)} "
                               f"(SHA-256 {_short(recorded)}), not {words.name!r}: pass that list to replay")  # fmt: skip
     try:
         return Game(len(players), seed=seed, rules=rules, shuffle=shuffle)
     except ValueError as exc:
-        raise GameRecordError(f"bad record: {exc}") from None
+        raise GameRecordError(f"bad record: {_cut(str(exc))}") from None
 
 
 def _replay_round(game: Game, index: int, entry: Any) -> None:
@@ -211,3 +216,9 @@ def _short(value: Any, limit: int = 80, *, keep_end: bool = False) -> str:
     if len(text) <= limit:
         return text
     return "..." + text[3 - limit :] if keep_end else text[: limit - 3] + "..."
+
+
+def _cut(message: str, limit: int = 300) -> str:
+    """A message built from a record's values, cut to ``limit`` characters
+    (a value may be a list of a million entries)."""
+    return message if len(message) <= limit else message[: limit - 3] + "..."

@@ -25,30 +25,6 @@ from quiddler.files import (
 )
 
 
-@pytest.fixture
-def fifo(tmp_path):
-    path = tmp_path / "pipe"
-    os.mkfifo(path)
-    return path
-
-
-@pytest.fixture
-def unwritable_folder(tmp_path):
-    """A folder in which no file can be made, even by root (CI runs as
-    root, for whom permission bits do not count: there the folder is made
-    immutable)."""
-    folder = tmp_path / "locked"
-    folder.mkdir()
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "+i", str(folder)], check=True)
-        yield folder
-        subprocess.run(["chattr", "-i", str(folder)], check=True)
-    else:
-        folder.chmod(0o555)
-        yield folder
-        folder.chmod(0o755)
-
-
 # -- reading ------------------------------------------------------------------
 
 
