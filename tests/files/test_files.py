@@ -13,12 +13,14 @@ import pytest
 
 from quiddler.errors import QuiddlerError
 from quiddler.files import (
+    MAX_JSON_DEPTH,
     FileInUseError,
     FileLock,
     FileRefusedError,
     check_writable,
     json_depth,
     loads_json,
+    nesting_depth,
     read_bytes,
     read_text,
     write_atomic,
@@ -255,3 +257,18 @@ def test_ordinary_json_loads_as_before():
     assert loads_json('{"a": [1, 2, {"b": null}]}') == {"a": [1, 2, {"b": None}]}
     with pytest.raises(ValueError):  # malformed: json's own error, a ValueError
         loads_json("{")
+
+
+def test_nesting_depth_counts_containers_without_recursion():
+    assert nesting_depth(3) == 0 and nesting_depth([]) == 1 and nesting_depth({"a": [1, (2,)]}) == 3
+    deep: object = 0
+    for _ in range(100_000):
+        deep = [deep]
+    assert nesting_depth(deep) == MAX_JSON_DEPTH + 1  # counting stops past the bound
+    assert nesting_depth(deep, limit=10**6) == 100_000
+
+
+def test_nesting_depth_of_a_value_that_contains_itself_ends():
+    looped: list[object] = [1]
+    looped.append(looped)
+    assert nesting_depth(looped, limit=50) == 51

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -355,3 +356,85 @@ def test_a_record_with_more_rounds_than_the_game_is_refused(record: dict[str, An
     bad["rounds"].append(copy.deepcopy(bad["rounds"][-1]))
     with pytest.raises(GameRecordError, match="more rounds than the game: round 3"):
         replay(bad)
+
+
+# -- hostile records: replay() raises GameRecordError and nothing else -----------
+
+
+def nested(depth: int, inner: Any = 3) -> Any:
+    value = inner
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("path", [("rules", "round_sizes"), ("rules", "round_sizes", 0), ("players",),
+                                  ("rounds", 0, "actions"), ("rounds", 0, "hands", 0), ("seed",),
+                                  ("rules", "wordlist_sha256"), ("final_scores",)])  # fmt: skip
+def test_a_record_nested_thousands_deep_raises_game_record_error(record: dict[str, Any], path: tuple[Any, ...]) -> None:
+    with pytest.raises(GameRecordError, match="nest more than 32 levels deep"):
+        replay(set_at(record, path, nested(5000)))
+
+
+def test_a_record_just_as_deep_as_a_record_replays(record: dict[str, Any]) -> None:
+    assert replay(record).over  # a record's own nesting is well inside the bound
+    assert replay({**record, "notes": nested(20, "deep but harmless")}).over  # extra top-level notes may nest too
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"a": ' * 100_000, "[" * 100_000 + "]" * 100_000,
+                                  '{"format": "quiddler-game/2", "seed": ' + "9" * 10_000 + "}"])  # fmt: skip
+def test_json_text_nested_without_end_or_with_a_huge_number_raises_game_record_error(text: str) -> None:
+    with pytest.raises(GameRecordError, match="a game record must be JSON"):
+        replay(text)
+
+
+def test_a_record_that_contains_itself_raises_game_record_error(record: dict[str, Any]) -> None:
+    looped = copy.deepcopy(record)
+    looped["rules"]["round_sizes"] = [3, 4]
+    looped["rules"]["round_sizes"].append(looped["rules"]["round_sizes"])
+    with pytest.raises(GameRecordError, match="nest more than"):
+        replay(looped)
+
+
+@pytest.mark.parametrize("value", [["0" * 64], {"sha": "0" * 64}, 0, True])
+def test_a_word_list_hash_of_the_wrong_kind_raises_game_record_error(record: dict[str, Any], value: Any) -> None:
+    with pytest.raises(GameRecordError, match="word list"):
+        replay(set_at(record, ("rules", "wordlist_sha256"), value))
+
+
+def test_a_huge_bad_value_gives_a_short_message(record: dict[str, Any]) -> None:
+    with pytest.raises(GameRecordError) as caught:
+        replay(set_at(record, ("rules", "round_sizes"), [0] * 1_000_000))
+    assert len(str(caught.value)) < 400
+
+
+_DAMAGE = [None, -1, 0, 1, 2, 10**30, 1.5, float("nan"), True, False, "", "x", "qu", "pile", [], {}, [1], {"a": 1},
+           [[[]]], ["a", "b"], nested(40)]  # fmt: skip
+
+
+def test_damage_anywhere_raises_game_record_error_and_nothing_else(record: dict[str, Any]) -> None:
+    """A few hundred records damaged at random places (values replaced by
+    others of any kind, entries dropped), always the same ones: each
+    replays or raises GameRecordError, never another exception."""
+    rng = random.Random(17)
+    places = [path for path, _ in leaves(record) if path]
+    refused = 0
+    for _ in range(400):
+        bad = copy.deepcopy(record)
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            path = rng.choice(places)
+            node = bad
+            try:
+                for key in path[:-1]:
+                    node = node[key]
+                if rng.random() < 0.85:
+                    node[path[-1]] = copy.deepcopy(rng.choice(_DAMAGE))
+                else:
+                    del node[path[-1]]
+            except (KeyError, IndexError, TypeError):
+                continue  # an earlier change took this place away
+        try:
+            replay(bad)
+        except GameRecordError:
+            refused += 1
+    assert refused > 300
