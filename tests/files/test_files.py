@@ -26,7 +26,6 @@ from quiddler.files import (
     write_atomic,
 )
 
-
 # -- reading ------------------------------------------------------------------
 
 
