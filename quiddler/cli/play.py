@@ -9,6 +9,7 @@ as it was); Ctrl-C exits 130.
 from __future__ import annotations
 
 import random
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import click
 from ..game.engine import Game
 from ..game.players import player_names
 from ..game.rules import MAX_PLAYERS
-from ..play.saves import HUMAN, check_save_target, load_game
+from ..play.saves import HUMAN, check_resumable, hold_save, load_game, same_file
 from ..play.screen import HUMAN_PACE, Screen
 from ..play.session import EXIT_INTERRUPTED, Session
 from ..wordlist import WordList
@@ -90,22 +91,30 @@ def play(ctx: click.Context, /, opponents: int | None, level_text: str, seed: in
     prompt: hint, auto (play the recommended move), help, score, quit.
     With input from a pipe, each line is one command.
     """
+    resume_path = Path(resume_file) if resume_file is not None else None
+    save_path = Path(save_file) if save_file is not None else resume_path
     try:
-        if resume_file is not None:
-            session_args = _resumed(ctx, Path(resume_file), wordlist)
-        else:
-            session_args = _new_game(opponents, level_text, seed, wordlist, rule_values)
-        game, labels = session_args
-        save_path = Path(save_file) if save_file is not None else None
-        if save_path is not None and (resume_file is None or save_path.resolve() != Path(resume_file).resolve()):
-            check_save_target(save_path)
-        if save_path is None and resume_file is not None:
-            save_path = Path(resume_file)
-        screen = Screen.for_terminal(plain=plain, pace=pace)
-        words = game.rules.words
-        if not screen.plain and words.needs_indexing():
-            screen.say(f"Indexing the word list {words.name} (once, a few seconds)...")
-        status = Session(game, labels, screen, save_path).run()
+        with ExitStack() as stack:
+            # Everything about the save file is settled before the first move:
+            # it can be written, and this game holds it until it ends.
+            if resume_path is None:
+                game, labels = _new_game(opponents, level_text, seed, wordlist, rule_values)
+                if save_path is not None:
+                    stack.enter_context(hold_save(save_path))
+            else:
+                _refuse_setup_options(ctx)
+                resumed_here = save_path is not None and same_file(save_path, resume_path)
+                if save_path is not None and resumed_here:
+                    check_resumable(resume_path)  # a FIFO or device is refused before a lock is made beside it
+                    stack.enter_context(hold_save(save_path, resumed=True))
+                game, labels = _resumed(resume_path, wordlist)
+                if save_path is not None and not resumed_here:
+                    stack.enter_context(hold_save(save_path))
+            screen = Screen.for_terminal(plain=plain, pace=pace)
+            words = game.rules.words
+            if not screen.plain and words.needs_indexing():
+                screen.say(f"Indexing the word list {words.name} (once, a few seconds)...")
+            status = Session(game, labels, screen, save_path).run()
     except KeyboardInterrupt:  # while setting up, before the session can save anything
         status = EXIT_INTERRUPTED
     ctx.exit(status)
@@ -121,13 +130,16 @@ def _new_game(opponents: int | None, level_text: str, seed: int | None, wordlist
     return Game(len(levels) + 1, seed=seed, rules=rules), [HUMAN, *levels]
 
 
-def _resumed(ctx: click.Context, path: Path, wordlist: WordList | None) -> tuple[Game, list[str]]:
-    """The saved game; the options that set up a new game are refused (the save fixes them)."""
+def _refuse_setup_options(ctx: click.Context) -> None:
+    """With --resume, the options that set up a new game are refused (the save fixes them)."""
     fixed = ["opponents", "level_text", "seed", *RULE_OPTION_NAMES]
     for name in fixed:
         if _given(ctx, name):
             option = next(p for p in ctx.command.params if p.name == name)
             raise click.UsageError(f"--resume continues the saved game as it was set up: "
                                    f"drop {option.opts[0]}")  # fmt: skip
+
+
+def _resumed(path: Path, wordlist: WordList | None) -> tuple[Game, list[str]]:
     game, labels = load_game(path, wordlist)
     return game, list(labels)

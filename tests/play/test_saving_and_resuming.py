@@ -7,12 +7,17 @@ names."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
+import quiddler
 from quiddler.game import Game
 from quiddler.play.saves import HUMAN, SaveError, check_save_target, load_game, save_game
 
@@ -214,3 +219,240 @@ def test_a_game_on_another_word_list_resumes_from_the_file_it_names(tmp_path: Pa
     assert line.startswith(f"Error: cannot resume '{save}': ") and "word list" in line
     resumed = invoke(["--resume", str(save), "--wordlist", str(tmp_path / "moved.txt")], AUTO)
     assert resumed.exit_code == 0 and "Game over." in resumed.output
+
+
+# -- save files handled as untrusted files -------------------------------------------
+
+
+def hostile_path(kind: str, tmp_path: Path) -> Path:
+    """A path that is anything but a save file to read or write."""
+    path = tmp_path / "game.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "link to /dev/zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "link to /dev/full":
+        path.symlink_to("/dev/full")
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "loop of links":
+        path.symlink_to(tmp_path / "other.json")
+        (tmp_path / "other.json").symlink_to(path)
+    elif kind == "100 MB file":
+        with path.open("wb") as handle:  # sparse: no disk used
+            handle.write(b'{"format": "quiddler-game/2", "notes": "')
+            handle.truncate(100 << 20)
+    return path
+
+
+def unchanged(path: Path) -> tuple[int, int, int]:
+    info = os.lstat(path)
+    return info.st_mode, info.st_size, info.st_mtime_ns
+
+
+_NOT_SAVES = ["fifo", "link to /dev/zero", "link to /dev/full", "directory", "loop of links"]
+
+
+@pytest.mark.timeout(120)  # a FIFO or /dev/full used to be waited on or read forever
+@pytest.mark.parametrize("kind", _NOT_SAVES)
+def test_saving_to_what_is_not_a_file_is_one_error_line_before_the_game(tmp_path: Path, kind: str) -> None:
+    path = hostile_path(kind, tmp_path)
+    before = unchanged(path)
+    result = invoke(["--seed", "9", *SHORT, "--save", str(path)], AUTO)
+    assert str(path) in one_error_line(result)
+    assert result.stdout == ""  # refused before the first move
+    assert unchanged(path) == before and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.parametrize("device", ["/dev/full", "/dev/zero", "/dev/null"])
+def test_saving_to_a_device_is_one_error_line(device: str) -> None:
+    result = invoke(["--seed", "9", *SHORT, "--save", device], AUTO)
+    assert one_error_line(result) == f"Error: cannot save the game to '{device}': it is a character device, " \
+                                      "not a regular file"  # fmt: skip
+    assert result.stdout == ""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("kind", [*_NOT_SAVES, "100 MB file"])
+def test_resuming_what_is_not_a_file_is_one_error_line_at_once(tmp_path: Path, kind: str) -> None:
+    path = hostile_path(kind, tmp_path)
+    before = unchanged(path)
+    result = invoke(["--resume", str(path)], AUTO)
+    line = one_error_line(result)
+    assert str(path) in line and result.stdout == ""
+    assert unchanged(path) == before
+
+
+def test_a_save_nested_without_end_is_one_error_line(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    save.write_text('{"format": "quiddler-game/2", "rules": ' + "[" * 100_000)
+    line = one_error_line(invoke(["--resume", str(save)], AUTO))
+    assert line == f"Error: '{save}' is not a saved game: JSON nested 100001 levels deep (at most 32)"
+
+
+def test_a_record_nested_deep_inside_is_one_error_line(tmp_path: Path, straight_record: dict) -> None:  # type: ignore[type-arg]
+    save = tmp_path / "game.json"
+    rules = {**straight_record["rules"], "round_sizes": "DEEP"}
+    text = json.dumps({**straight_record, "finished": False, "rules": rules})
+    save.write_text(text.replace('"DEEP"', "[" * 5000 + "3" + "]" * 5000))
+    line = one_error_line(invoke(["--resume", str(save)], AUTO))
+    assert line == f"Error: '{save}' is not a saved game: JSON nested 5002 levels deep (at most 32)"
+
+
+@pytest.mark.timeout(120)  # the word list a save names used to be read however it was
+def test_a_save_naming_a_fifo_as_its_word_list_is_one_error_line(tmp_path: Path, straight_record: dict, fifo: Path) -> None:  # type: ignore[type-arg]
+    save = tmp_path / "game.json"
+    rules = {**straight_record["rules"], "wordlist": str(fifo), "wordlist_sha256": "0" * 64}
+    save.write_text(json.dumps({**straight_record, "rules": rules}))
+    line = one_error_line(invoke(["--resume", str(save)], AUTO))
+    assert line.startswith(f"Error: cannot resume '{save}': the game was played with word list")
+
+
+def test_a_save_in_a_folder_that_cannot_be_written_is_refused_before_the_game(unwritable_folder: Path) -> None:
+    save = unwritable_folder / "game.json"
+    result = invoke(["--seed", "9", *SHORT, "--save", str(save)], AUTO)
+    assert one_error_line(result).startswith(f"Error: cannot save the game to '{save}': ")
+    assert result.stdout == "" and list(unwritable_folder.iterdir()) == []
+
+
+def test_resuming_a_save_that_cannot_be_written_back_is_refused_before_the_game(
+    tmp_path: Path, unwritable_folder: Path
+) -> None:
+    save = tmp_path / "game.json"
+    invoke([*RESUMED, "--save", str(save)], "auto\nquit\n")
+    # An unfinished save in a folder that has since become unwritable:
+    subprocess_chattr(unwritable_folder, "-i")
+    moved = unwritable_folder / "game.json"
+    save.rename(moved)
+    subprocess_chattr(unwritable_folder, "+i")
+    text = moved.read_text()
+    result = invoke(["--resume", str(moved)], AUTO)
+    assert one_error_line(result).startswith(f"Error: cannot save the game to '{moved}': ")
+    assert result.stdout == "" and moved.read_text() == text
+    elsewhere = tmp_path / "elsewhere.json"
+    resumed = invoke(["--resume", str(moved), "--save", str(elsewhere)], AUTO)  # --save names a writable place
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(elsewhere.read_text())["finished"] and moved.read_text() == text
+
+
+def subprocess_chattr(folder: Path, flag: str) -> None:
+    """Undo or redo what the unwritable_folder fixture did (as root: the immutable flag; else: the mode)."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", flag, str(folder)], check=True)
+    else:
+        folder.chmod(0o755 if flag == "-i" else 0o555)
+
+
+@pytest.mark.parametrize("option", ["--save", "--resume"])
+def test_a_save_through_a_link_writes_its_target_and_keeps_the_link(tmp_path: Path, option: str) -> None:
+    target = tmp_path / "saves" / "real.json"
+    target.parent.mkdir()
+    link = tmp_path / "game.json"
+    link.symlink_to(target)
+    if option == "--resume":
+        invoke([*RESUMED, "--save", str(target)], "auto\nquit\n")
+        first = json.loads(target.read_text())
+        result = invoke(["--resume", str(link)], "auto\nauto\nquit\n")
+    else:
+        result = invoke([*RESUMED, "--save", str(link)], "auto\nauto\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    record = json.loads(target.read_text())
+    assert not record["finished"]
+    if option == "--resume":
+        assert sum(map(len, (r["actions"] for r in record["rounds"]))) > sum(map(len, (r["actions"] for r in first["rounds"])))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "saves"]  # no lock or temporary file left
+
+
+# -- two games, one save file ---------------------------------------------------------
+
+_QUIDDLER = [sys.executable, "-m", "quiddler"]
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(Path(quiddler.__file__).resolve().parent.parent))
+
+
+@pytest.mark.timeout(240)
+def test_a_second_game_saving_to_the_same_file_is_refused_at_its_start(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    first = subprocess.Popen([*_QUIDDLER, "play", *RESUMED, "--pace", "0", "--save", str(save)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())  # fmt: skip
+    try:
+        assert first.stdin is not None and first.stdout is not None
+        first.stdin.write("auto\nauto\n")  # one whole turn: the first game saves
+        first.stdin.flush()
+        deadline = time.monotonic() + 150
+        while not save.exists() and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert save.exists(), "the first game did not save"
+        text = save.read_text()
+        for args in (["--seed", "4", *SHORT, "--save", str(save)], ["--resume", str(save)]):
+            second = invoke(args, AUTO)
+            assert one_error_line(second) == f"Error: cannot save the game to '{save}': another game is saving " \
+                                             "to it (finish that one, or choose another file)"  # fmt: skip
+            assert second.stdout == "" and save.read_text() == text
+        quitter = invoke(["--seed", "4", *SHORT], f"auto\nquit\nyes\n{save}\n{tmp_path / 'mine.json'}\n")
+        assert "another game is saving to it" in quitter.output and quitter.exit_code == 0
+        out, err = first.communicate("auto\nquit\n", timeout=180)
+    finally:
+        first.kill()
+        first.wait()
+    assert first.returncode == 0, err
+    assert f"Game saved to {save}." in out
+    record = json.loads(save.read_text())
+    assert record["seed"] == 9 and not record["finished"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "mine.json"]  # the lock file is gone
+
+
+def test_a_lock_left_by_a_game_that_was_killed_does_not_block_the_next(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    (tmp_path / ".game.json.lock").write_text("")  # what a killed game leaves: the file, no lock on it
+    result = invoke([*RESUMED, "--save", str(save)], "auto\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert not json.loads(save.read_text())["finished"]
+
+
+# -- a save that fails part-way leaves the previous one --------------------------------
+
+
+def test_a_save_that_fails_part_way_leaves_the_previous_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save = tmp_path / "game.json"
+    invoke([*RESUMED, "--save", str(save)], "auto\nquit\n")
+    previous = save.read_bytes()
+    real_fsync = os.fsync
+
+    def disk_full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    result = invoke(["--resume", str(save)], "auto\nauto\nauto\n")
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert "No space left on device (the game goes on" in result.output
+    assert "End of input: cannot save the game to" in result.output
+    assert save.read_bytes() == previous
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]  # no temporary file left
+    assert invoke(["--resume", str(save)], AUTO).exit_code == 0  # the previous save resumes
+
+
+_LIMITED = """
+import resource, sys
+size = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+from quiddler.cli import main
+main(["play", "--resume", sys.argv[2], "--pace", "0"])
+"""
+
+
+@pytest.mark.timeout(240)
+def test_a_save_over_a_file_size_limit_leaves_the_previous_save(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    invoke([*RESUMED, "--save", str(save)], "auto\nquit\n")
+    previous = save.read_bytes()
+    limit = str(len(previous) + 20)  # the next save, one move longer, does not fit
+    done = subprocess.run([sys.executable, "-c", _LIMITED, limit, str(save)], input="auto\nauto\nquit\nno\n",
+                          capture_output=True, text=True, env=_env(), timeout=200, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "File too large" in done.stdout + done.stderr and "Traceback" not in done.stderr
+    assert save.read_bytes() == previous
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
