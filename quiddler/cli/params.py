@@ -17,6 +17,7 @@ This module imports neither the game nor the solver at import time:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -33,6 +34,7 @@ __all__ = [
     "HAND",
     "RULE_OPTION_NAMES",
     "Hand",
+    "OutputFile",
     "PlayerNamesOption",
     "cards_argument",
     "json_option",
@@ -194,3 +196,25 @@ def rules_from_options(wordlist: WordList | None = None, rounds: int | None = No
         floor_at_zero=not no_floor,
         turn_limit=official.turn_limit if turn_limit is None else turn_limit,
     )
+
+
+class OutputFile(click.File):
+    """A file to write as the command goes (``-``: stdout), checked when the
+    option is read, before any work: a directory, a FIFO (which would hang
+    the first write until something reads it), a device, a loop of links
+    or a folder where no file can be made is one error line at once.  The
+    file is opened, and emptied, at the first write (as click's lazy files
+    are), so a command refused for another reason leaves it as it was."""
+
+    def __init__(self) -> None:
+        super().__init__("w", lazy=True)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, (str, os.PathLike)) and os.fspath(value) != "-":
+            from ..files import check_writable
+
+            try:
+                check_writable(os.fspath(value))
+            except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+                self.fail(str(exc), param, ctx)
+        return super().convert(value, param, ctx)

@@ -24,6 +24,7 @@ from ..solver import usable_cores as available_cores
 from ..wordlist import WordList
 from .errors import InputError, OneLineErrors
 from .params import (
+    OutputFile,
     PlayerNamesOption,
     json_option,
     progress_option,
@@ -78,7 +79,7 @@ def _parse_players(text: str) -> list[str]:
 @click.option("--paired/--unpaired", default=True, show_default=True,
               help="Paired deals: each group of as many games as players shares one deal, seats rotated.")  # fmt: skip
 @json_option
-@click.option("--log", "log_file", type=click.File("w"), default=None, metavar="PATH",
+@click.option("--log", "log_file", type=OutputFile(), default=None, metavar="PATH",
               help="Write one replayable JSON game record per line, in game order.")  # fmt: skip
 @wordlist_option
 @rule_options
