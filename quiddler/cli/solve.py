@@ -14,7 +14,7 @@ import importlib.util
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, TypeVar
 
 import click
@@ -27,7 +27,7 @@ from ..solver import solve as solve_hand
 from ..solver.core import MAX_BONUS, search_size
 from ..thresholds import COMPILED_SEARCH_STATES, PROGRESS_AFTER_SECONDS
 from ..wordlist import WordList, default_wordlist
-from .errors import OneLineErrors, silence_stdout
+from .errors import InputError, OneLineErrors, silence_stdout
 from .params import cards_argument, json_option, wordlist_option
 
 __all__ = ["check", "solve", "words"]
@@ -172,7 +172,7 @@ def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) ->
         if options["wordlist"] is None:
             options["wordlist"] = default_wordlist()  # load it once, outside the per-line timing
         _announce_indexing(options["wordlist"])
-        for number, raw in enumerate(lines, 1):
+        for number, raw in enumerate(_bounded_lines(lines), 1):
             if number == 1:
                 raw = raw.removeprefix("\ufeff")  # a byte-order mark (Windows editors) is not a card
             text = raw.partition("#")[0].strip()
@@ -192,6 +192,26 @@ def _solve_batch(ctx: click.Context, lines: IO[str], options: dict[str, Any]) ->
         silence_stdout()
         ctx.exit(1)
     ctx.exit(1 if failed else 0)
+
+
+#: The longest --batch line read: a hand is a few dozen characters, so a
+#: longer line is not one (a link to /dev/zero is one endless line).
+MAX_BATCH_LINE = 1 << 20
+
+
+def _bounded_lines(lines: IO[str]) -> Iterator[str]:
+    """The lines of ``lines``, none read past :data:`MAX_BATCH_LINE`
+    characters: a longer one is an input error, not all of memory."""
+    number = 0
+    while True:
+        line = lines.readline(MAX_BATCH_LINE + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_BATCH_LINE:
+            raise InputError(f"--batch: line {number} is longer than {MAX_BATCH_LINE:,} characters, "
+                             "so it is not a hand")  # fmt: skip
+        yield line
 
 
 @click.command("words", cls=OneLineErrors, epilog=_EPILOG_WORDS, short_help="Every word a hand can make.")
