@@ -83,7 +83,7 @@ def hold_save(path: Path, *, resumed: bool = False) -> Iterator[None]:
     except FileInUseError:
         raise SaveError(_in_use(path)) from None
     except FileRefusedError as exc:
-        raise SaveError(f"cannot save the game to '{path}': {exc}") from None
+        raise SaveError(f"cannot save the game to {_named(path)}: {_reason(exc, path)}") from None
     _held[lock.lock_path] = lock
     try:
         if not resumed:
@@ -95,7 +95,7 @@ def hold_save(path: Path, *, resumed: bool = False) -> Iterator[None]:
 
 
 def _in_use(path: Path) -> str:
-    return f"cannot save the game to '{path}': another game is saving to it (finish that one, or choose another file)"
+    return f"cannot save the game to {_named(path)}: another game is saving to it (finish that one, or choose another file)"
 
 
 def save_game(path: Path, game: Game, labels: Sequence[str]) -> None:
@@ -113,21 +113,26 @@ def save_game(path: Path, game: Game, labels: Sequence[str]) -> None:
     except FileInUseError:
         raise SaveError(_in_use(path)) from None
     except FileRefusedError as exc:
-        raise SaveError(f"cannot save the game to '{path}': {_reason(exc, path)}") from None
+        raise SaveError(f"cannot save the game to {_named(path)}: {_reason(exc, path)}") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
         raise SaveError(f"cannot save the game to {_named(path)}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def _named(path: Path) -> str:
-    """The path quoted for a message, cut if absurdly long."""
+    """The path quoted for a message: as typed, or escaped and cut when it
+    holds control characters or is absurdly long (a name typed at a prompt)."""
     text = str(path)
-    return f"'{text}'" if len(text) <= 200 else f"'{text[:100]}...' ({len(text):,} characters)"
+    return f"'{text}'" if len(text) <= 200 and text.isprintable() else shown(text, 120)
 
 
 def _reason(exc: OSError, path: Path) -> str:
     """``exc``'s message without a repeat of the path."""
-    message = str(exc).removeprefix(f"cannot write '{path}': ")
-    return "it " + message.removeprefix(f"'{path}' ") if message.startswith(f"'{path}' is ") else message
+    message = str(exc)
+    for prefix in (f"cannot write '{path}': ", f"cannot lock '{path}': "):
+        message = message.removeprefix(prefix)
+    if message.startswith(f"'{path}' is "):
+        message = "it " + message.removeprefix(f"'{path}' ")
+    return message.replace(f"'{path}'", _named(path))
 
 
 def _read_record(path: Path) -> dict[str, Any]:
@@ -136,7 +141,7 @@ def _read_record(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise SaveError(f"no saved game at {_named(path)}") from None
     except FileRefusedError as exc:
-        raise SaveError(f"cannot read the saved game: {exc}") from None
+        raise SaveError(f"cannot read {_named(path)}: {_reason(exc, path)}") from None
     except UnicodeDecodeError:
         raise SaveError(f"{_named(path)} is not a saved game: not UTF-8 text") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
@@ -144,11 +149,11 @@ def _read_record(path: Path) -> dict[str, Any]:
     try:
         record = loads_json(text)
     except json.JSONDecodeError as exc:
-        raise SaveError(f"'{path}' is not a saved game: not JSON ({exc.msg}, line {exc.lineno})") from None
+        raise SaveError(f"{_named(path)} is not a saved game: not JSON ({exc.msg}, line {exc.lineno})") from None
     except ValueError as exc:  # nested too deeply, a number too long
-        raise SaveError(f"'{path}' is not a saved game: {exc}") from None
+        raise SaveError(f"{_named(path)} is not a saved game: {exc}") from None
     if not isinstance(record, dict) or not str(record.get("format")).startswith(_FORMAT_FAMILY):
-        raise SaveError(f"'{path}' is not a saved game: not a quiddler game record")
+        raise SaveError(f"{_named(path)} is not a saved game: not a quiddler game record")
     return record
 
 
@@ -159,7 +164,7 @@ def _check_place(path: Path) -> None:
     try:
         check_writable(path)
     except FileRefusedError as exc:
-        raise SaveError(f"cannot save the game to '{path}': {_reason(exc, path)}") from None
+        raise SaveError(f"cannot save the game to {_named(path)}: {_reason(exc, path)}") from None
     except (OSError, ValueError) as exc:  # too long a name, a NUL byte in it
         raise SaveError(f"cannot save the game to {_named(path)}: {getattr(exc, 'strerror', None) or exc}") from None
 
@@ -177,15 +182,15 @@ def check_save_target(path: Path) -> None:
         except FileInUseError:
             raise SaveError(_in_use(path)) from None
         except FileRefusedError as exc:
-            raise SaveError(f"cannot save the game to '{path}': {exc}") from None
+            raise SaveError(f"cannot save the game to {_named(path)}: {_reason(exc, path)}") from None
     if not os.path.lexists(path) or not os.path.exists(path):
         return  # a new file (or a link to one)
     try:
         record = _read_record(path)
     except SaveError:
-        raise SaveError(f"'{path}' exists and is not a saved game: choose another file") from None
+        raise SaveError(f"{_named(path)} exists and is not a saved game: choose another file") from None
     if not record.get("finished"):
-        raise SaveError(f"'{path}' holds an unfinished game: continue it with --resume '{path}', "
+        raise SaveError(f"{_named(path)} holds an unfinished game: continue it with --resume {_named(path)}, "
                         "or save to another file")  # fmt: skip
 
 
@@ -204,14 +209,14 @@ def same_file(a: Path, b: Path) -> bool:
 def _labels(record: dict[str, Any], path: Path) -> tuple[str, ...]:
     labels = record.get("players")
     if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
-        raise SaveError(f"'{path}' is not a saved game: bad 'players' field")
+        raise SaveError(f"{_named(path)} is not a saved game: bad 'players' field")
     if labels.count(HUMAN) != 1:
-        raise SaveError(f"'{path}' is a game record, but not of a game played with quiddler play "
+        raise SaveError(f"{_named(path)} is a game record, but not of a game played with quiddler play "
                         f"(no seat labelled {HUMAN!r})")  # fmt: skip
     known = player_names()
     for label in labels:
         if label != HUMAN and label not in known:
-            raise SaveError(f"'{path}': unknown computer player {shown(label)} (known: {', '.join(known)})")
+            raise SaveError(f"{_named(path)}: unknown computer player {shown(label)} (known: {', '.join(known)})")
     return tuple(labels)
 
 
@@ -248,4 +253,4 @@ def load_game(path: Path, wordlist: WordList | None = None) -> tuple[Game, tuple
             return replay(record, named), labels
         except _REPLAY_ERRORS:
             pass
-    raise SaveError(f"cannot resume '{path}': {problem}")
+    raise SaveError(f"cannot resume {_named(path)}: {problem}")

@@ -456,3 +456,14 @@ def test_a_save_over_a_file_size_limit_leaves_the_previous_save(tmp_path: Path) 
     assert "File too large" in done.stdout + done.stderr and "Traceback" not in done.stderr
     assert save.read_bytes() == previous
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+@pytest.mark.parametrize("name", ["a\0b.json", "x" * 5000, "d/" + "y" * 300 + "/g.json", ""])
+def test_a_save_name_that_no_file_can_have_is_a_save_error_with_a_short_message(tmp_path: Path, name: str) -> None:
+    game = Game(2, seed=4)
+    for attempt in (lambda p: check_save_target(p), lambda p: save_game(p, game, [HUMAN, "easy"]),
+                    lambda p: load_game(p)):  # fmt: skip
+        with pytest.raises(SaveError) as caught:
+            attempt(tmp_path / name if name else Path(name))
+        message = str(caught.value)
+        assert len(message) < 1000 and "\0" not in message  # a 5,000-character name is cut
