@@ -171,4 +171,4 @@ def test_a_huge_bad_token_is_shortened():
 
 def test_simulate_log_to_a_folder_is_an_input_error(tmp_path):
     result = run("simulate", "--games", "1", "--seed", "1", "--log", str(tmp_path))
-    assert_one_error_line(result, 2, "Is a directory")
+    assert_one_error_line(result, 2, "is a directory")
