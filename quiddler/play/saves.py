@@ -183,8 +183,8 @@ def check_save_target(path: Path) -> None:
             raise SaveError(_in_use(path)) from None
         except FileRefusedError as exc:
             raise SaveError(f"cannot save the game to {_named(path)}: {_reason(exc, path)}") from None
-    if not os.path.lexists(path) or not os.path.exists(path):
-        return  # a new file (or a link to one)
+    if not os.path.exists(path):
+        return  # a new file (or a link to one not made yet)
     try:
         record = _read_record(path)
     except SaveError:
