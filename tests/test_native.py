@@ -291,10 +291,12 @@ def test_kernel_source_has_no_negative_literal_index():
 def test_kernel_source_names_its_record_fields():
     """Every element index in a kernel that adds a number to a base names
     the field (``words[w + WORD_SWAR]``, not ``words[w + 2]``), except the
-    next digit's group (``group[d + 1]``)."""
+    next digit's group (``group[d + 1]``), and no index is a bare number
+    (``hand[HAND_DIGITS]``, not ``hand[0]``)."""
     import ast
 
     for function, index in _index_expressions():
+        assert not isinstance(index, ast.Constant), f"{function} indexes with {ast.unparse(index)}"
         if isinstance(index, ast.BinOp) and isinstance(index.op, ast.Add):
             literal = isinstance(index.right, ast.Constant)
             next_group = ast.unparse(index) == "d + 1"

@@ -134,10 +134,16 @@ def load(everything: bool = False) -> ModuleType:
 
 
 def kernel(name: str) -> Any:
-    """The compiled kernel ``name`` (compiled now if it is on demand)."""
-    module = load()
-    with _lock:
-        _compile(module, name)
+    """The compiled kernel ``name`` (compiled now if it is on demand).
+
+    Called on every top-K solve: once the kernel is compiled it is returned
+    at once, without :func:`load`, whose :func:`ready` reads and hashes the
+    kernel source."""
+    module = _loaded
+    if module is None or name not in _compiled:
+        module = load()
+        with _lock:
+            _compile(module, name)
     return getattr(module, name)
 
 
