@@ -350,3 +350,16 @@ def test_kernel_layouts_agree_with_the_card_trie_and_the_backends():
     assert K.MAX_CARDS == cardtrie.MAX_WORD_CARDS
     assert K.FACE_SLOTS == _backends.FACE_SLOTS and K.HAND_SIZE == _backends.HAND_SIZE
     assert K.GO_BIT == 1 << K.GO_SHIFT and K.TOP_GO_SHIFT == K.TOP_SCORE_SHIFT - 1
+
+
+def test_a_compiled_kernel_is_handed_out_without_checking_the_cache_again(monkeypatch):
+    """Top-K solves ask for their kernel on every call: once it is compiled,
+    the cache's readiness (which reads and hashes the kernel source) is not
+    consulted again."""
+    first = _native.kernel("top_plays")
+
+    def no_more_checks():
+        raise AssertionError("ready() consulted for a compiled kernel")
+
+    monkeypatch.setattr(_native, "ready", no_more_checks)
+    assert _native.kernel("top_plays") is first
