@@ -5,8 +5,10 @@ from typing import Any
 
 from .cards import DECK_SIZE, FACES, Card, Deck, format_hand, full_deck, parse_hand
 from .errors import (
+    ArgumentTypeError,
     HandTooLargeError,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidCardError,
     InvalidWordError,
     QuiddlerError,
@@ -17,6 +19,7 @@ from .solver import (
     MAX_CARDS,
     Play,
     Solution,
+    Solver,
     Word,
     find_words,
     hide_notices,
@@ -43,6 +46,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'quiddler' has no attribute {name!r}")
 
 __all__ = [
+    "ArgumentTypeError",
     "DECK_SIZE",
     "FACES",
     "FACE_SLOTS",
@@ -51,11 +55,13 @@ __all__ = [
     "Deck",
     "HandTooLargeError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidCardError",
     "InvalidWordError",
     "Play",
     "QuiddlerError",
     "Solution",
+    "Solver",
     "UnplayableWordsWarning",
     "Word",
     "WordList",

@@ -28,10 +28,11 @@ from typing import Any, Protocol
 
 from ..cards import Card
 from ..cardtrie import KERNEL_ORDER, CardTrie
+from ..errors import InvalidArgumentError, shown
 from ..thresholds import PAYOFF_SECONDS, POLL_SECONDS, PYTHON_SECONDS_PER_HAND
 from . import _kernels as K
 
-__all__ = ["AutoBackend", "Backend", "batch_backend", "get_backend", "hide_notices", "show_notices", "warm"]
+__all__ = ["BACKEND_NAMES", "AutoBackend", "Backend", "batch_backend", "get_backend", "hide_notices", "show_notices", "warm"]
 
 log = logging.getLogger("quiddler.solver")
 
@@ -569,15 +570,10 @@ def hide_notices() -> None:
         logger.removeHandler(handler)
 
 
+#: The names :func:`get_backend` knows.
+BACKEND_NAMES = ("auto", "python", "numba")
 _backends: dict[str, Backend] = {}
 _lock = threading.Lock()
-
-
-def backends_made() -> dict[str, Backend]:
-    """The backends made so far, by name (the dict itself, which
-    :func:`get_backend` fills): :func:`~quiddler.solver.solve` looks its
-    backend up there, without a call."""
-    return _backends
 
 
 def get_backend(name: str) -> Backend:
@@ -596,6 +592,6 @@ def get_backend(name: str) -> Backend:
             elif name == "auto":
                 backend = AutoBackend()
             else:
-                raise ValueError(f"unknown backend: {name!r} (expected 'auto', 'python' or 'numba')")
+                raise InvalidArgumentError(f"unknown backend: {shown(name)} (expected 'auto', 'python' or 'numba')")
             _backends[name] = backend
         return backend
