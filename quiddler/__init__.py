@@ -46,11 +46,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'quiddler' has no attribute {name!r}")
 
 __all__ = [
-    "ArgumentTypeError",
     "DECK_SIZE",
     "FACES",
     "FACE_SLOTS",
     "MAX_CARDS",
+    "ArgumentTypeError",
     "Card",
     "Deck",
     "HandTooLargeError",
