@@ -164,7 +164,9 @@ class Solver:
             memo_size = _memo_room(size, counts, params)
         if 8 * memo_size > self.max_memory_bytes:
             self._refuse(memo_size, targets)
-        engine = self._current()
+        engine = self._engine
+        if engine is self._auto:
+            engine = self._current()
         out = engine.solve_counts(self._trie, counts, params, memo_size)
         best, best_go_out = self._best_plays(out, targets)
         if top == 1:
@@ -346,9 +348,9 @@ class Solver:
             words = tuple(map(self._words.__getitem__, ranks))
         except KeyError:  # a word this trie's Solvers have not named yet
             words = tuple([self._words.get(rank) or self._name(rank) for rank in ranks])
-        orders = self._orders
         if out[ob + _OUT_TIES]:  # words equal on points and letters (a few plays in a hundred): by text
-            words = tuple(map(_WORD, sorted(zip(map(orders.__getitem__, ranks), words), key=_PLAY_ORDER)))
+            orders = self._orders.__getitem__
+            words = tuple(map(_WORD, sorted(zip(map(orders, ranks), words), key=_PLAY_ORDER)))
         left = out[ob + _OUT_LEFT]
         unused: tuple[Card, ...] = ()
         if left:
@@ -356,7 +358,7 @@ class Solver:
             unused = tuple(sorted(map(_KERNEL_CARDS.__getitem__, out[start : start + left]), key=_CARD_ORDER_OF))
         bonus = 0
         if targets:
-            card_score = (sum(_POINTS_TOP - (orders[rank] >> _POINTS_SHIFT) for rank in ranks)
+            card_score = (sum(_POINTS_TOP - (self._orders[rank] >> _POINTS_SHIFT) for rank in ranks)
                           - sum(map(_CARD_POINTS.__getitem__, unused)))  # fmt: skip
             bonus = (out[ob + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET - card_score
         discard = out[ob + _OUT_DISCARD]
@@ -455,8 +457,11 @@ def solve(
     >>> solve("d,cl,o,g,a,b,er,in,n,y,s", discard=True).best.score
     57
     """
-    return default_solver(wordlist, backend).solve(cards, discard=discard, top=top, beat_longest=beat_longest,
-                                                   beat_words=beat_words, bonus=bonus)  # fmt: skip
+    solver = _DEFAULT_SOLVERS.get(backend) if wordlist is None and type(backend) is str else None
+    if solver is None:
+        solver = default_solver(wordlist, backend)
+    return solver.solve(cards, discard=discard, top=top, beat_longest=beat_longest, beat_words=beat_words,
+                        bonus=bonus)  # fmt: skip
 
 
 def solve_many(
@@ -607,8 +612,8 @@ def _hand_and_counts(cards: Iterable[Card] | str) -> tuple[tuple[Card, ...], arr
     if type(cards) is tuple or type(cards) is list:
         counts = _NO_COUNTS[:]
         try:
-            for card in cards:
-                counts[_KERNEL_INDEX[card]] += 1
+            for face in map(_KERNEL_INDEX.__getitem__, cards):
+                counts[face] += 1
         except (KeyError, TypeError):  # not all cards: parse it, with its errors
             pass
         else:
