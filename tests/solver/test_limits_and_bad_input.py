@@ -15,8 +15,10 @@ import pytest
 
 from quiddler import (
     HandTooLargeError,
+    InvalidArgumentError,
     InvalidCardError,
     QuiddlerError,
+    Solver,
     UnplayableWordsWarning,
     WordList,
     WordListError,
@@ -242,6 +244,7 @@ def test_the_search_has_a_memory_bound_naming_the_limit(monkeypatch):
     assert 8 * core._memo_size(core._face_counts(parse_hand(hand)), core._params(20, True, 20, 8, 10)) > 1.5e9
     assert core.max_memory_bytes() == core.DEFAULT_MAX_MEMORY_MB << 20
     monkeypatch.setenv(core.MEMORY_ENV, "64")
+    monkeypatch.setattr(core, "_DEFAULT_SOLVERS", {})  # default Solvers made from now on read the setting
     for call in (lambda: solve(hand, discard=True, beat_longest=20, beat_words=8, backend="python"),
                  lambda: solve(hand, discard=True, beat_longest=20, beat_words=8, backend="numba"),
                  lambda: score_many([hand], discard=True, beat_longest=20, beat_words=8)):  # fmt: skip
@@ -254,8 +257,11 @@ def test_the_search_has_a_memory_bound_naming_the_limit(monkeypatch):
 @pytest.mark.parametrize("value", ["lots", "0", "-3"])
 def test_a_bad_memory_setting_is_named(monkeypatch, value):
     monkeypatch.setenv(core.MEMORY_ENV, value)
-    with pytest.raises(ValueError, match=core.MEMORY_ENV):
+    monkeypatch.setattr(core, "_DEFAULT_SOLVERS", {})
+    with pytest.raises(InvalidArgumentError, match=core.MEMORY_ENV):
         solve("c,a,t")
+    with pytest.raises(ValueError, match=core.MEMORY_ENV):
+        Solver(backend="python")
 
 
 def test_search_size_measures_the_memo():
