@@ -167,8 +167,8 @@ class _Solo:
     :func:`~quiddler.solver._kernels.solve_rows` as a Python ``array`` of
     int64, and ``job`` a numpy view of the same memory.  Python fills and
     reads an ``array`` at C speed (slice to slice), where filling the numpy
-    row from a list of 38 ints took about 1 µs and reading its tail with
-    ``tolist()`` 0.7 µs, both part of every kernel call.
+    row from a list and reading its tail with ``tolist()`` would convert
+    every number on every kernel call (docs/solver.md has the figures).
     """
 
     __slots__ = ("edges", "job", "memo_room", "params", "params_row", "ranks", "row", "trie", "work")
@@ -189,7 +189,7 @@ def _entry_point(dispatcher: Any) -> Any:
     :mod:`~quiddler.solver._native`), to call without the dispatcher.
 
     A dispatcher works out the numba type of every argument before each
-    call (0.3 µs of the 0.6 µs a call of ``solve_rows`` costs; a read-only
+    call (about half of what a call of ``solve_rows`` costs; a read-only
     array such as the trie's ranks takes its slow path).  The kernel has one
     compiled version, and its arguments here always have the types it was
     compiled for (the backend makes them), so the dispatch only costs time.

@@ -35,7 +35,7 @@ from ._backends import (
     get_backend,
     needed_memo,
 )
-from .types import Play, Solution, Word
+from .types import Play, Solution, Word, make_play, make_solution
 
 __all__ = ["DEFAULT_MAX_MEMORY_MB", "MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "MEMORY_ENV", "NO_GO_OUT", "Solver",
            "find_words", "max_memory_bytes", "score_counts", "score_many", "search_size", "solve", "solve_many",
@@ -170,13 +170,13 @@ class Solver:
         out = engine.solve_counts(self._trie, counts, params, memo_size)
         best, best_go_out = self._best_plays(out, targets)
         if top == 1:
-            return Solution(hand, discard, (best,), best_go_out)
+            return make_solution(hand, discard, (best,), best_go_out)
         out, count = self._top_blocks(engine, counts, params, memo_size, top)
         ranked = [self._play_from(out, i * OUT_BLOCK, targets) for i in range(count)]
         # The best play leads; where equally good plays tie, the order among
         # them is the enumeration's, so put the solver's choice first.
         plays = (best,) + tuple(play for play in ranked if play != best)[: top - 1]
-        return Solution(hand, discard, plays, best_go_out)
+        return make_solution(hand, discard, plays, best_go_out)
 
     def search_size(self, cards: Iterable[Card] | str, *, discard: bool = False, beat_longest: int | None = None,
                     beat_words: int | None = None) -> int:  # fmt: skip
@@ -218,7 +218,7 @@ class Solver:
                     solutions.append(self._compiled_twin().solve(hand, **options))  # type: ignore[arg-type]
                     continue
                 best, go_out = self._best_plays(out[i].tolist(), targets)
-                solutions.append(Solution(hand, discard, (best,), go_out))
+                solutions.append(make_solution(hand, discard, (best,), go_out))
         return solutions
 
     def score_many(self, hands: Iterable[Iterable[Card] | str], *, discard: bool = False,
@@ -362,7 +362,7 @@ class Solver:
                           - sum(map(_CARD_POINTS.__getitem__, unused)))  # fmt: skip
             bonus = (out[ob + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET - card_score
         discard = out[ob + _OUT_DISCARD]
-        return Play(words, unused, _KERNEL_CARDS[discard] if discard >= 0 else None, bonus)
+        return make_play(words, unused, _KERNEL_CARDS[discard] if discard >= 0 else None, bonus)
 
     def _name(self, rank: int) -> Word:
         """Name the word of ``rank``: its multiset's alphabetically first spelling."""

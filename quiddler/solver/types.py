@@ -7,12 +7,13 @@ disagree with itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..cards import Card
 
-__all__ = ["Play", "Solution", "Word"]
+__all__ = ["Play", "Solution", "Word", "make_play", "make_solution"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,3 +130,48 @@ class Solution:
             "best_go_out": None if self.best_go_out is None else self.best_go_out.to_dict(),
             "plays": [p.to_dict() for p in self.plays],
         }
+
+
+# -- building values after a kernel call ------------------------------------------------
+#
+# A frozen dataclass's ``__init__`` sets each field through
+# ``object.__setattr__`` (its own ``__setattr__`` refuses), which costs more
+# per solve than the rest of the wrapping; the solver builds its values by
+# setting the slots directly, which gives the same value (equality, hashing,
+# repr, pickling and immutability all read the slots; tests check each).
+# Neither class has a ``__post_init__``: nothing else runs in ``__init__``.
+
+
+def _setter(cls: type, name: str) -> Callable[[object, object], None]:
+    """The function that sets field ``name`` of a ``cls`` (its slot's descriptor)."""
+    return getattr(cls, name).__set__  # type: ignore[no-any-return]
+
+
+_SET_WORDS, _SET_UNUSED, _SET_DISCARD, _SET_BONUS = (_setter(Play, name) for name in
+                                                     ("words", "unused", "discard", "bonus"))  # fmt: skip
+_SET_CARDS, _SET_REQUIRED, _SET_PLAYS, _SET_GO_OUT = (_setter(Solution, name) for name in
+                                                      ("cards", "discard_required", "plays", "best_go_out"))  # fmt: skip
+_new = object.__new__
+assert [f.name for f in fields(Play)] == ["words", "unused", "discard", "bonus"]
+assert [f.name for f in fields(Solution)] == ["cards", "discard_required", "plays", "best_go_out"]
+
+
+def make_play(words: tuple[Word, ...], unused: tuple[Card, ...], discard: Card | None, bonus: int) -> Play:
+    """``Play(words, unused, discard, bonus)``, slot by slot."""
+    play: Play = _new(Play)
+    _SET_WORDS(play, words)
+    _SET_UNUSED(play, unused)
+    _SET_DISCARD(play, discard)
+    _SET_BONUS(play, bonus)
+    return play
+
+
+def make_solution(cards: tuple[Card, ...], discard_required: bool, plays: tuple[Play, ...],
+                  best_go_out: Play | None) -> Solution:  # fmt: skip
+    """``Solution(cards, discard_required, plays, best_go_out)``, slot by slot."""
+    solution: Solution = _new(Solution)
+    _SET_CARDS(solution, cards)
+    _SET_REQUIRED(solution, discard_required)
+    _SET_PLAYS(solution, plays)
+    _SET_GO_OUT(solution, best_go_out)
+    return solution

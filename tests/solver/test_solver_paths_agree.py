@@ -56,6 +56,29 @@ def _rebuilt(solution: Solution) -> Solution:
                     best_go_out=go_out)  # fmt: skip
 
 
+def test_values_made_slot_by_slot_are_the_dataclass_values():
+    import dataclasses
+
+    from quiddler.solver.types import make_play, make_solution
+
+    cat = Word("cat", tuple(parse_hand("c,a,t")))
+    fast = make_play((cat,), (Card("q"),), Card("z"), 3)
+    plain = Play(words=(cat,), unused=(Card("q"),), discard=Card("z"), bonus=3)
+    assert type(fast) is Play and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    assert dataclasses.astuple(fast) == dataclasses.astuple(plain)
+    assert pickle.loads(pickle.dumps(fast)) == plain
+    assert dataclasses.replace(fast, bonus=4) == Play((cat,), (Card("q"),), Card("z"), 4)
+    solution = make_solution(tuple(parse_hand("c,a,t,q,z")), True, (fast,), None)
+    assert solution == Solution(tuple(parse_hand("c,a,t,q,z")), True, (plain,), None)
+    assert hash(solution) == hash(Solution(tuple(parse_hand("c,a,t,q,z")), True, (plain,), None))
+    for value, field in ((fast, "bonus"), (solution, "plays")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, field, ())
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            delattr(value, field)
+    assert not hasattr(fast, "__dict__")  # still slotted: no attribute can be added
+
+
 @pytest.mark.parametrize("backend", ["python", "numba"])
 def test_solutions_equal_the_dataclass_built_ones(backend):
     for hand in _deals(40, 11) + _deals(10, 6):
