@@ -38,7 +38,7 @@ log = logging.getLogger("quiddler.solver")
 
 FACE_POINTS = [Card(face).points for face in KERNEL_ORDER] + [0]
 FACE_LETTERS = [len(face) for face in KERNEL_ORDER] + [0]
-#: Columns of a face-count row (see :func:`quiddler.solver.core.score_counts`): one a kernel face,
+#: Columns of a face-count row (see :func:`quiddler.solver.score_counts`): one a kernel face,
 #: plus a spare that keeps arrays a round size.
 FACE_SLOTS = len(FACE_POINTS)
 MAX_CARDS = K.MAX_CARDS
