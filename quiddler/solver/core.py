@@ -74,6 +74,9 @@ _NO_TARGET = 1 << 20
 #: The kernels' parameters without bonus targets, by ``discard``: the same
 #: tuple for every such solve, which the compiled backend recognises.
 _PLAIN_PARAMS: tuple[tuple[int, ...], ...] = ((0, 0, 0, _NO_TARGET, 10, 10), (1, 0, 0, _NO_TARGET, 10, 10))
+#: The least memory bound ``$QUIDDLER_MAX_MEMORY_MB`` can set (1 MB): a search
+#: needing no more is never refused, so its bound need not be looked at.
+_LEAST_MEMORY_BOUND = 1 << 20
 #: Hands of at most this many cards without bonus targets (every hand of a
 #: game) get the memo room the worst such hand needs, 2**n states, from
 #: :data:`_ROOMY`: the memo is indexed by state, so spare room changes
@@ -112,8 +115,9 @@ class Solver:
 
     The memory bound, ``$QUIDDLER_MAX_MEMORY_MB`` (megabytes, default
     :data:`DEFAULT_MAX_MEMORY_MB`), is read when the Solver is made, once:
-    a change to the variable later applies to Solvers made after it.  A bad
-    setting raises here.
+    a change to the variable later applies to Solvers made after it (the
+    module-level functions follow it at once: see :func:`default_solver`).
+    A bad setting raises here.
 
     >>> solver = Solver()
     >>> solver.solve("d,cl,o,g,a,b,er,in,n,y,s").best.score
@@ -122,7 +126,8 @@ class Solver:
     [14, 18]
     """
 
-    __slots__ = ("_auto", "_engine", "_orders", "_trie", "_words", "backend", "max_memory_bytes", "wordlist")
+    __slots__ = ("_auto", "_engine", "_follows_environment", "_orders", "_trie", "_words", "backend",
+                 "max_memory_bytes", "wordlist")
 
     def __init__(self, wordlist: WordList | None = None, backend: str = "auto") -> None:
         #: The word list plays are made from.
@@ -131,6 +136,9 @@ class Solver:
         self.backend: str = _backend_name(backend)
         #: The memory bound in bytes: no search needing more is started.
         self.max_memory_bytes: int = max_memory_bytes()
+        # The module-level functions' default Solvers (see default_solver)
+        # read the setting again for every search it could refuse.
+        self._follows_environment = False
         self._trie = self.wordlist.card_trie
         engine = get_backend(self.backend)
         # The auto backend hands every call to its compiled one once it has
@@ -162,8 +170,8 @@ class Solver:
             params = _params(size, discard, beat_longest, beat_words, bonus)
             targets = params[1] > 0 or params[2] > 0
             memo_size = _memo_room(size, counts, params)
-        if 8 * memo_size > self.max_memory_bytes:
-            self._refuse(memo_size, targets)
+        if 8 * memo_size > _LEAST_MEMORY_BOUND:  # no setting refuses less
+            self._check_memory(memo_size, targets)
         engine = self._engine
         if engine is self._auto:
             engine = self._current()
@@ -296,17 +304,15 @@ class Solver:
         return twin
 
     def _check_memory(self, memo_size: int, targets: bool) -> None:
-        if 8 * memo_size > self.max_memory_bytes:
-            self._refuse(memo_size, targets)
-
-    def _refuse(self, memo_size: int, targets: bool) -> None:
         """Refuse, before allocating anything, a search whose memo would pass
         the memory bound (its size is known exactly from the hand and targets)."""
-        with_targets = " with these bonus targets" if targets else ""
-        raise HandTooLargeError(
-            f"this hand's search{with_targets} needs {8 * memo_size / 2**20:,.0f} MB, over the limit of "
-            f"{self.max_memory_bytes >> 20:,} MB (set {MEMORY_ENV} to allow more)"
-        )
+        limit = max_memory_bytes() if self._follows_environment else self.max_memory_bytes
+        if 8 * memo_size > limit:
+            with_targets = " with these bonus targets" if targets else ""
+            raise HandTooLargeError(
+                f"this hand's search{with_targets} needs {8 * memo_size / 2**20:,.0f} MB, over the limit of "
+                f"{limit >> 20:,} MB (set {MEMORY_ENV} to allow more)"
+            )
 
     def _top_blocks(self, engine: Any, counts: Sequence[int], params: Sequence[int], memo_size: int,
                     top: int) -> tuple[Sequence[int], int]:  # fmt: skip
@@ -560,16 +566,21 @@ _DEFAULT_SOLVERS: dict[str, Solver] = {}
 
 def default_solver(wordlist: WordList | None = None, backend: str = "auto") -> Solver:
     """The :class:`Solver` the module-level functions use: for the default
-    word list, one per backend, made on first use (so it reads
-    ``$QUIDDLER_MAX_MEMORY_MB`` then); for any other list, a new one each
-    call, so that nothing here keeps a list alive after its owner drops it
-    (a program solving many hands on its own list holds a Solver instead)."""
+    word list, one per backend, made on first use; for any other list, a new
+    one each call, so that nothing here keeps a list alive after its owner
+    drops it (a program solving many hands on its own list holds a Solver
+    instead).  A default Solver reads ``$QUIDDLER_MAX_MEMORY_MB`` again for
+    every search that needs more than the least bound it can set (1 MB), so
+    a change to it applies to the module-level functions at once, at no cost
+    to the usual hand."""
     if type(backend) is str and (wordlist is None or wordlist is default_wordlist()):
         solver = _DEFAULT_SOLVERS.get(backend)
         if solver is not None:
             return solver
         if backend in BACKEND_NAMES:
-            return _DEFAULT_SOLVERS.setdefault(backend, Solver(None, backend))
+            solver = Solver(None, backend)
+            solver._follows_environment = True
+            return _DEFAULT_SOLVERS.setdefault(backend, solver)
     return Solver(wordlist, backend)
 
 

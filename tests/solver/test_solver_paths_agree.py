@@ -300,6 +300,19 @@ def test_a_solver_reads_the_memory_setting_once_when_made(monkeypatch):
     assert core.max_memory_bytes() == core.DEFAULT_MAX_MEMORY_MB << 20
 
 
+def test_the_module_functions_follow_the_memory_setting_at_once(monkeypatch):
+    hand = "a,e,i,o,u,r,s,t,l,n,d,g,p,m,b,c,h,y,er,th"
+    solve(hand, backend="python")  # the default Solver exists before the setting changes
+    monkeypatch.setenv(core.MEMORY_ENV, "7")
+    with pytest.raises(HandTooLargeError, match="over the limit of 7 MB"):
+        solve(hand, beat_words=3, backend="python")
+    with pytest.raises(HandTooLargeError, match="over the limit of 7 MB"):
+        score_many([hand], beat_words=3, backend="python")
+    assert solve("c,a,t", backend="python").best.score  # a small search never looks
+    monkeypatch.setenv(core.MEMORY_ENV, "4096")
+    assert solve("a,b,c,d,e,f,g,h,i,j,k,l,m,n", beat_words=1, backend="python").best.score is not None
+
+
 @pytest.mark.parametrize("value", ["lots", "0", "-3", "1.5"])
 def test_a_bad_memory_setting_is_refused_when_a_solver_is_made(monkeypatch, value):
     monkeypatch.setenv(core.MEMORY_ENV, value)
