@@ -3,7 +3,7 @@
 Monte Carlo over deals from the official 118-card deck.  Each trial deals a
 hand of ``cards`` cards, the discard pile's first card (the face-up top)
 and the next card of the draw pile (a blind draw), then asks the compiled
-batch solver (:func:`~quiddler.solver.core.score_counts`, the engine of
+batch solver (:func:`~quiddler.solver.score_counts`, the engine of
 :func:`~quiddler.score_many`) whether the hand plus the drawn card, less one
 discard, can be laid down entirely:
 
@@ -168,7 +168,7 @@ def _one_batch(batch: Any, cards: int, turn: Turn, wordlist: WordList | None,
     """(hands that went out, best scores) for one batch of deals."""
     import numpy as np
 
-    from .solver.core import NO_GO_OUT, score_counts
+    from .solver import NO_GO_OUT, score_counts
 
     hands = _counts(batch[:, :cards])
     n = len(batch)

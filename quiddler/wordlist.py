@@ -30,7 +30,7 @@ from .cardtrie import (
     card_spellings,
     fewest_cards,
 )
-from .errors import WordListError, shown
+from .errors import ArgumentTypeError, WordListError, shown
 
 if TYPE_CHECKING:
     import pygtrie
@@ -96,12 +96,13 @@ class WordList:
 
     def __init__(self, words: Iterable[str], *, name: str = "<words>") -> None:
         if isinstance(words, (str, bytes)):
-            raise TypeError(f"WordList() takes an iterable of words, not one {type(words).__name__} "
-                            f"{shown(words)}: WordList([...]), or load_wordlist(path) for a file")  # fmt: skip
+            raise ArgumentTypeError(f"WordList() takes an iterable of words, not one {type(words).__name__} "
+                                    f"{shown(words)}: WordList([...]), or load_wordlist(path) for a file")  # fmt: skip
         cleaned = []
         for number, word in enumerate(words, 1):
             if not isinstance(word, str):
-                raise TypeError(f"WordList() words must be str, not {type(word).__name__} {shown(word)} (word {number})")
+                raise ArgumentTypeError(f"WordList() words must be str, not {type(word).__name__} {shown(word)} "
+                                        f"(word {number})")
             folded = word.strip().lower()
             if not _WORD.fullmatch(folded):
                 raise WordListError(f"not a plain a-z word: {shown(word)}")
@@ -138,7 +139,7 @@ class WordList:
         checked again): for a list of unknown origin use :class:`WordList`
         or :func:`load_wordlist`."""
         if not isinstance(text, bytes):
-            raise TypeError(f"canonical text must be bytes, not {type(text).__name__}")
+            raise ArgumentTypeError(f"canonical text must be bytes, not {type(text).__name__}")
         return cls._from_validated_text(text, name)
 
     # -- the words themselves ------------------------------------------------

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from ..cards import Card
-from ..solver import Play, Solution, solve
+from ..solver import Play, Solution, Solver
 from ..wordlist import WordList
 from .errors import UnknownPlayerError
 from .state import Discard, Draw, GoOut, LayDown, PlayerView
@@ -59,8 +59,14 @@ class Player(Protocol):
 @lru_cache(maxsize=8192)
 def _solve(hand: tuple[Card, ...], discard: bool, wordlist: WordList, beat_longest: int | None = None,
            beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
-    return solve(hand, discard=discard, wordlist=wordlist, beat_longest=beat_longest,
-                 beat_words=beat_words, bonus=bonus, backend="auto")  # fmt: skip
+    return _solver_for(wordlist).solve(hand, discard=discard, beat_longest=beat_longest, beat_words=beat_words,
+                                       bonus=bonus)  # fmt: skip
+
+
+@lru_cache(maxsize=16)
+def _solver_for(wordlist: WordList) -> Solver:
+    """The players' one Solver per word list (the rules' list, the levels' vocabularies)."""
+    return Solver(wordlist)
 
 
 def clear_solve_cache() -> None:

@@ -3,23 +3,17 @@
 All are frozen, slotted dataclasses holding tuples; everything derivable
 (points, score, whether a play goes out) is a property, so a value can never
 disagree with itself.
-
-The solver builds its plays and solutions with :func:`new_play` and
-:func:`new_solution`, which give exactly what ``Play(...)`` and
-``Solution(...)`` give, faster (see :func:`_slot_filler`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import Any
 
 from ..cards import Card
 
-__all__ = ["Play", "Solution", "Word", "new_play", "new_solution"]
-
-_T = TypeVar("_T")
+__all__ = ["Play", "Solution", "Word", "make_play", "make_solution"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,44 +132,46 @@ class Solution:
         }
 
 
-def _slot_filler(cls: type[_T]) -> Callable[..., _T]:
-    """A constructor of ``cls`` taking every field by position, in order.
-
-    A frozen dataclass's ``__init__`` sets each field through
-    ``object.__setattr__`` (the class's own ``__setattr__`` refuses): about
-    0.15 µs a field, most of the time :func:`~quiddler.solver.solve` spends
-    on value objects.  Calling each slot's descriptor sets it directly, in
-    about a third of that.  The dataclasses here have no ``__post_init__``,
-    defaults aside nothing runs in ``__init__``, and equality, hashing, repr,
-    pickling and immutability all read the slots: the result is the same
-    value (tests/test_api.py checks each of these).
-    """
-    setters = tuple(getattr(cls, field.name).__set__ for field in fields(cls))  # type: ignore[arg-type]
-    if len(setters) != 4:  # Play and Solution: spelled out below, no loop
-        raise TypeError(f"{cls.__name__} has {len(setters)} fields, not 4")
-    first, second, third, fourth = setters
-
-    # The constructor's tools are default values, not closure cells: read
-    # as locals, without a cell each (0.035 µs a value in situ, after a
-    # kernel call).  Positional: keyword-only defaults cost 0.04 µs more a
-    # call; the exported type takes exactly the four fields.
-    def make(a: object, b: object, c: object, d: object, new: Any = object.__new__, cls: type[_T] = cls,
-             first: Any = first, second: Any = second, third: Any = third, fourth: Any = fourth) -> _T:  # fmt: skip
-        value: _T = new(cls)
-        first(value, a)
-        second(value, b)
-        third(value, c)
-        fourth(value, d)
-        return value
-
-    make.__name__ = f"new_{cls.__name__.lower()}"
-    make.__doc__ = f"``{cls.__name__}(...)`` from its fields by position, without the dataclass ``__init__``."
-    return make
+# -- building values after a kernel call ------------------------------------------------
+#
+# A frozen dataclass's ``__init__`` sets each field through
+# ``object.__setattr__`` (its own ``__setattr__`` refuses), which costs more
+# per solve than the rest of the wrapping; the solver builds its values by
+# setting the slots directly, which gives the same value (equality, hashing,
+# repr, pickling and immutability all read the slots; tests check each).
+# Neither class has a ``__post_init__``: nothing else runs in ``__init__``.
 
 
-#: ``new_play(words, unused, discard, bonus) == Play(words, unused, discard, bonus)``
-new_play: Callable[[tuple[Word, ...], tuple[Card, ...], Card | None, int], Play] = _slot_filler(Play)
-#: ``new_solution(cards, discard_required, plays, best_go_out) == Solution(...)`` of the same fields
-new_solution: Callable[[tuple[Card, ...], bool, tuple[Play, ...], Play | None], Solution] = (
-    _slot_filler(Solution)
-)
+def _setter(cls: type, name: str) -> Callable[[object, object], None]:
+    """The function that sets field ``name`` of a ``cls`` (its slot's descriptor)."""
+    return getattr(cls, name).__set__  # type: ignore[no-any-return]
+
+
+_SET_WORDS, _SET_UNUSED, _SET_DISCARD, _SET_BONUS = (_setter(Play, name) for name in
+                                                     ("words", "unused", "discard", "bonus"))  # fmt: skip
+_SET_CARDS, _SET_REQUIRED, _SET_PLAYS, _SET_GO_OUT = (_setter(Solution, name) for name in
+                                                      ("cards", "discard_required", "plays", "best_go_out"))  # fmt: skip
+_new = object.__new__
+assert [f.name for f in fields(Play)] == ["words", "unused", "discard", "bonus"]
+assert [f.name for f in fields(Solution)] == ["cards", "discard_required", "plays", "best_go_out"]
+
+
+def make_play(words: tuple[Word, ...], unused: tuple[Card, ...], discard: Card | None, bonus: int) -> Play:
+    """``Play(words, unused, discard, bonus)``, slot by slot."""
+    play: Play = _new(Play)
+    _SET_WORDS(play, words)
+    _SET_UNUSED(play, unused)
+    _SET_DISCARD(play, discard)
+    _SET_BONUS(play, bonus)
+    return play
+
+
+def make_solution(cards: tuple[Card, ...], discard_required: bool, plays: tuple[Play, ...],
+                  best_go_out: Play | None) -> Solution:  # fmt: skip
+    """``Solution(cards, discard_required, plays, best_go_out)``, slot by slot."""
+    solution: Solution = _new(Solution)
+    _SET_CARDS(solution, cards)
+    _SET_REQUIRED(solution, discard_required)
+    _SET_PLAYS(solution, plays)
+    _SET_GO_OUT(solution, best_go_out)
+    return solution
