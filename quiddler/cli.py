@@ -43,6 +43,7 @@ LAZY_COMMANDS = {
     "odds": "quiddler.odds_cli:odds",
     "play": "quiddler.play.cli:play",
     "simulate": "quiddler.game.cli:simulate",
+    "serve": "quiddler.cli_serve:serve",  # serve: registered here until the cli/ package lands
 }
 
 #: A single solve whose search may visit more states than this (see

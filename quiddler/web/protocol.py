@@ -147,12 +147,13 @@ draw pile, the game's seed, the record.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from ..cards import Card
 from ..errors import QuiddlerError
 from ..game.engine import Game
+from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..game.state import Action, Discard, Draw, GoOut, LayDown, Phase, PlayerView, PublicEvent, word_of
 
 __all__ = [
@@ -367,6 +368,111 @@ def to_engine_action(request: ActionRequest, seat: int) -> Action:
     if request.kind == "go_out":
         return GoOut(seat, words, request.card)
     return LayDown(seat, words, request.card)
+
+
+# -- REST bodies -----------------------------------------------------------------
+
+#: The longest display name.
+MAX_NAME = 24
+#: The most rounds a table may play, and the highest turn limit it may set.
+MAX_ROUNDS = 20
+MAX_TURN_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    seats: tuple[str, ...]
+    rules: Rules
+    hints: bool
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRequest:
+    invite: str
+    name: str | None  #: None: "Player K" for seat K - 1
+
+
+def parse_body(body: bytes) -> dict[str, Any]:
+    """A REST body: one JSON object (ProtocolError otherwise)."""
+    try:
+        data = json.loads(body, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise _bad(f"the body is not JSON: {exc}"[:200]) from None
+    if not isinstance(data, dict):
+        raise _bad(f"the body must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def parse_name(value: Any, default: str) -> str:
+    """A display name: printable text, at most :data:`MAX_NAME` characters once trimmed."""
+    if value is None:
+        return default
+    name = " ".join(_string(value, "name").split())
+    if not name:
+        raise _bad("name must not be empty")
+    if len(name) > MAX_NAME:
+        raise _bad(f"name is too long ({len(name)} characters; at most {MAX_NAME})")
+    if not name.isprintable():
+        raise _bad("name must be printable text")
+    return name
+
+
+def parse_rules(value: Any) -> Rules:
+    """Rules fields by name (no word list: tables play with ENABLE)."""
+    if value is None:
+        return Rules()
+    if not isinstance(value, dict):
+        raise _bad(f"rules must be an object, not {_shown(value)}")
+    known = [f.name for f in fields(Rules) if f.name != "wordlist"]
+    for key in value:
+        if key == "wordlist":
+            raise _bad("rules: a table plays with the ENABLE word list; wordlist cannot be set")
+        if key not in known:
+            raise _bad(f"rules: unknown field {_shown(key)} (known: {', '.join(known)})")
+    sizes = value.get("round_sizes")
+    if sizes is not None:
+        _list(sizes, "rules.round_sizes", MAX_ROUNDS)
+    limit = value.get("turn_limit")
+    if isinstance(limit, int) and limit > MAX_TURN_LIMIT:
+        raise _bad(f"rules.turn_limit must be at most {MAX_TURN_LIMIT}, not {limit}")
+    try:
+        return Rules.from_dict(value)
+    except (TypeError, ValueError) as exc:
+        raise _bad(f"rules: {exc}") from None
+
+
+def parse_new_table(data: dict[str, Any], players: tuple[str, ...]) -> NewTable:
+    """``POST /api/tables``; ``players`` are the computer players' names."""
+    _fields(data, "a new table", {"seats"}, frozenset({"rules", "hints", "name"}))
+    seats = _list(data["seats"], "seats", MAX_PLAYERS)
+    if len(seats) < MIN_PLAYERS:
+        raise _bad(f"a table needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(seats)}")
+    for number, kind in enumerate(seats):
+        _string(kind, f"seats[{number}]")
+        if kind != "human" and kind not in players:
+            raise _bad(f"seats[{number}]: {_shown(kind)} is neither 'human' nor a computer player "
+                       f"({', '.join(players)})")  # fmt: skip
+    if seats[0] != "human":
+        raise _bad("seats[0] is the creator's seat: it must be 'human'")
+    hints = data.get("hints", True)
+    if not isinstance(hints, bool):
+        raise _bad(f"hints must be true or false, not {_shown(hints)}")
+    rules = parse_rules(data.get("rules"))
+    try:
+        rules.check_players(len(seats))
+    except ValueError as exc:
+        raise _bad(str(exc)) from None
+    return NewTable(tuple(seats), rules, hints, parse_name(data.get("name"), "Player 1"))
+
+
+def parse_join(data: dict[str, Any]) -> JoinRequest:
+    """``POST /api/tables/{table}/join``."""
+    _fields(data, "a join", {"invite"}, frozenset({"name"}))
+    name = data.get("name")
+    return JoinRequest(_string(data["invite"], "invite"), None if name is None else parse_name(name, ""))
 
 
 # -- server messages -------------------------------------------------------------
