@@ -314,14 +314,26 @@ def test_two_browsers_at_one_table_play_each_other_to_the_end(server: str, open_
     for page, me, other in ((ann, "Ann", "Bo"), (bo, "Bo", "Ann")):
         players = page.inner_text("ul.players")
         assert me in players and other in players
-    assert play_to_the_end([ann, bo])
+    # Someone with the table's address but no invite watches: the public view, no hand, no controls.
+    watcher = open_tab().page
+    watcher.goto(link.partition("#")[0])
+    watcher.locator("#watching").wait_for()
+    assert not watcher.locator("#hand").count() and not watcher.locator("#hint-button").count()
+    assert "Ann" in watcher.inner_text("ul.players") and "Bo" in watcher.inner_text("ul.players")
+    actions = play_to_the_end([ann, bo])
     assert ann.inner_text("#winner") == bo.inner_text("#winner")
+    watcher.locator("#winner").wait_for()
+    assert watcher.inner_text("#winner") == ann.inner_text("#winner")
     ann_totals = ann.eval_on_selector_all("#score-sheet tr.totals td", "cells => cells.map(c => c.textContent)")
     bo_totals = bo.eval_on_selector_all("#score-sheet tr.totals td", "cells => cells.map(c => c.textContent)")
     assert ann_totals == bo_totals
     with bo.expect_download() as download:
         bo.click("#download-record")
-    assert json.loads(Path(download.value.path()).read_text())["players"] == ["Ann", "Bo"]
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["players"] == ["Ann", "Bo"]
+    # A round someone went out of gave the other a final turn, laid down by clicking.
+    if record["rounds"][0]["result"]["went_out"] is not None:
+        assert "go-out" in actions and "lay-down" in actions, actions
 
 
 def test_a_reload_or_a_closed_tab_comes_back_to_the_same_seat_and_move(server: str,
@@ -359,7 +371,7 @@ def test_a_reload_or_a_closed_tab_comes_back_to_the_same_seat_and_move(server: s
     wait_discarded(again, before[0])
 
 
-def test_typed_words_that_do_not_fit_get_plays_exact_reason(server: str, open_tab: Callable[..., Tab]) -> None:
+def test_typed_words_that_cannot_be_laid_down_get_the_exact_reason(server: str, open_tab: Callable[..., Tab]) -> None:
     """The words box: a word the hand cannot spell, and a word not in the
     list, are answered with the reasons `quiddler play` gives."""
     from quiddler import default_wordlist
@@ -367,8 +379,9 @@ def test_typed_words_that_do_not_fit_get_plays_exact_reason(server: str, open_ta
     from quiddler.play.spelling import WordProblem, match_words
 
     page = open_tab().page
-    create_table(page, server, name="Ann", seats=["human", "easy"], sizes="5")
+    create_table(page, server, name="Ann", seats=["human", "easy"], sizes="5", hints=False)
     assert wait_for_move_or_end([page]) is page
+    assert not page.locator("#hint-button").count(), "a table without hints shows no hint button"
     page.click("#pile")
     page.locator("#words-input").wait_for()
     cards = tuple(Card(f) for f in hand(page))

@@ -189,5 +189,13 @@ export async function showHome(main, { navigate }) {
     el("p", {}, "Choose the seats: friends get an invite link, computer players are ready at once. The game starts when every seat is taken."),
     form,
   );
-  replace(main, el("h1", {}, "Quiddler"), el("div", { class: "home" }, quick, friends));
+  const rules = el("details", { class: "panel how" },
+    el("summary", {}, "How Quiddler is played"),
+    el("p", {}, "Each round deals everyone a few cards: 3 in the first round, one more each round after. On your turn, draw a card (from the pile, or the face-up discard), then discard one."),
+    el("p", {}, "When every card but your discard spells words (each word two cards or more), you may go out. Everyone else then has one final turn to lay down what words they can; the cards left in their hands count against them."),
+    el("p", {}, "A round scores the points of your words minus the points of the cards you kept. The longest word and the most words each earn a bonus (a tie earns nothing). The highest total after the last round wins."),
+  );
+  replace(main, el("h1", {}, "Play Quiddler in your browser"),
+    el("p", { class: "intro" }, "The card game of making words, with hints from the solver and computer players from easy to expert."),
+    el("div", { class: "home" }, quick, friends), rules);
 }

@@ -34,10 +34,10 @@ function bonusSentences(result, rules, nameOf) {
       const detail = field === "longest_bonus"
         ? (() => {
           const best = scores[winner].words.reduce((a, w) => (wordLetters(w) > wordLetters(a) ? w : a));
-          return `'${wordText(best)}', ${wordLetters(best)} letters`;
+          return `'${wordText(best)}' (${wordLetters(best)} letters)`;
         })()
         : `${scores[winner].words.length} words`;
-      out.push(`${label[0].toUpperCase()}${label.slice(1)} bonus: ${nameOf(winner)} (${detail}) ${signed(scores[winner][field])}.`);
+      out.push(`${label[0].toUpperCase()}${label.slice(1)} bonus ${signed(scores[winner][field])}: ${nameOf(winner)}, for ${detail}.`);
       return;
     }
     const values = scores.map((s, i) => (eligible[i] ? measure(s) : -1));
@@ -47,7 +47,7 @@ function bonusSentences(result, rules, nameOf) {
       return;
     }
     const tied = values.map((v, i) => (v === best ? nameOf(i) : null)).filter(Boolean);
-    out.push(`${label[0].toUpperCase()}${label.slice(1)} bonus: ${listed(tied)} tied at ${best} ${unit}, so nobody gets it.`);
+    out.push(`${label[0].toUpperCase()}${label.slice(1)} bonus: ${listed(tied)} tied at ${best} ${best === 1 ? unit.slice(0, -1) : unit}, so nobody gets it.`);
   };
   explain("longest-word", longest, (s) => Math.max(0, ...s.words.map(wordLetters)), "letters", "longest_bonus");
   explain("most-words", most, (s) => s.words.length, "words", "most_words_bonus");
@@ -62,12 +62,11 @@ function floorSentences(result, before, rules, nameOf) {
   result.scores.forEach((s, seat) => {
     const raw = (before[seat] ?? 0) + s.score;
     if (raw < 0) {
-      out.push(`${nameOf(seat)}: ${before[seat] ?? 0} ${s.score < 0 ? "−" : "+"} ${Math.abs(s.score)} would be ${signed(raw)}, but a total never goes below zero, so it is 0.`);
+      out.push(`${nameOf(seat)}: ${before[seat] ?? 0} ${s.score < 0 ? "−" : "+"} ${Math.abs(s.score)} would be ${signed(raw)}; a total never goes below zero (the zero floor), so it is 0.`);
     }
   });
-  if (!out.length && result.scores.some((s) => s.score < 0)) {
-    out.push("A total never goes below zero (the zero floor); nobody reached it this round.");
-  }
+  // Said every round, so the rule is known before it bites.
+  if (!out.length) out.push("Zero floor: a total never goes below zero (a round that would take it lower leaves it at 0).");
   return out;
 }
 
@@ -113,7 +112,7 @@ export function scoreSheet(view, session) {
   const seats = [...Array(view.players ?? view.totals.length).keys()];
   return el("div", { class: "table-wrap" },
     el("table", { class: "sheet", id: "score-sheet" },
-      el("caption", {}, "Score sheet"),
+      el("caption", { class: "visually-hidden" }, "Score sheet: each round's score and the total after it"),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Round"), seats.map((s) => el("th", { scope: "col" }, session.nameOf(s))))),
       el("tbody", {},
         history.map((r) => el("tr", {},
@@ -141,6 +140,6 @@ export function gameOverView(view, session) {
       }, "Download the game record"),
       el("a", { class: "button", href: "/", "data-focus": "again" }, "Play another game"),
     ),
-    el("p", { class: "small" }, "The record is the engine's JSON game record: `quiddler` can replay it move by move."),
+    el("p", { class: "small" }, "The record holds the game's seed, every deal and every move (the engine's JSON game record)."),
   );
 }

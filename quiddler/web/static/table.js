@@ -357,7 +357,7 @@ export function gameView(session) {
     el("div", { class: "status" },
       el("p", { class: "round", id: "round-line" },
         over ? `Game over after ${rounds} rounds` : `Round ${v.round + 1} of ${rounds} · ${v.round_size} cards each · ${v.dealer === v.seat ? "you deal" : `${session.nameOf(v.dealer)} deals`}`),
-      el("p", { class: `turn-line${isMyTurn(v) ? " mine" : ""}`, id: "turn-line" }, turnLine(v, session)),
+      over ? null : el("p", { class: `turn-line${isMyTurn(v) ? " mine" : ""}`, id: "turn-line" }, turnLine(v, session)),
       v.seat === null || v.seat === undefined ? el("p", { class: "small", id: "watching" }, "You are watching: you see what every player may see, never a hand.") : null,
     ),
     session.error ? el("p", { class: "error", role: "alert", id: "error" }, session.error) : null,
