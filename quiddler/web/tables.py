@@ -362,13 +362,15 @@ class Tables:
     def open_count(self) -> int:
         return sum(1 for table in self.tables.values() if not table.over)
 
-    def create(self, kinds: list[str], rules: Rules, hints: bool, name: str) -> tuple[Table, str, str]:
+    def create(self, kinds: list[str], rules: Rules, hints: bool, name: str,
+               seed: int | None = None) -> tuple[Table, str, str]:  # fmt: skip
         """A new table with the creator in seat 0: (table, invite, token).
-        Raises JoinError (503) when the server holds its maximum of tables."""
+        ``seed`` fixes the deal (tests); by default it is random.  Raises
+        JoinError (503) when the server holds its maximum of tables."""
         if self.open_count() >= self.limits.max_tables:
             raise JoinError(503, "too_many_tables", f"the server holds its maximum of {self.limits.max_tables} "
                                                     "tables: try again later")  # fmt: skip
-        game = Game(len(kinds), rules=rules)
+        game = Game(len(kinds), rules=rules, seed=seed)
         table_id = new_table_id()
         while table_id in self.tables or self.store.load(table_id) is not None:
             table_id = new_table_id()

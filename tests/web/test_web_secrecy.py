@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -102,8 +103,9 @@ class Recorder:
 
 async def _play(tmp_path: Path, kinds: list[str], rules: Rules, seed: int) -> tuple[Table, list[Recorder]]:
     rng = random.Random(seed)
+    seed += 7 * 10**17  # a seed too long to turn up in a message by chance
     tables = Tables(Store(tmp_path / "t.sqlite3"), Limits(), workers=2)
-    table, invite, _token = tables.create(kinds, rules, True, "Ann")
+    table, invite, _token = tables.create(kinds, rules, True, "Ann", seed=seed)
     humans = [0]
     for seat, kind in enumerate(kinds[1:], 1):
         if kind == HUMAN:
@@ -144,6 +146,7 @@ async def _play(tmp_path: Path, kinds: list[str], rules: Rules, seed: int) -> tu
         (["human", "easy"], 1),
         (["human", "human", "random"], 2),
         (["human", "greedy", "human", "medium"], 3),
+        (["human", "hard"], int(os.environ.get("QUIDDLER_TEST_SEED", "5"))),
     ],
 )
 def test_no_message_holds_another_seats_hidden_cards(tmp_path: Path, kinds: list[str], seed: int) -> None:
@@ -153,7 +156,7 @@ def test_no_message_holds_another_seats_hidden_cards(tmp_path: Path, kinds: list
         states = [m for m in recorder.messages if m["type"] == "state"]
         assert states[-1]["view"]["phase"] == "game_over"
         assert states[-1]["moves"] == table.moves
-        assert recorder.perturbed_checks > 10
+        assert recorder.perturbed_checks >= max(3, len(states) // 2)
 
 
 def test_the_check_catches_a_message_that_leaks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
