@@ -42,27 +42,21 @@ pytestmark = pytest.mark.timeout(600)
 # -- the server and the browser ----------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real ``quiddler serve`` on a free loopback port; yields its base URL."""
-    folder = tmp_path_factory.mktemp("serve")
-    out, err = folder / "stdout.txt", folder / "stderr.txt"
+def start_server(folder: Path, port: int = 0) -> tuple[subprocess.Popen[bytes], str]:
+    """``quiddler serve`` on loopback over the database in ``folder``; the
+    process and the address its first line announces."""
+    out, err = folder / f"stdout-{time.monotonic_ns()}.txt", folder / "stderr.txt"
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    with out.open("w") as stdout, err.open("w") as stderr:
+    with out.open("w") as stdout, err.open("a") as stderr:
         process = subprocess.Popen(
-            [sys.executable, "-m", "quiddler.cli", "serve", "--port", "0", "--db", str(folder / "tables.sqlite3")],
+            [sys.executable, "-m", "quiddler.cli", "serve", "--port", str(port), "--db", str(folder / "tables.sqlite3")],
             stdout=stdout, stderr=stderr, cwd=folder, env=env,
         )  # fmt: skip
     try:
-        url = _first_line_url(process, out, err)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(20)
+        return process, _first_line_url(process, out, err)
+    except BaseException:
+        stop_server(process)
+        raise
 
 
 def _first_line_url(process: subprocess.Popen[bytes], out: Path, err: Path) -> str:
@@ -78,6 +72,25 @@ def _first_line_url(process: subprocess.Popen[bytes], out: Path, err: Path) -> s
             pytest.fail(f"quiddler serve exited with {process.returncode}: {err.read_text()[-2000:]}", pytrace=False)
         time.sleep(0.05)
     pytest.fail(f"quiddler serve printed no address within 60 s: {err.read_text()[-2000:]}", pytrace=False)
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(20)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real ``quiddler serve`` on a free loopback port; yields its base URL."""
+    process, url = start_server(tmp_path_factory.mktemp("serve"))
+    try:
+        yield url
+    finally:
+        stop_server(process)
 
 
 @pytest.fixture(scope="module")
@@ -101,12 +114,17 @@ class Tab:
     def __init__(self, page: Any) -> None:
         self.page = page
         self.problems: list[str] = []
+        self.server_stopped = False
         page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
         page.on("console", lambda msg: msg.type == "error" and self.problems.append(f"console: {msg.text}"))
         page.set_default_timeout(WAIT_MS)
 
-    def check(self) -> None:
-        assert not self.problems, self.problems
+    #: What Chromium logs while the server is away (a test that stops it on purpose allows these).
+    NETWORK = re.compile(r"WebSocket connection to .* failed|Failed to load resource: net::ERR_CONNECTION_REFUSED")
+
+    def check(self, *, server_stopped: bool = False) -> None:
+        problems = [p for p in self.problems if not (server_stopped and self.NETWORK.search(p))]
+        assert not problems, problems
 
 
 @pytest.fixture
@@ -127,7 +145,7 @@ def open_tab(browser: Any) -> Iterator[Callable[..., Tab]]:
     yield make
     try:
         for tab in tabs:
-            tab.check()
+            tab.check(server_stopped=tab.server_stopped)
     finally:
         for context in contexts:
             context.close()
@@ -457,3 +475,33 @@ def test_a_turn_with_the_keyboard_alone(server: str, open_tab: Callable[..., Tab
     wait_discarded(page, face)
     # The announcement region tells a screen reader what happened.
     page.wait_for_function("() => document.getElementById('announce').textContent.length > 0")
+
+
+def test_a_server_killed_mid_game_and_started_again_puts_the_player_back(browser: Any, tmp_path: Path,
+                                                                          open_tab: Callable[..., Tab]) -> None:  # fmt: skip
+    """SIGKILL the server between a draw and a discard, start it again on
+    the same port and database: the open page reconnects by itself and
+    shows the same hand at the same move, which then plays on."""
+    process, url = start_server(tmp_path)
+    try:
+        tab = open_tab()
+        tab.server_stopped = True
+        page = tab.page
+        page.goto(url + "/")
+        page.click("#play-now")
+        assert wait_for_move_or_end([page]) is page
+        page.click("#pile")
+        page.locator("#turn-line.mine", has_text="discard").wait_for()
+        before = hand(page)
+        process.kill()
+        process.wait(20)
+        page.locator("#connection", has_text="Connection lost").wait_for()
+        process, again = start_server(tmp_path, port=int(url.rpartition(":")[2]))
+        assert again == url
+        page.wait_for_function("() => document.getElementById('connection').textContent === ''")
+        page.locator("#turn-line.mine", has_text="discard").wait_for()
+        assert hand(page) == before
+        page.locator(f'#hand button[data-face="{before[-1]}"]').first.click()
+        wait_discarded(page, before[-1])
+    finally:
+        stop_server(process)
