@@ -286,9 +286,8 @@ def test_an_invite_is_dead_once_the_table_is_full(client: TestClient) -> None:
                                     "null"])  # fmt: skip
 def test_the_handshake_needs_the_servers_own_origin(client: TestClient, origin: str | None) -> None:
     data = new_table(client, ["human", "easy"])
-    with pytest.raises(WebSocketDisconnect) as refused:
-        with connect(client, data["table"], origin=origin) as ws:
-            ws.receive_json()
+    with pytest.raises(WebSocketDisconnect) as refused, connect(client, data["table"], origin=origin) as ws:
+        ws.receive_json()
     assert refused.value.code == 1008
 
 
@@ -297,9 +296,8 @@ def test_an_allowed_origin_may_connect(client_for: Client) -> None:
     data = new_table(client, ["human", "easy"])
     with connect(client, data["table"], origin="https://quiddler.example") as ws:
         assert hello(ws, data["token"])["view"]["seat"] == 0
-    with pytest.raises(WebSocketDisconnect):
-        with connect(client, data["table"], origin="https://other.example") as ws:
-            ws.receive_json()
+    with pytest.raises(WebSocketDisconnect), connect(client, data["table"], origin="https://other.example") as ws:
+        ws.receive_json()
 
 
 def test_an_unknown_host_is_refused(client: TestClient) -> None:
@@ -400,9 +398,8 @@ def test_connections_per_address_are_limited(client_for: Client) -> None:
     with connect(client, data["table"]) as a, connect(client, data["table"]) as b:
         still_open(a)
         still_open(b)
-        with pytest.raises(WebSocketDisconnect):
-            with connect(client, data["table"]) as c:
-                c.receive_json()
+        with pytest.raises(WebSocketDisconnect), connect(client, data["table"]) as c:
+            c.receive_json()
     with connect(client, data["table"]) as again:  # closing one frees its place
         still_open(again)
 
@@ -526,7 +523,6 @@ def test_a_stored_table_comes_back_after_a_restart(client_for: Client, tmp_path:
                 state = until(ws, my_turn)
             ws.send_json({"type": "action", "action": {"type": "draw", "source": "pile"}})
             before = until(ws, lambda m: m["type"] == "state")
-    with TestClient(create_app(db, allowed_hosts=["testserver"])) as second:
-        with connect(second, data["table"]) as ws:
-            after = hello(ws, data["token"])
+    with TestClient(create_app(db, allowed_hosts=["testserver"])) as second, connect(second, data["table"]) as ws:
+        after = hello(ws, data["token"])
     assert after["moves"] == before["moves"] and after["view"] == before["view"]
