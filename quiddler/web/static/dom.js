@@ -54,11 +54,21 @@ export function replace(node, ...children) {
 export function rerender(root, build) {
   const active = document.activeElement;
   const key = active && root.contains(active) ? active.dataset.focus : undefined;
+  // A text box being typed in keeps its caret too (a state can arrive mid-word).
+  const caret = active && active.tagName === "INPUT" && typeof active.selectionStart === "number"
+    ? [active.selectionStart, active.selectionEnd] : null;
   replace(root, build());
   if (key) {
     const again = root.querySelector(`[data-focus="${CSS.escape(key)}"]`);
     if (again && !again.disabled) {
       again.focus();
+      if (caret && again.tagName === "INPUT") {
+        try {
+          again.setSelectionRange(caret[0], caret[1]);
+        } catch {
+          // an input type without a caret (number): nothing to restore
+        }
+      }
       return true;
     }
   }

@@ -3,9 +3,28 @@
 
 import { el } from "./dom.js";
 
-/** The join form: a name, then "Take a seat"; or just watch. */
-export function joinView({ table, name, busy, error, onJoin, onWatch }) {
-  const input = el("input", { id: "join-name", name: "name", maxlength: 40, autocomplete: "nickname", required: true, value: name || "" });
+/** The table's rules in one line: "2 rounds (3, 4 cards) · bonuses 10 and 10 · zero floor · hints on". */
+export function rulesText(rules, hints) {
+  if (!rules) return "";
+  const sizes = rules.round_sizes || [];
+  const parts = [`${sizes.length} round${sizes.length === 1 ? "" : "s"} (${sizes.join(", ")} cards)`];
+  const longest = rules.longest_word_bonus ?? 10;
+  const most = rules.most_words_bonus ?? 10;
+  parts.push(longest || most ? `bonuses: longest word ${longest}, most words ${most}` : "no bonuses");
+  if (rules.bonus_requires_going_out) parts.push("bonuses only for going out");
+  if (rules.no_going_out_first_turn) parts.push("no going out on a first turn");
+  parts.push(rules.floor_at_zero === false ? "totals may go below zero" : "zero floor");
+  parts.push(`turn limit ${rules.turn_limit ?? 50}`);
+  if (typeof hints === "boolean") parts.push(hints ? "hints on" : "no hints");
+  return parts.join(" · ");
+}
+
+/** The join form: a name, then "Take a seat"; or just watch.  `summary` is the table's public facts, when known. */
+export function joinView({ table, name, busy, error, summary, onName, onJoin, onWatch }) {
+  const input = el("input", {
+    id: "join-name", name: "name", maxlength: 24, autocomplete: "nickname", required: true, value: name || "",
+    "data-focus": "join-name", oninput: (e) => onName(e.target.value),
+  });
   const form = el("form", { class: "panel join", novalidate: true },
     el("h2", {}, "You are invited to a game of Quiddler"),
     el("div", { class: "row" }, el("label", { for: "join-name" }, "Your name "), input),
@@ -14,6 +33,11 @@ export function joinView({ table, name, busy, error, onJoin, onWatch }) {
       el("button", { type: "button", id: "watch", onclick: onWatch, "data-focus": "watch" }, "Just watch"),
     ),
     error ? el("p", { class: "error", role: "alert" }, error) : null,
+    summary && Array.isArray(summary.seats) ? el("div", {},
+      el("h3", {}, summary.over ? "This game is over" : summary.started ? "This game has started" : "At the table"),
+      el("ul", { class: "lobby-seats" }, summary.seats.map((s, i) => el("li", {}, seatText(s, i, null)))),
+      el("p", { class: "small" }, rulesText(summary.rules, summary.hints)),
+    ) : null,
     el("p", { class: "small" }, `Table ${table}`),
   );
   form.addEventListener("submit", (event) => {
@@ -48,6 +72,7 @@ export function lobbyView({ table, lobby, mySeat, invite, copied, onCopy }) {
     el("p", {}, waiting === 1 ? "One seat is still free. The game starts when every seat is taken."
       : `${waiting} seats are still free. The game starts when every seat is taken.`),
     el("ul", { class: "lobby-seats", id: "lobby-seats" }, seats.map((s, i) => el("li", {}, seatText(s, i, mySeat)))),
+    lobby.rules ? el("p", { class: "small" }, rulesText(lobby.rules, lobby.hints)) : null,
     link ? el("div", { class: "invite" },
       el("label", { for: "invite-link" }, "Send this link to your friends:"),
       el("div", { class: "row" },

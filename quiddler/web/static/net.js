@@ -60,6 +60,8 @@ export const createTable = (settings) => request("POST", "/api/tables", settings
 /** POST /api/tables/{table}/join: {seat, token}. */
 export const joinTable = (table, invite, name) =>
   request("POST", `/api/tables/${encodeURIComponent(table)}/join`, { invite, name });
+/** GET /api/tables/{table}: the public facts (seats, started, over, hints, rules). */
+export const tableSummary = (table) => request("GET", `/api/tables/${encodeURIComponent(table)}`);
 /** Where the finished game's record is downloaded from. */
 export const recordUrl = (table) => `/api/tables/${encodeURIComponent(table)}/record`;
 /** GET /api/players, when the server lists its computer players (else null). */

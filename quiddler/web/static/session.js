@@ -4,7 +4,7 @@
 
 import { el, rerender, replace } from "./dom.js";
 import { lobbyView, joinView } from "./lobby.js";
-import { ApiError, TableSocket, forgetSeat, joinTable, loadSeat, saveSeat } from "./net.js";
+import { ApiError, TableSocket, forgetSeat, joinTable, loadSeat, saveSeat, tableSummary } from "./net.js";
 import { rememberName } from "./home.js";
 import { describeEvent, gameView, focusTarget, turnLine } from "./table.js";
 
@@ -25,6 +25,9 @@ export class TableSession {
     this.lobby = null;
     this.view = null;
     this.names = [];
+    this.seats = []; // the server's seat facts: {seat, kind, name, taken, connected}
+    this.summary = null; // the table's public facts, on the invite page
+    this.joinName = localStorageName();
     this.hintsAllowed = null; // null: the server did not say
     this.hint = null; // {for: moveKey, hint} or {for, pending: true}
     this.error = null; // the last error message from the server, shown as it came
@@ -43,6 +46,16 @@ export class TableSession {
       this.connect({ type: "hello", token: this.seat.token });
     } else if (invite) {
       this.render();
+      // Who is at the table already, shown on the invite page; a table that
+      // is full or gone is said at once rather than after typing a name.
+      tableSummary(table).then((summary) => {
+        this.summary = summary;
+        if (summary.started) this.joinError = "Every seat at this table is taken. You can still watch.";
+        this.render();
+      }, (exc) => {
+        if (exc instanceof ApiError && exc.status === 404) this.joinError = "There is no such table (the link may be old).";
+        this.render();
+      });
     } else {
       this.watch();
     }
@@ -50,6 +63,18 @@ export class TableSession {
 
   get mySeat() {
     return this.view ? this.view.seat : this.seat ? this.seat.seat : null;
+  }
+
+  /** Whether a seat is played by the computer. */
+  isComputer(seat) {
+    const s = this.seats[seat];
+    return Boolean(s && s.kind && s.kind !== "human");
+  }
+
+  /** Whether a person's seat has no open connection (the player is away). */
+  isAway(seat) {
+    const s = this.seats[seat];
+    return Boolean(s && s.kind === "human" && s.connected === false);
   }
 
   /** Name of a seat: from the server's names, else "Seat N". */
@@ -220,6 +245,7 @@ export class TableSession {
    */
   readTableFacts(msg) {
     if (Array.isArray(msg.seats)) {
+      this.seats = msg.seats;
       const names = msg.seats.map((s) => {
         if (!s || typeof s !== "object") return null;
         if (s.kind && s.kind !== "human") return `Computer (${s.kind})`;
@@ -310,8 +336,9 @@ export class TableSession {
     const parts = [];
     if (!this.seat && !this.watching && this.invite) {
       parts.push(joinView({
-        table: this.table, name: localStorageName(), busy: this.joinBusy, error: this.joinError,
-        onJoin: (name) => this.join(name), onWatch: () => this.watch(),
+        table: this.table, name: this.joinName, busy: this.joinBusy, error: this.joinError, summary: this.summary,
+        // What is typed is kept here: the form is drawn again when the table's facts arrive.
+        onName: (name) => { this.joinName = name; }, onJoin: (name) => this.join(name), onWatch: () => this.watch(),
       }));
     } else if (this.view) {
       parts.push(gameView(this));

@@ -4,6 +4,7 @@
 
 import { el } from "./dom.js";
 import { WordProblem, parseTyped, points, wordPoints, wordText } from "./cards.js";
+import { rulesText } from "./lobby.js";
 import { gameOverView, roundResultView, scoreSheet } from "./results.js";
 
 const isMyTurn = (v) => v.seat !== null && v.seat !== undefined && v.turn === v.seat && v.phase !== "game_over";
@@ -46,8 +47,10 @@ export function turnLine(v, session) {
   if (v.phase === "game_over") return "Game over.";
   if (!isMyTurn(v)) {
     const name = session.nameOf(v.turn);
-    const final = v.went_out !== null && v.went_out !== undefined ? " (final turn)" : "";
-    return `${name}'s turn${final}: ${v.phase === "draw" ? "drawing" : "discarding"}.`;
+    const final = v.went_out !== null && v.went_out !== undefined ? ", final turn" : "";
+    if (session.isComputer(v.turn)) return `${name} is thinking${final ? " (final turn)" : ""}…`;
+    const away = session.isAway(v.turn) ? " (away: the game waits for them)" : "";
+    return `${name}'s turn${final}: ${v.phase === "draw" ? "drawing" : "discarding"}${away}.`;
   }
   if (v.phase === "draw") {
     const top = v.discard_top ? ` or take the ${v.discard_top} from the discard pile` : "";
@@ -88,6 +91,7 @@ function playersView(v, session) {
     const tags = [];
     if (seat === v.dealer) tags.push("dealer");
     if (seat === v.went_out) tags.push("went out");
+    if (session.isAway(seat)) tags.push("away");
     return el("li", { class: `player${seat === v.turn && v.phase !== "game_over" ? " turn" : ""}${seat === v.seat ? " me" : ""}`, id: `player-${seat}` },
       el("div", { class: "who" },
         el("span", { class: "name" }, session.nameOf(seat), seat === v.seat && session.nameOf(seat) !== "You" ? " (you)" : ""),
@@ -358,6 +362,8 @@ export function gameView(session) {
       el("p", { class: "round", id: "round-line" },
         over ? `Game over after ${rounds} rounds` : `Round ${v.round + 1} of ${rounds} · ${v.round_size} cards each · ${v.dealer === v.seat ? "you deal" : `${session.nameOf(v.dealer)} deals`}`),
       over ? null : el("p", { class: `turn-line${isMyTurn(v) ? " mine" : ""}`, id: "turn-line" }, turnLine(v, session)),
+      el("details", { class: "rules-line", open: Boolean(session.rulesOpen), ontoggle: (e) => { session.rulesOpen = e.target.open; } }, el("summary", { "data-focus": "rules" }, "Rules at this table"),
+        el("p", { class: "small" }, rulesText(v.rules, session.hintsAllowed))),
       v.seat === null || v.seat === undefined ? el("p", { class: "small", id: "watching" }, "You are watching: you see what every player may see, never a hand.") : null,
     ),
     session.error ? el("p", { class: "error", role: "alert", id: "error" }, session.error) : null,
