@@ -54,7 +54,7 @@ def test_a_game_over_the_network(server: ServerProcess) -> None:
     joined = httpx.post(f"{server.url}/api/tables/{data['table']}/join", json={"invite": data["invite"], "name": "Bo"})
     assert joined.status_code == 200
     tokens = {0: data["token"], 1: joined.json()["token"]}
-    sockets = {seat: open_socket(server, data["table"]) for seat in tokens}
+    sockets = {seat: open_socket(server, data["table"]).__enter__() for seat in tokens}
     try:
         states = {}
         for seat, ws in sockets.items():
