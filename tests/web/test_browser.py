@@ -115,6 +115,8 @@ class Tab:
         self.page = page
         self.problems: list[str] = []
         self.server_stopped = False
+        #: Console messages a test expects (a request it makes the server refuse).
+        self.allowed: list[re.Pattern[str]] = []
         page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
         page.on("console", lambda msg: msg.type == "error" and self.problems.append(f"console: {msg.text}"))
         page.set_default_timeout(WAIT_MS)
@@ -123,7 +125,8 @@ class Tab:
     NETWORK = re.compile(r"WebSocket connection to .* failed|Failed to load resource: net::ERR_CONNECTION_REFUSED")
 
     def check(self, *, server_stopped: bool = False) -> None:
-        problems = [p for p in self.problems if not (server_stopped and self.NETWORK.search(p))]
+        problems = [p for p in self.problems
+                    if not (server_stopped and self.NETWORK.search(p)) and not any(a.search(p) for a in self.allowed)]
         assert not problems, problems
 
 
@@ -505,3 +508,30 @@ def test_a_server_killed_mid_game_and_started_again_puts_the_player_back(browser
         wait_discarded(page, before[-1])
     finally:
         stop_server(process)
+
+
+def test_names_show_as_text_and_refusals_say_why(server: str, open_tab: Callable[..., Tab]) -> None:
+    """A name that looks like HTML is shown as those characters and never
+    runs; a rules value the server refuses is shown with its reason."""
+    tab = open_tab()
+    tab.allowed.append(re.compile(r"status of 400 \(Bad Request\)"))
+    page = tab.page
+    page.goto(server + "/")
+    page.fill("#my-name", "Ann")
+    page.select_option("#seat-1", "easy")
+    page.fill("#sizes", "1")
+    page.click("#create-table")
+    error = page.locator("p.error", has_text="Could not start the table")
+    error.wait_for()
+    assert "at least 2 cards, not 1" in error.inner_text()
+
+    hostile = "<img src=x onerror=f()>"
+    page.evaluate("() => { window.ran = false; window.f = () => { window.ran = true; }; }")
+    page.fill("#my-name", hostile)
+    page.fill("#sizes", "3")
+    page.click("#create-table")
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    page.locator("ul.players").wait_for()
+    assert hostile in page.inner_text("ul.players")
+    assert page.locator("main img").count() == 0
+    assert page.evaluate("() => window.ran") is not True
