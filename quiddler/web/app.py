@@ -293,12 +293,15 @@ class _Server:
         return JSONResponse({"seat": seat, "token": token}, headers=_NO_STORE)
 
     async def table_summary(self, request: Request) -> Response:
-        return JSONResponse(self._table(request).summary(), headers=_NO_STORE)
+        table = self._table(request)
+        self.tables.forget_if_done(table)  # a finished game read from the store need not stay in memory
+        return JSONResponse(table.summary(), headers=_NO_STORE)
 
     async def record(self, request: Request) -> Response:
         table = self._table(request)
         if not table.over:
             return _error(403, "not_over", "the record is shown once the game is over")
+        self.tables.forget_if_done(table)
         return JSONResponse(table.record(), headers={"content-disposition": f'attachment; filename="quiddler-{table.id}.json"'})
 
     async def players(self, request: Request) -> Response:
