@@ -23,7 +23,8 @@ Measured at each step, over ``--seconds`` once every table of the step plays:
   computer's draw and discard, decided in the thread pool), median and p99;
 * ``rss_per_table_kib``: the server's resident memory above the empty
   server, divided by the tables; ``server_cpu``: the server process's CPU
-  use (1.0 = one core busy).
+  use (1.0 = one core busy); ``load_average``: the machine's (1 minute),
+  which says how much other work competed for the two cores.
 
 The steps go on until the action p99 passes ``--target-ms`` (100) or the
 last step is played; ``tables_within_target`` is the largest step within it.
@@ -236,6 +237,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                     "rss_per_table_kib": round((rss - base_rss) / count, 1),
                     "server_cpu": round(cpu, 2),
                     "errors": samples.errors,
+                    "load_average": round(os.getloadavg()[0], 2),
                 }  # fmt: skip
                 steps.append(step)
                 _print_row(step)
@@ -259,7 +261,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 _HEADER = f"{'tables':>6} {'act/s':>7} {'rtt med':>8} {'rtt p99':>8} {'ping med':>8} {'ping p99':>8} " \
-          f"{'rtt/ping':>8} {'cpu turn':>9} {'cpu p99':>8} {'KiB/tbl':>8} {'srv cpu':>7}"  # fmt: skip
+          f"{'rtt/ping':>8} {'comp turn':>9} {'comp p99':>8} {'KiB/tbl':>8} {'srv cpu':>7} {'load':>5}"  # fmt: skip
 
 
 def _print_row(step: dict[str, Any]) -> None:
@@ -269,7 +271,7 @@ def _print_row(step: dict[str, Any]) -> None:
     print(f"{step['tables']:>6} {step['actions_per_s']:>7} {step['rtt_ms']['median']:>8} {step['rtt_ms']['p99']:>8} "
           f"{step['ping_ms']['median']:>8} {step['ping_ms']['p99']:>8} {step['rtt_over_ping']:>8} "
           f"{step['computer_turn_ms']['median']:>9} {step['computer_turn_ms']['p99']:>8} "
-          f"{step['rss_per_table_kib']:>8} {step['server_cpu']:>7}", flush=True)  # fmt: skip
+          f"{step['rss_per_table_kib']:>8} {step['server_cpu']:>7} {step['load_average']:>5}", flush=True)  # fmt: skip
 
 
 def main() -> None:
