@@ -535,3 +535,14 @@ def test_names_show_as_text_and_refusals_say_why(server: str, open_tab: Callable
     assert hostile in page.inner_text("ul.players")
     assert page.locator("main img").count() == 0
     assert page.evaluate("() => window.ran") is not True
+
+
+def test_a_table_that_does_not_exist_says_so(server: str, open_tab: Callable[..., Tab]) -> None:
+    tab = open_tab()
+    tab.allowed.append(re.compile(r"status of 404 \(Not Found\)"))  # the invite page asks for the table's facts
+    page = tab.page
+    page.goto(server + "/t/nosuchtable")
+    page.locator("p.error", has_text="There is no such table").wait_for()
+    assert not page.locator("#watch").count()
+    page.goto(server + "/t/nosuchtable#invite=abc")
+    page.locator("p.error", has_text="There is no such table").wait_for()

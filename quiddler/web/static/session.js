@@ -86,6 +86,8 @@ export class TableSession {
   close() {
     if (this.socket) this.socket.close();
     this.socket = null;
+    const label = document.getElementById("connection");
+    if (label) replace(label);
   }
 
   connect(hello) {
@@ -220,6 +222,13 @@ export class TableSession {
         this.pendingAction = false;
         this.matching = false;
         if (this.hint && this.hint.pending) this.hint = null;
+        if (msg.code === "no_table") {
+          // Nothing to reconnect to: the table was never made, or its time is up.
+          this.close();
+          this.gone = true;
+          this.error = "There is no such table (the link may be old: tables are kept for a while after their last move).";
+          break;
+        }
         if (!this.view && !this.lobby && this.seat && !this.watching && REFUSED_HELLO.has(msg.code)) {
           // The stored token opens no seat here (an old table, or a database
           // that was wiped): forget it and offer the invite or watching.
@@ -352,7 +361,7 @@ export class TableSession {
       parts.push(el("section", { class: "panel" },
         el("p", { class: "error", role: "alert" }, this.error),
         el("div", { class: "buttons" },
-          el("button", { type: "button", id: "watch", onclick: () => this.watch() }, "Watch the table"),
+          this.gone ? null : el("button", { type: "button", id: "watch", onclick: () => this.watch() }, "Watch the table"),
           el("a", { href: "/", class: "button" }, "Back to the start"),
         ),
       ));
