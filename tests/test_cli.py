@@ -419,6 +419,7 @@ def test_main_offers_play_simulate_hint_and_odds_lazily() -> None:
         "odds": "quiddler.odds_cli:odds",
         "play": "quiddler.play.cli:play",
         "simulate": "quiddler.game.cli:simulate",
+        "serve": "quiddler.cli_serve:serve",
     }
     assert {"play", "simulate", "hint", "odds"} <= set(cli.main.list_commands(click.Context(cli.main)))
 
