@@ -546,3 +546,23 @@ def test_a_table_that_does_not_exist_says_so(server: str, open_tab: Callable[...
     assert not page.locator("#watch").count()
     page.goto(server + "/t/nosuchtable#invite=abc")
     page.locator("p.error", has_text="There is no such table").wait_for()
+
+
+def test_a_stored_token_the_server_refuses_is_dropped(server: str, open_tab: Callable[..., Tab]) -> None:
+    """A seat token this browser kept that no longer opens the seat (say,
+    the database was replaced): the page says so, forgets it, and offers to watch."""
+    import urllib.request
+
+    request = urllib.request.Request(server + "/api/tables", data=json.dumps({"seats": ["human", "easy"]}).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")  # fmt: skip
+    with urllib.request.urlopen(request, timeout=30) as response:
+        table = json.load(response)["table"]
+    page = open_tab().page
+    page.goto(server + "/")
+    key = f"quiddler.seat.{table}"
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps({"token": "not-a-token", "seat": 0})])
+    page.goto(f"{server}/t/{table}")
+    page.locator("p.error", has_text="not valid any more").wait_for()
+    assert page.evaluate("k => localStorage.getItem(k)", key) is None
+    page.click("#watch")
+    page.locator("#watching").wait_for()

@@ -26,7 +26,8 @@ const levelOptions = (selected, known) => {
   return order.map((value) => el("option", { value, selected: value === selected }, LABELS[value] ?? value));
 };
 
-function rememberedName() {
+/** The name this browser used last, offered again. */
+export function rememberedName() {
   try {
     return localStorage.getItem(NAME_KEY) || "";
   } catch {

@@ -5,20 +5,15 @@
 import { el, rerender, replace } from "./dom.js";
 import { lobbyView, joinView } from "./lobby.js";
 import { ApiError, TableSocket, forgetSeat, joinTable, loadSeat, saveSeat, tableSummary } from "./net.js";
-import { rememberName } from "./home.js";
+import { rememberName, rememberedName } from "./home.js";
 import { describeEvent, gameView, focusTarget, turnLine } from "./table.js";
 
-// Error codes that say the hello's token is not a seat at this table: the
-// stored credential is useless and is dropped (the person may join again
-// or watch).
-const REFUSED_HELLO = new Set(["bad_token", "unknown_token", "unauthorized", "forbidden", "bad_hello", "no_seat"]);
 
 export class TableSession {
-  constructor(main, table, invite, { navigate }) {
+  constructor(main, table, invite) {
     this.main = main;
     this.table = table;
     this.invite = invite;
-    this.navigate = navigate;
     this.seat = loadSeat(table); // {token, seat, name, invite?} or null
     this.socket = null;
     this.watching = false;
@@ -27,7 +22,7 @@ export class TableSession {
     this.names = [];
     this.seats = []; // the server's seat facts: {seat, kind, name, taken, connected}
     this.summary = null; // the table's public facts, on the invite page
-    this.joinName = localStorageName();
+    this.joinName = rememberedName();
     this.hintsAllowed = null; // null: the server did not say
     this.hint = null; // {for: moveKey, hint} or {for, pending: true}
     this.error = null; // the last error message from the server, shown as it came
@@ -39,7 +34,6 @@ export class TableSession {
     this.typed = ""; // what the person has typed into the words box
     this.matching = false; // a match request is on its way
     this.choice = null; // typed words that fit, waiting for the discard to be chosen
-    this.lastMove = null;
     document.title = "Quiddler table";
 
     if (this.seat) {
@@ -229,7 +223,7 @@ export class TableSession {
           this.error = "There is no such table (the link may be old: tables are kept for a while after their last move).";
           break;
         }
-        if (!this.view && !this.lobby && this.seat && !this.watching && REFUSED_HELLO.has(msg.code)) {
+        if (!this.view && !this.lobby && this.seat && !this.watching && msg.code === "bad_token") {
           // The stored token opens no seat here (an old table, or a database
           // that was wiped): forget it and offer the invite or watching.
           forgetSeat(this.table);
@@ -383,13 +377,5 @@ export class TableSession {
       if (input) input.select();
     }
     this.render();
-  }
-}
-
-function localStorageName() {
-  try {
-    return localStorage.getItem("quiddler.name") || "";
-  } catch {
-    return "";
   }
 }
