@@ -304,6 +304,10 @@ def test_an_unknown_host_is_refused(client: TestClient) -> None:
     """A page that rebinds its own name to the server's address is not answered."""
     assert client.get("/api/players", headers={"host": "evil.example"}).status_code == 400
     assert client.get("/api/players").status_code == 200
+    data = new_table(client, ["human", "easy"])
+    rebound = {"origin": "http://evil.example", "host": "evil.example"}
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"/ws/{data['table']}", headers=rebound) as ws:
+        ws.receive_json()
 
 
 def test_a_missing_table(client: TestClient) -> None:
