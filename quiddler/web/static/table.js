@@ -7,36 +7,29 @@ import { WordProblem, parseTyped, points, wordPoints, wordText } from "./cards.j
 import { rulesText } from "./lobby.js";
 import { gameOverView, roundResultView, scoreSheet } from "./results.js";
 
-const isMyTurn = (v) => v.seat !== null && v.seat !== undefined && v.turn === v.seat && v.phase !== "game_over";
+const isMyTurn = (v) => v.my_turn === true;
 const isFinalTurn = (v) => v.went_out !== null && v.went_out !== undefined && v.went_out !== v.seat;
-
-/** PlayerView.may_go_out, for a server that does not send it. */
-function mayGoOut(v) {
-  if (typeof v.may_go_out === "boolean") return v.may_go_out;
-  if (isFinalTurn(v)) return false;
-  const r = v.rules || {};
-  const forbidden = r.no_going_out_first_turn && (r.first_turn_rule_rounds == null || v.round < r.first_turn_rule_rounds);
-  const thisTurn = v.turns_taken + (v.phase === "draw" && isMyTurn(v) ? 1 : 0);
-  return !(thisTurn <= 1 && forbidden);
-}
+/** The rules let this seat go out now (the server applies the first-turn variant; the cards are not judged). */
+const mayGoOut = (v) => v.may_go_out === true;
 
 const who = (session, seat) => (seat === session.view?.seat ? "You" : session.nameOf(seat));
 const wordsText = (words) => words.map((w) => wordText(w)).join(", ");
 
 /** One public action as a sentence: "Bo took the e from the discard pile". */
 export function describeEvent(event, session) {
-  const a = event; // the action's record encoding, plus taken and reshuffled
-  const name = who(session, a.player);
-  switch (a.type) {
+  // `event` is the action's record encoding (with its player), plus
+  // `taken` (the face-up card a draw took) and `reshuffled`.
+  const name = who(session, event.player);
+  switch (event.type) {
     case "draw":
-      if (a.source === "discard") return `${name} took the ${event.taken ?? "top card"} from the discard pile.`;
+      if (event.source === "discard") return `${name} took the ${event.taken ?? "top card"} from the discard pile.`;
       return `${name} drew from the pile${event.reshuffled ? " (the discards were shuffled into a new pile)" : ""}.`;
     case "discard":
-      return `${name} discarded ${a.card}.`;
+      return `${name} discarded ${event.card}.`;
     case "go_out":
-      return `${name} went out with ${wordsText(a.words)} and discarded ${a.discard}.`;
+      return `${name} went out with ${wordsText(event.words)} and discarded ${event.discard}.`;
     case "lay_down":
-      return `${name} laid down ${a.words.length ? wordsText(a.words) : "no words"} and discarded ${a.discard}.`;
+      return `${name} laid down ${event.words.length ? wordsText(event.words) : "no words"} and discarded ${event.discard}.`;
     default:
       return `${name} moved.`;
   }
@@ -109,7 +102,7 @@ function playersView(v, session) {
 
 function pilesView(v, session) {
   const drawing = isMyTurn(v) && v.phase === "draw" && !session.pendingAction;
-  const canPile = drawing && (typeof v.may_draw_from_pile === "boolean" ? v.may_draw_from_pile : v.draw_pile_size > 0 || v.discard_pile_size > 1);
+  const canPile = drawing && v.may_draw_from_pile !== false;
   const top = v.discard_top;
   return el("div", { class: "piles", role: "group", "aria-label": "Piles" },
     el("figure", {}, el("button", {
