@@ -453,6 +453,7 @@ def test_a_turn_with_the_keyboard_alone(server: str, open_tab: Callable[..., Tab
     page = open_tab().page
     page.goto(server + "/")
     page.locator("#play-now").wait_for()
+    screenshot(page, "home")
 
     def tab_to(test: str, limit: int = 40) -> None:
         for _ in range(limit):
@@ -478,6 +479,21 @@ def test_a_turn_with_the_keyboard_alone(server: str, open_tab: Callable[..., Tab
     wait_discarded(page, face)
     # The announcement region tells a screen reader what happened.
     page.wait_for_function("() => document.getElementById('announce').textContent.length > 0")
+
+    # The next turn: the keyboard is put on the pile when the move comes back.
+    page.locator("#turn-line.mine").wait_for()
+    page.wait_for_function("() => document.activeElement.dataset.focus === 'pile'")
+    page.keyboard.press("Space")
+    page.locator("#turn-line.mine", has_text="discard").wait_for()
+    tab_to("a.id === 'build-words'")
+    page.keyboard.press("Enter")
+    page.locator("#finish-word").wait_for()
+    page.wait_for_function("() => (document.activeElement.dataset.focus || '').startsWith('hand-')")
+    page.keyboard.press("Enter")  # the focused card goes into the word ...
+    assert page.locator(".builder .current .card").count() == 1
+    page.keyboard.press("Escape")  # ... and Esc leaves the builder, every card back in the hand
+    page.locator("#finish-word").wait_for(state="detached")
+    assert len(hand(page)) == page.locator("#hand button.card").count() > 0
 
 
 def test_a_server_killed_mid_game_and_started_again_puts_the_player_back(browser: Any, tmp_path: Path,

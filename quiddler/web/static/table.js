@@ -176,6 +176,7 @@ function builderView(v, session) {
       onclick: () => send(free.find((i) => v.hand[i] === face)),
     }, `Lay down ${words.length} word${words.length === 1 ? "" : "s"}, discard ${face}`))));
   }
+  const cancel = () => { session.builder = null; session.render(); };
   return el("section", { class: "panel builder", "aria-labelledby": "builder-title" },
     el("h2", { id: "builder-title" }, b.mode === "go-out" ? "Going out" : "Final turn: laying down"),
     el("ol", { class: "built" },
@@ -198,7 +199,7 @@ function builderView(v, session) {
         type: "button", id: "undo-card", "data-focus": "undo-card", disabled: !b.current.length,
         onclick: () => { b.current.pop(); session.render(); },
       }, "Undo last card"),
-      el("button", { type: "button", id: "cancel-build", "data-focus": "cancel-build", onclick: () => { session.builder = null; session.render(); } }, "Cancel"),
+      el("button", { type: "button", id: "cancel-build", "data-focus": "cancel-build", onclick: cancel }, "Cancel (Esc)"),
     ),
     finish,
   );
@@ -350,7 +351,16 @@ export function gameView(session) {
   const v = session.view;
   const rounds = v.rules?.round_sizes?.length ?? "?";
   const over = v.phase === "game_over";
-  return el("div", { class: "game" },
+  return el("div", {
+    class: "game",
+    // Esc leaves the word builder from wherever the keyboard is (usually the hand).
+    onkeydown: (e) => {
+      if (e.key === "Escape" && session.builder) {
+        session.builder = null;
+        session.render();
+      }
+    },
+  },
     el("div", { class: "status" },
       el("p", { class: "round", id: "round-line" },
         over ? `Game over after ${rounds} rounds` : `Round ${v.round + 1} of ${rounds} · ${v.round_size} cards each · ${v.dealer === v.seat ? "you deal" : `${session.nameOf(v.dealer)} deals`}`),
