@@ -428,7 +428,8 @@ def test_a_phone_width_screen_shows_everything_without_sideways_scrolling(server
     no_sideways_scroll(page)
     inside_viewport(page, "#play-now")
     screenshot(page, "phone-home")
-    page.click("#play-now")
+    # The last round's ten cards (eleven after the draw): too many for one line, so they must wrap.
+    create_table(page, server, name="Ann", seats=["human", "medium"], sizes="10")
     assert wait_for_move_or_end([page]) is page
     no_sideways_scroll(page)
     for control in ("#pile", "#hint-button", "#turn-line"):
@@ -441,6 +442,9 @@ def test_a_phone_width_screen_shows_everything_without_sideways_scrolling(server
     for control in ("#hand button.card", "#build-words", "#words-input", "#typed-send"):
         inside_viewport(page, control)
     cards = page.locator("#hand button.card")
+    assert cards.count() == 11
+    rows = {round(cards.nth(i).bounding_box()["y"]) for i in range(cards.count())}
+    assert len(rows) > 1, "the hand is on one line wider than the phone"
     for i in range(cards.count()):
         box = cards.nth(i).bounding_box()
         assert box and box["x"] + box["width"] <= PHONE["width"]
@@ -449,7 +453,8 @@ def test_a_phone_width_screen_shows_everything_without_sideways_scrolling(server
 
 def test_a_turn_with_the_keyboard_alone(server: str, open_tab: Callable[..., Tab]) -> None:
     """Tab to "Play now", Enter; Tab to the pile, Enter; the focus moves to
-    the hand, Enter discards; typing words works from the keyboard too."""
+    the hand, Enter discards; next turn the focus is on the pile, and the
+    word builder is reached, used and left with the keyboard."""
     page = open_tab().page
     page.goto(server + "/")
     page.locator("#play-now").wait_for()
