@@ -21,6 +21,10 @@ Measured at each step, over ``--seconds`` once every table of the step plays:
   computer thinks), median and p99; ``ping_ms`` likewise for a ping;
 * ``computer_turn_ms``: from a person's discard to their next turn (the
   computer's draw and discard, decided in the thread pool), median and p99;
+* ``server_ms``: the same actions' handling inside the server (from the
+  parsed message to the new state queued: the table's lock, the engine,
+  the commit to SQLite, the encoding), median and p99: what the server
+  itself adds, apart from the network and the waits for a core;
 * ``rss_per_table_kib``: the server's resident memory above the empty
   server, divided by the tables; ``server_cpu``: the server process's CPU
   use (1.0 = one core busy); ``load_average``: the machine's (1 minute),
@@ -45,6 +49,7 @@ import json
 import os
 import platform
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -62,10 +67,37 @@ POINTS = {"a": 2, "b": 8, "c": 8, "d": 5, "e": 2, "f": 6, "g": 6, "h": 7, "i": 2
           "n": 5, "o": 2, "p": 6, "q": 15, "r": 5, "s": 3, "t": 3, "u": 4, "v": 11, "w": 10, "x": 12, "y": 4,
           "z": 14, "er": 7, "in": 7, "qu": 9, "th": 9, "cl": 10}  # fmt: skip
 
+#: The server, with each action's handling timed inside it (from the parsed
+#: message to the new state queued for every connection: the lock, the
+#: engine, the commit, the encoding); SIGUSR1 writes the times since the
+#: last SIGUSR1 to the file named by the second argument.
 _SERVER = """
-import sys
+import json, signal, sys, time
+from quiddler.web import app
 from quiddler.web.limits import Limits
+from quiddler.web.protocol import ActionRequest
 from quiddler.web.server import run
+
+times = []
+answer = app._Server._answer
+
+async def timed(self, connection, table, request):
+    if not isinstance(request, ActionRequest):
+        return await answer(self, connection, table, request)
+    started = time.perf_counter()
+    try:
+        return await answer(self, connection, table, request)
+    finally:
+        times.append(time.perf_counter() - started)
+
+def dump(signum, frame):
+    taken = times[:]
+    del times[:]
+    with open(sys.argv[2], "w") as out:
+        json.dump(taken, out)
+
+app._Server._answer = timed
+signal.signal(signal.SIGUSR1, dump)
 run("127.0.0.1", 0, sys.argv[1], limits=Limits(connections_per_address=100000, max_tables=100000,
     messages_per_second=1000.0, message_burst=1000))
 """
@@ -188,15 +220,29 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _start_server() -> subprocess.Popen[str]:
-    db = Path(tempfile.mkdtemp(prefix="bench-web-")) / "tables.sqlite3"
+def _start_server(folder: Path) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.Popen([sys.executable, "-c", _SERVER, str(db)], stdout=subprocess.PIPE, text=True, env=env,
-                            cwd=ROOT)  # fmt: skip
+    return subprocess.Popen([sys.executable, "-c", _SERVER, str(folder / "tables.sqlite3"), str(folder / "times.json")],
+                            stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)  # fmt: skip
+
+
+async def _server_times(server: subprocess.Popen[str], path: Path) -> list[float]:
+    """The server's own handling times since the last call."""
+    path.unlink(missing_ok=True)
+    server.send_signal(signal.SIGUSR1)
+    for _ in range(200):
+        await asyncio.sleep(0.05)
+        if path.exists():
+            try:
+                return list(json.loads(path.read_text()))
+            except json.JSONDecodeError:
+                continue  # still being written
+    return []
 
 
 async def _run(args: argparse.Namespace) -> dict[str, Any]:
-    server = _start_server()
+    folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
+    server = _start_server(folder)
     assert server.stdout is not None
     line = await asyncio.to_thread(server.stdout.readline)
     url = line.strip().removeprefix("Serving on ")
@@ -221,9 +267,11 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                     await ready.wait()
                 await asyncio.sleep(args.think * 2)  # every new table past its first turn
                 samples.clear()
+                await _server_times(server, folder / "times.json")
                 cpu0, wall0 = _cpu_seconds(server.pid), time.perf_counter()
                 await asyncio.sleep(args.seconds)
                 wall = time.perf_counter() - wall0
+                inside = await _server_times(server, folder / "times.json")
                 cpu = (_cpu_seconds(server.pid) - cpu0) / wall
                 rss = _rss_kib(server.pid)
                 step = {
@@ -234,6 +282,8 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                                "p99": round(1000 * _quantile(samples.rtt, 0.99), 2)},
                     "ping_ms": {"median": round(1000 * statistics.median(samples.ping), 2),
                                 "p99": round(1000 * _quantile(samples.ping, 0.99), 2)},
+                    "server_ms": {"median": round(1000 * statistics.median(inside), 3) if inside else None,
+                                  "p99": round(1000 * _quantile(inside, 0.99), 3) if inside else None},
                     "rtt_over_ping": round(statistics.median(samples.rtt) / statistics.median(samples.ping), 2),
                     "computer_turn_ms": {"median": round(1000 * statistics.median(samples.computer), 2),
                                          "p99": round(1000 * _quantile(samples.computer, 0.99), 2)},
@@ -268,7 +318,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 _HEADER = f"{'tables':>6} {'act/s':>7} {'rtt med':>8} {'rtt p99':>8} {'ping med':>8} {'ping p99':>8} " \
-          f"{'rtt/ping':>8} {'comp turn':>9} {'comp p99':>8} {'KiB/tbl':>8} {'srv cpu':>7} {'load':>5}"  # fmt: skip
+          f"{'rtt/ping':>8} {'srv med':>8} {'srv p99':>8} {'comp turn':>9} {'comp p99':>8} {'KiB/tbl':>8} {'srv cpu':>7} {'load':>5}"  # fmt: skip
 
 
 def _print_row(step: dict[str, Any]) -> None:
@@ -277,6 +327,7 @@ def _print_row(step: dict[str, Any]) -> None:
         _print_row.header = True  # type: ignore[attr-defined]
     print(f"{step['tables']:>6} {step['actions_per_s']:>7} {step['rtt_ms']['median']:>8} {step['rtt_ms']['p99']:>8} "
           f"{step['ping_ms']['median']:>8} {step['ping_ms']['p99']:>8} {step['rtt_over_ping']:>8} "
+          f"{step['server_ms']['median']!s:>8} {step['server_ms']['p99']!s:>8} "
           f"{step['computer_turn_ms']['median']:>9} {step['computer_turn_ms']['p99']:>8} "
           f"{step['rss_per_table_kib']:>8} {step['server_cpu']:>7} {step['load_average']:>5}", flush=True)  # fmt: skip
 
