@@ -27,7 +27,8 @@ Measured at each step, over ``--seconds`` once every table of the step plays:
   itself adds, apart from the network and the waits for a core;
 * ``rss_per_table_kib``: the server's resident memory above the empty
   server, divided by the tables; ``server_cpu``: the server process's CPU
-  use (1.0 = one core busy); ``load_average``: the machine's (1 minute),
+  use (1.0 = one core busy), ``client_cpu`` this script's (the clients
+  share the two cores with the server); ``load_average``: the machine's (1 minute),
   which says how much other work competed for the two cores.
 
 The steps go on until the action p99 passes ``--target-ms`` (100) at two
@@ -269,10 +270,12 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                 samples.clear()
                 await _server_times(server, folder / "times.json")
                 cpu0, wall0 = _cpu_seconds(server.pid), time.perf_counter()
+                mine0 = time.process_time()
                 await asyncio.sleep(args.seconds)
                 wall = time.perf_counter() - wall0
                 inside = await _server_times(server, folder / "times.json")
                 cpu = (_cpu_seconds(server.pid) - cpu0) / wall
+                client_cpu = (time.process_time() - mine0) / wall
                 rss = _rss_kib(server.pid)
                 step = {
                     "tables": count,
@@ -290,6 +293,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                     "rss_mib": round(rss / 1024, 1),
                     "rss_per_table_kib": round((rss - base_rss) / count, 1),
                     "server_cpu": round(cpu, 2),
+                    "client_cpu": round(client_cpu, 2),
                     "errors": samples.errors,
                     "load_average": round(os.getloadavg()[0], 2),
                 }  # fmt: skip
@@ -318,7 +322,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 _HEADER = f"{'tables':>6} {'act/s':>7} {'rtt med':>8} {'rtt p99':>8} {'ping med':>8} {'ping p99':>8} " \
-          f"{'rtt/ping':>8} {'srv med':>8} {'srv p99':>8} {'comp turn':>9} {'comp p99':>8} {'KiB/tbl':>8} {'srv cpu':>7} {'load':>5}"  # fmt: skip
+          f"{'rtt/ping':>8} {'srv med':>8} {'srv p99':>8} {'comp turn':>9} {'comp p99':>8} {'KiB/tbl':>8} {'srv cpu':>7} {'cli cpu':>7} {'load':>5}"  # fmt: skip
 
 
 def _print_row(step: dict[str, Any]) -> None:
@@ -329,7 +333,7 @@ def _print_row(step: dict[str, Any]) -> None:
           f"{step['ping_ms']['median']:>8} {step['ping_ms']['p99']:>8} {step['rtt_over_ping']:>8} "
           f"{step['server_ms']['median']!s:>8} {step['server_ms']['p99']!s:>8} "
           f"{step['computer_turn_ms']['median']:>9} {step['computer_turn_ms']['p99']:>8} "
-          f"{step['rss_per_table_kib']:>8} {step['server_cpu']:>7} {step['load_average']:>5}", flush=True)  # fmt: skip
+          f"{step['rss_per_table_kib']:>8} {step['server_cpu']:>7} {step['client_cpu']:>7} {step['load_average']:>5}", flush=True)  # fmt: skip
 
 
 def main() -> None:
