@@ -53,7 +53,7 @@ def _require_web() -> None:
 def serve(ctx: click.Context, /, host: str, port: int, db_path: str | None, allow_origins: tuple[str, ...]) -> None:
     """Serve the browser game: play against the computer, or invite
     friends to a table.  The first line printed is the address to open,
-    ``Serving on http://HOST:PORT``.  Every move is saved as it is made:
+    "Serving on http://HOST:PORT".  Every move is saved as it is made:
     stop the server and start it again and every game goes on."""
     _require_web()
     from .web.server import default_db, is_loopback, run
