@@ -5,7 +5,8 @@ Each test drives Debian's Chromium through Playwright against a
 by the keyboard alone) as a person would: the page's own buttons, never
 its WebSocket.  Moves are chosen with the page's hint button, whose best
 option the test then plays by hand.  The screenshots in docs/images/web-*.png
-are taken here.
+are taken here: ``QUIDDLER_WEB_SCREENSHOTS=1 pytest tests/web/test_browser.py``
+takes them afresh.
 
 The browser is required: without Playwright or Chromium these tests fail
 (CI installs both), they never skip.
@@ -18,6 +19,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,6 +29,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 IMAGES = ROOT / "docs" / "images"
+#: Where screenshots go on an ordinary run.
+SHOTS = Path(tempfile.gettempdir()) / "quiddler-web-screenshots"
 CHROMIUM = os.environ.get("QUIDDLER_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]  # fmt: skip
@@ -264,8 +268,12 @@ def inside_viewport(page: Any, selector: str) -> None:
 
 
 def screenshot(page: Any, name: str, *, full_page: bool = False) -> None:
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMAGES / f"web-{name}.png"), full_page=full_page)
+    """Take a screenshot; with QUIDDLER_WEB_SCREENSHOTS=1 it replaces the
+    documentation's docs/images/web-NAME.png (every deal differs, so an
+    ordinary test run leaves the committed pictures alone)."""
+    folder = IMAGES if os.environ.get("QUIDDLER_WEB_SCREENSHOTS") == "1" else SHOTS
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"web-{name}.png"), full_page=full_page)
 
 
 # -- the tests ---------------------------------------------------------------------------

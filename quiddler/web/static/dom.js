@@ -79,3 +79,6 @@ export function rerender(root, build) {
 export function lines(tag, texts) {
   return texts.map((t) => el(tag, {}, t));
 }
+
+/** "1 card", "3 cards": a count with its noun. */
+export const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;

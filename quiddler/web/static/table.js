@@ -2,7 +2,7 @@
 // move in front of this seat (draw, discard, build words and go out, or
 // lay down on a final turn), with hints when the table allows them.
 
-import { el } from "./dom.js";
+import { el, plural } from "./dom.js";
 import { WordProblem, parseTyped, points, wordPoints, wordText } from "./cards.js";
 import { rulesText } from "./lobby.js";
 import { gameOverView, roundResultView, scoreSheet } from "./results.js";
@@ -92,7 +92,7 @@ function playersView(v, session) {
       ),
       el("div", { class: "small" },
         seat === v.turn && v.phase !== "game_over" ? el("strong", {}, "to move · ") : null,
-        `${v.hand_sizes?.[seat] ?? "?"} cards`,
+        plural(v.hand_sizes[seat], "card"),
         tags.length ? ` · ${tags.join(", ")}` : "",
       ),
       laid.length ? el("div", { class: "laid" }, laid.map(wordChip)) : null,
@@ -107,7 +107,7 @@ function pilesView(v, session) {
   return el("div", { class: "piles", role: "group", "aria-label": "Piles" },
     el("figure", {}, el("button", {
       type: "button", class: "card pile", id: "pile", "data-focus": "pile", disabled: !canPile,
-      "aria-label": `Draw from the pile (${v.draw_pile_size} cards)`, onclick: () => session.act({ type: "draw", source: "pile" }),
+      "aria-label": `Draw from the pile (${plural(v.draw_pile_size, "card")})`, onclick: () => session.act({ type: "draw", source: "pile" }),
     }, el("span", { class: "face" }, "?"), el("span", { class: "pts" }, String(v.draw_pile_size))),
     el("figcaption", {}, "Draw pile")),
     el("figure", {}, top
@@ -143,7 +143,7 @@ function handView(v, session) {
   });
   const held = v.hand.reduce((s, f) => s + points(f), 0);
   return el("section", { class: "hand-area", "aria-labelledby": "hand-title" },
-    el("h2", { id: "hand-title" }, b ? "Cards left" : "Your hand", el("span", { class: "small" }, ` ${v.hand.length} cards, ${held} points`)),
+    el("h2", { id: "hand-title" }, b ? "Cards left" : "Your hand", el("span", { class: "small" }, ` ${plural(v.hand.length, "card")}, ${plural(held, "point")}`)),
     el("ul", { class: "hand", id: "hand" }, cards),
     discarding && !b ? el("p", { class: "small" }, final ? "Press a card to discard it without laying anything down, or lay down words first." : "Press a card to discard it.") : null,
   );
@@ -363,7 +363,7 @@ export function gameView(session) {
   },
     el("div", { class: "status" },
       el("p", { class: "round", id: "round-line" },
-        over ? `Game over after ${rounds} rounds` : `Round ${v.round + 1} of ${rounds} · ${v.round_size} cards each · ${v.dealer === v.seat ? "you deal" : `${session.nameOf(v.dealer)} deals`}`),
+        over ? `Game over after ${plural(rounds, "round")}` : `Round ${v.round + 1} of ${rounds} · ${v.round_size} cards each · ${v.dealer === v.seat ? "you deal" : `${session.nameOf(v.dealer)} deals`}`),
       over ? null : el("p", { class: `turn-line${isMyTurn(v) ? " mine" : ""}`, id: "turn-line" }, turnLine(v, session)),
       el("details", { class: "rules-line", open: Boolean(session.rulesOpen), ontoggle: (e) => { session.rulesOpen = e.target.open; } }, el("summary", { "data-focus": "rules" }, "Rules at this table"),
         el("p", { class: "small" }, rulesText(v.rules, session.hintsAllowed))),
