@@ -219,13 +219,24 @@ class _Server:
         loaded = self.tables.resume()
         if loaded:
             log.info("resumed %d tables from %s", loaded, self.db)
-        purger = asyncio.get_running_loop().create_task(self._purge_hourly())
+        loop = asyncio.get_running_loop()
+        chores = [loop.create_task(self._purge_hourly()), loop.create_task(self._checkpoint(store))]
         try:
             yield
         finally:
-            purger.cancel()
+            for chore in chores:
+                chore.cancel()
             await self.tables.close()
             store.close()
+
+    async def _checkpoint(self, store: Store) -> None:
+        """Checkpoint the database every few seconds, off the event loop (see Store.checkpoint)."""
+        while True:
+            await asyncio.sleep(2.0)
+            try:
+                await asyncio.to_thread(store.checkpoint)
+            except StoreError as exc:
+                log.warning("%s", exc)
 
     async def _purge_hourly(self) -> None:
         while True:

@@ -20,6 +20,7 @@ over.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -95,6 +96,9 @@ class Store:
             self._db = sqlite3.connect(self.path, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            # No checkpoint in a commit: a checkpoint syncs the file to disk, which can take long
+            # on a busy disk; checkpoint() runs them on another thread instead.
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
@@ -102,6 +106,18 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+
+    def checkpoint(self) -> None:
+        """Copy the committed transactions from the write-ahead log into the
+        database file, on a connection of its own: call it from any thread,
+        now and then (a passive checkpoint never waits for the writer)."""
+        if self.path == ":memory:":
+            return
+        try:
+            with contextlib.closing(sqlite3.connect(self.path, isolation_level=None)) as db:
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot checkpoint the database '{self.path}': {exc}") from None
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         """Run the statements as one committed transaction."""
