@@ -25,7 +25,7 @@ Measured at each step, over ``--seconds`` once every table of the step plays:
   parsed message to the new state queued: the table's lock, the engine,
   the commit to SQLite, the encoding), median and p99: what the server
   itself adds, apart from the network and the waits for a core;
-* ``rss_per_table_kib``: the server's memory (resident plus swapped out)
+* ``rss_per_table_kib``: the server's own memory (anonymous, resident or swapped out)
   above the server with one table, divided by the tables; ``server_cpu``: the server process's CPU
   use (1.0 = one core busy), ``client_cpu`` this script's (the clients
   share the two cores with the server); ``load_average``: the machine's (1 minute),
@@ -203,10 +203,11 @@ async def _client(url: str, level: str, think: float, samples: Samples, stop: as
 
 
 def _rss_kib(pid: int) -> int:
-    """The process's memory in KiB: resident plus swapped out (a shared machine short of memory swaps)."""
+    """The process's own memory in KiB: anonymous resident plus swapped out (the
+    mapped files of the libraries come and go as a machine short of memory reclaims them)."""
     total = 0
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(("VmRSS:", "VmSwap:")):
+        if line.startswith(("RssAnon:", "VmSwap:")):
             total += int(line.split()[1])
     return total
 
