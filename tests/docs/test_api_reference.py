@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import re
 import textwrap
 from collections.abc import Iterator
@@ -60,28 +61,52 @@ def _package() -> griffe.Object:
     )  # type: ignore[return-value]
 
 
-def _rendered_roots() -> list[str]:
-    """The full paths the API pages render at top level."""
-    entries = []
+def _entries() -> dict[str, dict[str, Any]]:
+    """Each ``::: name`` entry on the API pages, with its ``options:``."""
+    entries = {}
     for page in sorted(API_PAGES.glob("*.md")):
-        entries += re.findall(r"^::: *([\w.]+) *$", page.read_text(), flags=re.MULTILINE)
-    roots = dict.fromkeys(entries)
-    for entry in entries:
+        for match in re.finditer(r"^::: *([\w.]+) *\n((?:[ \t]+\S.*\n)*)", page.read_text(), flags=re.MULTILINE):
+            block = yaml.safe_load(textwrap.dedent(match.group(2))) if match.group(2).strip() else None
+            entries[match.group(1)] = (block or {}).get("options", {})
+    return entries
+
+
+def _namespaces() -> list[str]:
+    """The modules the griffe extension links the exports of."""
+    for extension in _handler_options().get("extensions", []):
+        if isinstance(extension, dict):
+            for options in extension.values():
+                if isinstance(options, dict) and "namespaces" in options:
+                    return list(options["namespaces"])
+    return []
+
+
+def _rendered_roots() -> dict[str, dict[str, Any]]:
+    """The full paths the API pages render at top level, with their options:
+    each entry, and every export of the extension's namespaces and of each
+    package an entry comes from (a package's ``__all__`` is its public API)."""
+    roots = _entries()
+    modules = list(_namespaces())
+    for entry in list(roots):
         module_name = entry.rpartition(".")[0]
+        spec = importlib.util.find_spec(module_name) if module_name else None
+        if spec is not None and spec.submodule_search_locations is not None:
+            modules.append(module_name)
+    for module_name in dict.fromkeys(modules):
         try:
             module = importlib.import_module(module_name)
         except ImportError:
             continue
         for name in getattr(module, "__all__", []):
             if name != "__version__":
-                roots.setdefault(f"{module_name}.{name}")
-    return list(roots)
+                roots.setdefault(f"{module_name}.{name}", {})
+    return roots
 
 
-def _shown(name: str) -> bool:
-    """Whether the handler's ``filters`` let a member called ``name`` through."""
+def _shown(name: str, filters: list[str]) -> bool:
+    """Whether ``filters`` (as the handler reads them) let a member called ``name`` through."""
     keep = None
-    for pattern in _handler_options().get("filters", []):
+    for pattern in filters:
         negated = pattern.startswith("!")
         if re.search(pattern.lstrip("!"), name):
             keep = not negated
@@ -203,7 +228,7 @@ def _is_dataclass(cls: griffe.Class) -> bool:
     return "dataclass" in cls.labels
 
 
-def _check_class(cls: griffe.Class, path: str) -> list[str]:
+def _check_class(cls: griffe.Class, path: str, options: dict[str, Any]) -> list[str]:
     problems = [] if _description(cls) else [f"{path}: no description"]
     members = cls.all_members if _handler_options().get("inherited_members") else cls.members
     init = members.get("__init__")
@@ -218,14 +243,15 @@ def _check_class(cls: griffe.Class, path: str) -> list[str]:
         unlisted = sorted(_raised(_target(post_init)) - _documented_raises(sections))  # type: ignore[arg-type]
         if unlisted:
             problems.append(f"{path}: raises {', '.join(unlisted)} but has no :raises: for it")
+    filters = options.get("filters", _handler_options().get("filters", []))
     for name, member in members.items():
-        if not _shown(name):
+        if not _shown(name, filters):
             continue
         try:
             target = _target(member)
         except (griffe.AliasResolutionError, griffe.CyclicAliasError):
             continue  # a member from outside the package: not rendered
-        problems += _check(target, f"{path}.{name}")
+        problems += _check(target, f"{path}.{name}", {})
     return problems
 
 
@@ -243,9 +269,9 @@ def _check_attribute(attribute: griffe.Attribute, path: str) -> list[str]:
     return problems
 
 
-def _check(obj: griffe.Object, path: str) -> list[str]:
+def _check(obj: griffe.Object, path: str, options: dict[str, Any]) -> list[str]:
     if obj.is_class:
-        return _check_class(obj, path)  # type: ignore[arg-type]
+        return _check_class(obj, path, options)  # type: ignore[arg-type]
     if obj.is_function:
         return _check_function(obj, path)  # type: ignore[arg-type]
     if obj.is_attribute:
@@ -256,13 +282,13 @@ def _check(obj: griffe.Object, path: str) -> list[str]:
 def _problems() -> list[str]:
     package = _package()
     problems: list[str] = []
-    for path in _rendered_roots():
+    for path, options in _rendered_roots().items():
         try:
             obj = _target(package.modules_collection[path])
         except (KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
             problems.append(f"{path}: rendered by docs/api/ but griffe cannot find it")
             continue
-        problems += _check(obj, path)
+        problems += _check(obj, path, options)
     return problems
 
 
