@@ -264,7 +264,7 @@ def _check_attribute(attribute: griffe.Attribute, path: str) -> list[str]:
         value = getattr(importlib.import_module(attribute.parent.path), attribute.name, None)
         spelled = str(attribute.value or "")
         if isinstance(value, int) and not isinstance(value, bool) and not spelled.lstrip("-").isdigit():
-            if not re.search(rf"(?<![\w.]){value}(?![\w.])", description):
+            if not re.search(rf"(?<![\w.]){value}(?!\w|\.\d)", description):
                 problems.append(f"{path}: the page shows no value; say it is {value} in the description")
     return problems
 
