@@ -163,6 +163,10 @@ def _own_nodes(node: ast.AST) -> Iterator[ast.AST]:
         yield from _own_nodes(child)
 
 
+#: Raised for a broken invariant, never for anything a caller does.
+_NOT_API_ERRORS = {"AssertionError"}
+
+
 def _raised(function: griffe.Function) -> set[str]:
     """The names of the exceptions the function's own body raises (a bare
     ``raise`` that passes an error on names none)."""
@@ -174,7 +178,7 @@ def _raised(function: griffe.Function) -> set[str]:
         if isinstance(child, ast.Raise) and child.exc is not None:
             exc = child.exc.func if isinstance(child.exc, ast.Call) else child.exc
             names.add(ast.unparse(exc).rpartition(".")[2])
-    return names
+    return names - _NOT_API_ERRORS
 
 
 def _returns_value(function: griffe.Function) -> bool:
