@@ -191,15 +191,15 @@ class Deck:
 
     ``len(deck)`` is the number of cards left.
 
-    :param rng: The random generator that shuffles the pile; None: a new,
-        unseeded one.
-    :param cards: The cards of the pile; None: the :func:`full_deck`.
-
     >>> deck = Deck(random.Random(1))
     >>> len(deck)
     118
     >>> len(deck.deal(10)), len(deck)
     (10, 108)
+
+    :param rng: The random generator that shuffles the pile; None: a new,
+        unseeded one.
+    :param cards: The cards of the pile; None: the :func:`full_deck`.
     """
 
     def __init__(self, rng: random.Random | None = None, cards: Sequence[Card] | None = None) -> None:

@@ -281,6 +281,10 @@ def go_out_odds(
     ``seed`` fixes the deals (default: random, reported in the table).
     ``on_batch(cards, deals)`` is called after each batch (for progress).
 
+    >>> table = go_out_odds([3], trials=2000, seed=1)
+    >>> table.rows[0].cards, 0.7 < table.rows[0].go_out < 0.9
+    (3, True)
+
     :param cards: The hand sizes, each 1 to 19.
     :param trials: Deals per hand size, at least 1.
     :param turn: ``"first"`` (take the discard top if that goes out, else
@@ -292,10 +296,6 @@ def go_out_odds(
     :returns: One row per hand size, with the seed used.
     :raises ValueError: ``trials`` or ``workers`` is below 1, ``turn`` is
         neither name, or a hand size is outside 1 to 19.
-
-    >>> table = go_out_odds([3], trials=2000, seed=1)
-    >>> table.rows[0].cards, 0.7 < table.rows[0].go_out < 0.9
-    (3, True)
     """
     import numpy as np
 

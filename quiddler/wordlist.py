@@ -90,6 +90,14 @@ class WordList:
     :func:`load_wordlist`.  Words are plain lowercase a-z; a word is playable
     only if it can be spelled with at least two cards.  ``word in words``,
     ``len(words)`` and iteration (sorted) work as for a set of strings.
+    Words that need more cards than any hand holds stay in the list, with an
+    :class:`UnplayableWordsWarning`.
+
+    >>> words = WordList(["queen", "in", "at"])
+    >>> "queen" in words, "quee" in words
+    (True, False)
+    >>> words.spellings("queen")
+    ((Card('q'), Card('u'), Card('e'), Card('e'), Card('n')), (Card('qu'), Card('e'), Card('e'), Card('n')))
 
     :param words: The words, any case; surrounding blanks are ignored and
         duplicates count once.
@@ -99,15 +107,6 @@ class WordList:
     :raises ArgumentTypeError: ``words`` is one string rather than an
         iterable of them, or holds something that is not a string.
     :raises WordListError: A word is not plain a-z letters, or there is none.
-
-    Words that need more cards than any hand holds stay in the list, with an
-    :class:`UnplayableWordsWarning`.
-
-    >>> words = WordList(["queen", "in", "at"])
-    >>> "queen" in words, "quee" in words
-    (True, False)
-    >>> words.spellings("queen")
-    ((Card('q'), Card('u'), Card('e'), Card('e'), Card('n')), (Card('qu'), Card('e'), Card('e'), Card('n')))
     """
 
     def __init__(self, words: Iterable[str], *, name: str = "<words>") -> None:
@@ -319,14 +318,13 @@ def load_wordlist(path: str | os.PathLike[str]) -> WordList:
     """Load a word list file: one word per line, any case; blank lines are
     skipped.  A line that is not plain a-z letters is an error naming the file
     and the line number.
+    Words that need more cards than any hand holds stay in the list, with an
+    :class:`UnplayableWordsWarning`.
 
     :param path: The file.
     :returns: The list, named by ``path``.
     :raises WordListError: The file is missing, unreadable, not UTF-8 text,
         empty or holds a line that is not a word.
-
-    Words that need more cards than any hand holds stay in the list, with an
-    :class:`UnplayableWordsWarning`.
     """
     path = Path(path)
     try:

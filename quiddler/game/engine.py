@@ -35,6 +35,13 @@ class Game:
     player's draw.  Read the state from the attributes and methods below;
     change it only with :meth:`apply`.
 
+    >>> game = Game(2, seed=7)
+    >>> game.round, game.round_size, game.dealer, game.turn, game.phase
+    (0, 3, 0, 1, <Phase.DRAW: 'draw'>)
+    >>> outcome = game.apply(Draw(1))
+    >>> len(game.hand(1))
+    4
+
     :param players: The number of seats, as the rules allow (2 to 8 by default).
     :param seed: The seed every shuffle derives from; None: a random one.
     :param rules: The rules; None: the default :class:`Rules`.
@@ -54,13 +61,6 @@ class Game:
     :raises TypeError: ``rules`` is not a :class:`Rules`, or ``players`` or
         ``seed`` is not an integer.
     :raises ValueError: The rules do not allow this many players.
-
-    >>> game = Game(2, seed=7)
-    >>> game.round, game.round_size, game.dealer, game.turn, game.phase
-    (0, 3, 0, 1, <Phase.DRAW: 'draw'>)
-    >>> outcome = game.apply(Draw(1))
-    >>> len(game.hand(1))
-    4
     """
 
     def __init__(self, players: int, *, seed: int | None = None, rules: Rules | None = None,

@@ -299,17 +299,17 @@ def player_names() -> tuple[str, ...]:
 def make_player(name: str, seed: int | None = None) -> Player:
     """A player by name, seeded for reproducible play.
 
-    :param name: A registered name (:func:`player_names`).
-    :param seed: Seeds the player's random choices; None: unseeded.
-    :returns: A new player.
-    :raises UnknownPlayerError: No player is registered under ``name``.
-
     >>> make_player("greedy").name
     'greedy'
     >>> make_player("clever")
     Traceback (most recent call last):
     ...
     quiddler.game.errors.UnknownPlayerError: unknown player: 'clever' (expected one of: easy, ev, expert, greedy...)
+
+    :param name: A registered name (:func:`player_names`).
+    :param seed: Seeds the player's random choices; None: unseeded.
+    :returns: A new player.
+    :raises UnknownPlayerError: No player is registered under ``name``.
     """
     try:
         factory = _REGISTRY[name]

@@ -1,6 +1,6 @@
 """The rules configuration and pure round scoring.
 
-:class:`Rules` holds every choice RULES.md marks as a *decision* and every
+:class:`Rules` holds every choice the rules page (docs/rules.md) marks as a *decision* and every
 listed variant as a field; ``Rules()`` is the official game plus the
 project's decisions.  Scoring is a pure function of what each player laid
 down and kept, so it can be tested with hand-made rounds and no engine.
@@ -41,6 +41,11 @@ class Rules:
     project's decisions (see [Rules as implemented](../rules.md#decisions-and-variants));
     every field is a house-rule switch.
 
+    >>> Rules().round_sizes
+    (3, 4, 5, 6, 7, 8, 9, 10)
+    >>> Rules(round_sizes=(3, 4, 3)).rounds
+    3
+
     :ivar rounds: The number of rounds: ``len(round_sizes)``.
     :raises TypeError: A field has the wrong type (a float or a bool where an
         integer belongs, a string for ``round_sizes``, a non-bool switch, a
@@ -48,11 +53,6 @@ class Rules:
     :raises ValueError: A field is out of range: no rounds, a round of fewer
         than 2 or more than :data:`~quiddler.MAX_CARDS` cards, a negative
         bonus, an unknown ``two_player_bonuses``, a ``turn_limit`` below 1.
-
-    >>> Rules().round_sizes
-    (3, 4, 5, 6, 7, 8, 9, 10)
-    >>> Rules(round_sizes=(3, 4, 3)).rounds
-    3
     """
 
     #: Cards dealt in each round; the number of rounds is its length.
@@ -346,14 +346,14 @@ def add_to_totals(
 ) -> tuple[int, ...]:
     """New totals after a round, floored at zero if the rules say so.
 
+    >>> add_to_totals([5, 0], [RoundScore((), (Card("q"),)), RoundScore((), (Card("a"),))])
+    (0, 0)
+
     :param totals: The totals before the round, per seat.
     :param scores: The round's scores, per seat.
     :param rules: The rules (``floor_at_zero``).
     :returns: The new totals.
     :raises ValueError: ``totals`` and ``scores`` differ in length.
-
-    >>> add_to_totals([5, 0], [RoundScore((), (Card("q"),)), RoundScore((), (Card("a"),))])
-    (0, 0)
     """
     new = [total + s.score for total, s in zip(totals, scores, strict=True)]
     if rules.floor_at_zero:

@@ -66,7 +66,10 @@ def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[flo
 class PlayerStats:
     """Totals for one player over a simulation (summed over its seats).
 
+    :ivar seats: Seat-games played: games times the seats it held in each.
+    :ivar wins: Games won; a win shared by k players counts 1/k.
     :ivar score_sum: The sum of its seats' final scores.
+    :ivar score_squares: The sum of their squares (for the standard deviation).
     :ivar rounds: The rounds its seats played.
     :ivar went_out: The rounds in which it went out.
     """

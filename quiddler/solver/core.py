@@ -120,6 +120,12 @@ class Solver:
     module-level functions follow it at once: see :func:`default_solver`).
     A bad setting raises here.
 
+    >>> solver = Solver()
+    >>> solver.solve("d,cl,o,g,a,b,er,in,n,y,s").best.score
+    59
+    >>> [score for score, _ in solver.score_many(["qu,i,t", "a,b,c"])]
+    [14, 18]
+
     :param wordlist: The word list plays are made from; None: the default
         ENABLE list (:func:`~quiddler.default_wordlist`).
     :param backend: ``"numba"``, ``"python"`` or ``"auto"``, as above.
@@ -128,12 +134,6 @@ class Solver:
     :raises InvalidArgumentError: ``backend`` is not one of the three names,
         or ``$QUIDDLER_MAX_MEMORY_MB`` is not a whole number of megabytes of
         at least 1.
-
-    >>> solver = Solver()
-    >>> solver.solve("d,cl,o,g,a,b,er,in,n,y,s").best.score
-    59
-    >>> [score for score, _ in solver.score_many(["qu,i,t", "a,b,c"])]
-    [14, 18]
     """
 
     __slots__ = ("_auto", "_engine", "_follows_environment", "_orders", "_trie", "_words", "backend",
@@ -561,6 +561,12 @@ def solve(
     This is :meth:`Solver.solve` of a default :class:`Solver` (see
     :func:`default_solver`).
 
+    >>> sol = solve("d,cl,o,g,a,b,er,in,n,y,s")
+    >>> sol.best.score, sol.best.goes_out
+    (59, True)
+    >>> solve("d,cl,o,g,a,b,er,in,n,y,s", discard=True).best.score
+    57
+
     :param cards: The hand: :class:`~quiddler.Card` objects, or the faces
         as a string such as ``"qu,e,e,n"`` (read by :func:`~quiddler.parse_hand`).
     :param discard: Discard exactly one card first (a turn, after
@@ -583,12 +589,6 @@ def solve(
         memory than the bound allows.
     :raises ArgumentTypeError: An option has the wrong type.
     :raises InvalidArgumentError: An option is out of range.
-
-    >>> sol = solve("d,cl,o,g,a,b,er,in,n,y,s")
-    >>> sol.best.score, sol.best.goes_out
-    (59, True)
-    >>> solve("d,cl,o,g,a,b,er,in,n,y,s", discard=True).best.score
-    57
     """
     solver = _DEFAULT_SOLVERS.get(backend) if wordlist is None and type(backend) is str else None
     if solver is None:
@@ -619,6 +619,9 @@ def solve_many(
     too.  (Building the result objects is plain Python and takes longer
     than the solving; :func:`score_many` skips it.)
 
+    >>> [s.best.score for s in solve_many(["qu,i,t", "a,b,c"])]
+    [14, 18]
+
     :param hands: The hands, each as :func:`solve` takes it.
     :param discard: Discard exactly one card first (a turn, after
         drawing); the discard counts for nothing.
@@ -640,9 +643,6 @@ def solve_many(
         memory than the bound allows.
     :raises ArgumentTypeError: An option has the wrong type.
     :raises InvalidArgumentError: An option is out of range.
-
-    >>> [s.best.score for s in solve_many(["qu,i,t", "a,b,c"])]
-    [14, 18]
     """
     return default_solver(wordlist, backend).solve_many(hands, discard=discard, beat_longest=beat_longest,
                                                         beat_words=beat_words, bonus=bonus, threads=threads)  # fmt: skip
@@ -663,6 +663,9 @@ def score_many(
     numbers of :func:`solve_many` without building any play, for
     simulations that only need scores.  All the work is compiled and runs
     on every core (``backend`` as for :func:`solve_many`).
+
+    >>> score_many(["qu,i,t", "a,b,c", "z,z"], discard=True)
+    [(5, 5), (10, 10), (-14, None)]
 
     :param hands: The hands, each as :func:`solve` takes it.
     :param discard: Discard exactly one card first (a turn, after
@@ -685,9 +688,6 @@ def score_many(
         memory than the bound allows.
     :raises ArgumentTypeError: An option has the wrong type.
     :raises InvalidArgumentError: An option is out of range.
-
-    >>> score_many(["qu,i,t", "a,b,c", "z,z"], discard=True)
-    [(5, 5), (10, 10), (-14, None)]
     """
     return default_solver(wordlist, backend).score_many(hands, discard=discard, beat_longest=beat_longest,
                                                         beat_words=beat_words, bonus=bonus, threads=threads)  # fmt: skip
@@ -729,6 +729,9 @@ def find_words(cards: Iterable[Card] | str, *, wordlist: WordList | None = None,
     """Every word the cards can make, once per card spelling, best first
     (most points, then most letters, then alphabetical).
 
+    >>> [str(w) for w in find_words("qu,e,e,n")][:3]
+    ['queen', 'nee', 'en']
+
     :param cards: The hand: :class:`~quiddler.Card` objects, or the faces
         as a string such as ``"qu,e,e,n"`` (read by :func:`~quiddler.parse_hand`).
     :param wordlist: The word list; None: the default ENABLE list
@@ -738,9 +741,6 @@ def find_words(cards: Iterable[Card] | str, *, wordlist: WordList | None = None,
     :returns: The words, each with the cards that spell it.
     :raises InvalidCardError: A card cannot be read, or the hand is empty.
     :raises HandTooLargeError: The hand has more than :data:`~quiddler.MAX_CARDS` cards.
-
-    >>> [str(w) for w in find_words("qu,e,e,n")][:3]
-    ['queen', 'nee', 'en']
     """
     return default_solver(wordlist, backend).find_words(cards)
 
@@ -750,6 +750,9 @@ def search_size(cards: Iterable[Card] | str, *, discard: bool = False, beat_long
     """How many search states :func:`solve` may visit for this hand and
     these targets (the size of its memo): a measure of the work, which the
     command line uses to choose the compiled backend for big hands.
+
+    >>> search_size("a,b,c"), search_size("a,a,b")
+    (8, 6)
 
     :param cards: The hand: :class:`~quiddler.Card` objects, or the faces
         as a string such as ``"qu,e,e,n"`` (read by :func:`~quiddler.parse_hand`).
@@ -763,9 +766,6 @@ def search_size(cards: Iterable[Card] | str, *, discard: bool = False, beat_long
     :raises InvalidCardError: A card cannot be read.
     :raises ArgumentTypeError: An option has the wrong type.
     :raises InvalidArgumentError: An option is out of range.
-
-    >>> search_size("a,b,c"), search_size("a,a,b")
-    (8, 6)
     """
     return default_solver(None, "python").search_size(cards, discard=discard, beat_longest=beat_longest,
                                                       beat_words=beat_words)  # fmt: skip

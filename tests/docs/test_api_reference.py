@@ -273,7 +273,34 @@ def _check_attribute(attribute: griffe.Attribute, path: str) -> list[str]:
     return problems
 
 
+_FIELD = re.compile(r":(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?|raise|except|"
+                    r"exception|ivar|cvar|var|vartype)\b[^:]*:")
+#: A file named where a link belongs: the page shows the name, not the page.
+_FILE_NAME = re.compile(r"(?<![(/\w])(?:RULES|AI-NOTES|STYLE|docs/[\w/-]+)\.md\b")
+
+
+def _layout_problems(obj: griffe.Object, path: str) -> list[str]:
+    """Text after the field list reads as part of the last field; a file
+    named in the text is no link."""
+    if obj.docstring is None:
+        return []
+    problems = []
+    lines = obj.docstring.value.splitlines()
+    first = next((i for i, line in enumerate(lines) if _FIELD.match(line)), None)
+    if first is not None:
+        after = [line for line in lines[first:] if line.strip() and not line[0].isspace() and not _FIELD.match(line)]
+        if after:
+            problems.append(f"{path}: text after the :param:/:returns:/:raises: fields: {after[0].strip()!r}")
+    for name in _FILE_NAME.findall(obj.docstring.value):
+        problems.append(f"{path}: names {name} instead of linking to its page")
+    return problems
+
+
 def _check(obj: griffe.Object, path: str, options: dict[str, Any]) -> list[str]:
+    return _layout_problems(obj, path) + _check_kind(obj, path, options)
+
+
+def _check_kind(obj: griffe.Object, path: str, options: dict[str, Any]) -> list[str]:
     if obj.is_class:
         return _check_class(obj, path, options)  # type: ignore[arg-type]
     if obj.is_function:
