@@ -41,7 +41,7 @@ __all__ = ["DEFAULT_MAX_MEMORY_MB", "MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "
            "find_words", "max_memory_bytes", "score_counts", "score_many", "search_size", "solve", "solve_many",
            "usable_cores"]  # fmt: skip
 
-#: The largest ``bonus`` accepted (the rules use 10).  Scores are packed into
+#: The largest ``bonus`` accepted: 1,000,000 (the rules use 10).  Scores are packed into
 #: 64-bit keys by the compiled kernels; this keeps every score far inside them.
 MAX_BONUS = 1_000_000
 #: The most plays one ``top=K`` solve lists.  Any K is accepted and the

@@ -17,8 +17,8 @@ from, and, inside each class, the members the handler's filters let through.
   exception it raises by name.  A class is called like its ``__init__``
   (a dataclass like its generated one, whose fields are documented as
   attributes), its ``__post_init__`` included.
-* A constant whose value the source spells as a name (``MAX_CARDS =
-  K.MAX_CARDS``) states its value, as the page shows no value.
+* A whole-number constant states its value: the pages show no values
+  (the source of one, ``MAX_CARDS = K.MAX_CARDS``, would say nothing).
 """
 
 from __future__ import annotations
@@ -65,7 +65,9 @@ def _entries() -> dict[str, dict[str, Any]]:
     """Each ``::: name`` entry on the API pages, with its ``options:``."""
     entries = {}
     for page in sorted(API_PAGES.glob("*.md")):
-        for match in re.finditer(r"^::: *([\w.]+) *\n((?:[ \t]+\S.*\n)*)", page.read_text(), flags=re.MULTILINE):
+        for match in re.finditer(
+            r"^::: *([\w.]+) *\n((?:[ \t]+\S.*\n)*)", page.read_text(), flags=re.MULTILINE
+        ):
             block = yaml.safe_load(textwrap.dedent(match.group(2))) if match.group(2).strip() else None
             entries[match.group(1)] = (block or {}).get("options", {})
     return entries
@@ -241,7 +243,9 @@ def _check_class(cls: griffe.Class, path: str, options: dict[str, Any]) -> list[
         init_function: griffe.Function = _target(init)  # type: ignore[assignment]
         if init_function.parent is not None and init_function.parent.path.startswith("quiddler"):
             sections = sections + _sections(init_function)
-            problems += _check_callable(path, init_function.parameters, sections, False, _raised(init_function))
+            problems += _check_callable(
+                path, init_function.parameters, sections, False, _raised(init_function)
+            )
     post_init = members.get("__post_init__")
     if post_init is not None and _target(post_init).is_function:
         unlisted = sorted(_raised(_target(post_init)) - _documented_raises(sections))  # type: ignore[arg-type]
@@ -259,6 +263,12 @@ def _check_class(cls: griffe.Class, path: str, options: dict[str, Any]) -> list[
     return problems
 
 
+def _states(text: str, value: int) -> bool:
+    """Whether ``text`` gives the number ``value`` (digits grouped or not)."""
+    spellings = {str(value), f"{value:,}", f"{value:_}"}
+    return any(re.search(rf"(?<![\w.]){re.escape(s)}(?!\w|\.\d)", text) for s in spellings)
+
+
 def _check_attribute(attribute: griffe.Attribute, path: str) -> list[str]:
     description = _description(attribute)
     if not description:
@@ -266,15 +276,15 @@ def _check_attribute(attribute: griffe.Attribute, path: str) -> list[str]:
     problems = []
     if "property" not in attribute.labels and isinstance(attribute.parent, griffe.Module):
         value = getattr(importlib.import_module(attribute.parent.path), attribute.name, None)
-        spelled = str(attribute.value or "")
-        if isinstance(value, int) and not isinstance(value, bool) and not spelled.lstrip("-").isdigit():
-            if not re.search(rf"(?<![\w.]){value}(?!\w|\.\d)", description):
-                problems.append(f"{path}: the page shows no value; say it is {value} in the description")
+        if isinstance(value, int) and not isinstance(value, bool) and not _states(description, value):
+            problems.append(f"{path}: the page shows no value; say it is {value} in the description")
     return problems
 
 
-_FIELD = re.compile(r":(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?|raise|except|"
-                    r"exception|ivar|cvar|var|vartype)\b[^:]*:")
+_FIELD = re.compile(
+    r":(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?|raise|except|"
+    r"exception|ivar|cvar|var|vartype)\b[^:]*:"
+)
 #: A file named where a link belongs: the page shows the name, not the page.
 _FILE_NAME = re.compile(r"(?<![(/\w])(?:RULES|AI-NOTES|STYLE|docs/[\w/-]+)\.md\b")
 
@@ -288,7 +298,11 @@ def _layout_problems(obj: griffe.Object, path: str) -> list[str]:
     lines = obj.docstring.value.splitlines()
     first = next((i for i, line in enumerate(lines) if _FIELD.match(line)), None)
     if first is not None:
-        after = [line for line in lines[first:] if line.strip() and not line[0].isspace() and not _FIELD.match(line)]
+        after = [
+            line
+            for line in lines[first:]
+            if line.strip() and not line[0].isspace() and not _FIELD.match(line)
+        ]
         if after:
             problems.append(f"{path}: text after the :param:/:returns:/:raises: fields: {after[0].strip()!r}")
     for name in _FILE_NAME.findall(obj.docstring.value):
