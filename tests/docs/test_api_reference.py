@@ -337,6 +337,20 @@ def _problems() -> list[str]:
     return problems
 
 
+#: The packages a user programs against: each that exists has API entries.
+USER_PACKAGES = ["quiddler", "quiddler.game", "quiddler.web"]
+
+
+def test_every_user_package_is_in_the_api_reference() -> None:
+    """The browser game's package, once it exists, is on an API page like
+    the library and the engine (and so checked below)."""
+    rendered = list(_entries())
+    present = [name for name in USER_PACKAGES if importlib.util.find_spec(name) is not None]
+    assert "quiddler.game" in present
+    missing = [name for name in present if not any(entry.startswith(name + ".") for entry in rendered)]
+    assert not missing, f"docs/api/ renders nothing of {missing}"
+
+
 def test_the_api_pages_render_the_exports() -> None:
     """The check below covers the package's main namespaces at least."""
     roots = _rendered_roots()
