@@ -5,8 +5,9 @@ The objects are read with griffe as mkdocstrings reads them for the site:
 the handler options and the griffe extension come from mkdocs.yml, so a
 ``:ivar:`` line or a ``#:`` comment counts exactly when the site shows it.
 What is checked is what the pages render: each ``::: name`` entry on a page
-under docs/api/, every export (``__all__``) of a module such an entry comes
-from, and, inside each class, the members the handler's filters let through.
+under docs/api/ (with its own ``options:``), every export (``__all__``) of
+the extension's namespaces and of each package an entry comes from, and,
+inside each class, the members the handler's filters let through.
 
 * An object has a description: the text of its docstring, before any
   field list, is not empty.
@@ -19,6 +20,9 @@ from, and, inside each class, the members the handler's filters let through.
   attributes), its ``__post_init__`` included.
 * A whole-number constant states its value: the pages show no values
   (the source of one, ``MAX_CARDS = K.MAX_CARDS``, would say nothing).
+* No text follows the field list (the parser reads it as part of the last
+  field: an example there renders inside the Raises table), and no
+  docstring names a page's file (``docs/json.md``) where a link belongs.
 """
 
 from __future__ import annotations
@@ -91,7 +95,10 @@ def _rendered_roots() -> dict[str, dict[str, Any]]:
     modules = list(_namespaces())
     for entry in list(roots):
         module_name = entry.rpartition(".")[0]
-        spec = importlib.util.find_spec(module_name) if module_name else None
+        try:
+            spec = importlib.util.find_spec(module_name) if module_name else None
+        except ImportError:  # the entry is a member of a class of a module
+            spec = None
         if spec is not None and spec.submodule_search_locations is not None:
             modules.append(module_name)
     for module_name in dict.fromkeys(modules):
