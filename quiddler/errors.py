@@ -41,7 +41,8 @@ class InvalidCardError(QuiddlerError, ValueError):
 
 class HandTooLargeError(QuiddlerError, ValueError):
     """A hand has more cards than the exact solver accepts, or its search
-    would need more memory than the solver is allowed (see ``docs/solver.md``)."""
+    would need more memory than the solver is allowed (see
+    [Limits and bad arguments](../solver.md#limits-and-bad-arguments))."""
 
 
 class WordListError(QuiddlerError, OSError):

@@ -443,7 +443,19 @@ def advise(view: PlayerView, tuning: Tuning = EXPERT) -> Hint:
 
 class AIPlayer:
     """A player that plays the option :func:`advise` ranks first, or with
-    ``tuning.noise`` one of the near-best at random (softmax over the values)."""
+    ``tuning.noise`` one of the near-best at random (softmax over the values).
+
+    The registered computer players (``ev``, ``expert``, ``hard``,
+    ``medium``, ``easy``) are AIPlayers; :func:`make_player` builds them.
+
+    :param tuning: How it values its options: one of the ``Tuning`` values
+        of :mod:`quiddler.game.ai`.
+    :param seed: Seeds its random choices (with noise); None: unseeded.
+    :param name: Its name; None: the tuning's.
+    :ivar tuning: How it values its options.
+    :ivar name: The name it plays under.
+    :ivar rng: Its random generator.
+    """
 
     def __init__(self, tuning: Tuning, seed: int | None = None, *, name: str | None = None) -> None:
         self.tuning = tuning
@@ -460,16 +472,31 @@ class AIPlayer:
         return self.rng.choices(options, weights)[0]
 
     def choose_draw(self, view: PlayerView) -> Draw:
+        """Draw where the best-valued option says (see :meth:`Player.choose_draw`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The draw.
+        """
         action = self._choose(view).to_action(view.seat)
         assert isinstance(action, Draw)
         return action
 
     def choose_end(self, view: PlayerView) -> Discard | GoOut:
+        """Discard or go out as the best-valued option says (see :meth:`Player.choose_end`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The discard or the going out.
+        """
         action = self._choose(view).to_action(view.seat)
         assert isinstance(action, (Discard, GoOut))
         return action
 
     def choose_lay_down(self, view: PlayerView) -> LayDown:
+        """Lay down as the best-valued option says (see :meth:`Player.choose_lay_down`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The lay-down.
+        """
         action = self._choose(view).to_action(view.seat)
         assert isinstance(action, LayDown)
         return action

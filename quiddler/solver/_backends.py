@@ -39,8 +39,10 @@ log = logging.getLogger("quiddler.solver")
 FACE_POINTS = [Card(face).points for face in KERNEL_ORDER] + [0]
 FACE_LETTERS = [len(face) for face in KERNEL_ORDER] + [0]
 #: Columns of a face-count row (see :func:`quiddler.solver.score_counts`): one a kernel face,
-#: plus a spare that keeps arrays a round size.
+#: plus a spare that keeps arrays a round size; 32.
 FACE_SLOTS = len(FACE_POINTS)
+#: The most cards a hand given to the solver may hold: 20 (a game deals at
+#: most 10, and 11 after drawing).
 MAX_CARDS = K.MAX_CARDS
 OUT_BLOCK = K.OUT_BLOCK
 JOB_STATUS, JOB_OUT, PACKED_WORDS = K.JOB_STATUS, K.JOB_OUT, K.PACKED_WORDS

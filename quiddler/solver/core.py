@@ -41,21 +41,22 @@ __all__ = ["DEFAULT_MAX_MEMORY_MB", "MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "
            "find_words", "max_memory_bytes", "score_counts", "score_many", "search_size", "solve", "solve_many",
            "usable_cores"]  # fmt: skip
 
-#: The largest ``bonus`` accepted (the rules use 10).  Scores are packed into
+#: The largest ``bonus`` accepted: 1,000,000 (the rules use 10).  Scores are packed into
 #: 64-bit keys by the compiled kernels; this keeps every score far inside them.
 MAX_BONUS = 1_000_000
 #: The most plays one ``top=K`` solve lists.  Any K is accepted and the
 #: result is sized by the plays that exist; only a hand with more distinct
 #: plays than this, asked for more than this, is refused (the kernel keeps
 #: its plays in an insertion-sorted array, whose cost grows with the square
-#: of K: see docs/solver.md).
+#: of K: see the solver's explanation page).
 MAX_TOP_PLAYS = 1_000
 #: The search's memory bound in MB unless ``$QUIDDLER_MAX_MEMORY_MB`` says
 #: otherwise.  The worst 20-card hand (20 distinct faces with both bonus
 #: targets) needs about 1.8 GB; a typical hand well under 1 MB.
 DEFAULT_MAX_MEMORY_MB = 2048
 MEMORY_ENV = "QUIDDLER_MAX_MEMORY_MB"
-#: What :func:`score_counts` reports as the going-out score of a hand that cannot go out.
+#: What :func:`score_counts` reports as the going-out score of a hand that
+#: cannot go out: -2**40, that is -1099511627776, below any score.
 NO_GO_OUT = -(1 << 40)
 
 assert MAX_WORD_CARDS == MAX_CARDS, "the index leaves out words no hand can hold"
@@ -124,6 +125,15 @@ class Solver:
     59
     >>> [score for score, _ in solver.score_many(["qu,i,t", "a,b,c"])]
     [14, 18]
+
+    :param wordlist: The word list plays are made from; None: the default
+        ENABLE list (:func:`~quiddler.default_wordlist`).
+    :param backend: ``"numba"``, ``"python"`` or ``"auto"``, as above.
+    :raises ArgumentTypeError: ``wordlist`` is not a :class:`~quiddler.WordList`,
+        or ``backend`` is not a string.
+    :raises InvalidArgumentError: ``backend`` is not one of the three names,
+        or ``$QUIDDLER_MAX_MEMORY_MB`` is not a whole number of megabytes of
+        at least 1.
     """
 
     __slots__ = ("_auto", "_engine", "_follows_environment", "_orders", "_trie", "_words", "backend",
@@ -156,7 +166,27 @@ class Solver:
 
     def solve(self, cards: Iterable[Card] | str, *, discard: bool = False, top: int = 1,
               beat_longest: int | None = None, beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
-        """Find the highest-scoring way to lay the hand down as words: see :func:`solve`."""
+        """Find the highest-scoring way to lay the hand down as words: see :func:`solve`.
+
+        :param cards: The hand: :class:`~quiddler.Card` objects, or the faces
+            as a string such as ``"qu,e,e,n"`` (read by :func:`~quiddler.parse_hand`).
+        :param discard: Discard exactly one card first (a turn, after
+            drawing); the discard counts for nothing.
+        :param top: How many best distinct plays ``Solution.plays`` lists.
+        :param beat_longest: Add ``bonus`` to plays whose longest word has
+            more than this many letters; None sets no such target.
+        :param beat_words: Add ``bonus`` to plays with more than this many
+            words; None sets no such target.
+        :param bonus: What meeting a target adds, 0 to :data:`~quiddler.MAX_BONUS`.
+        :returns: The best play, the best going-out play and, with ``top``,
+            the next best plays.
+        :raises InvalidCardError: A card cannot be read, or a hand is empty.
+        :raises HandTooLargeError: A hand has more than
+            :data:`~quiddler.MAX_CARDS` cards, or its search would need more
+            memory than the bound allows.
+        :raises ArgumentTypeError: An option has the wrong type.
+        :raises InvalidArgumentError: An option is out of range.
+        """
         hand, counts = _hand_and_counts(cards)
         if type(top) is not int or top < 1:
             top = _integer("top", top, 1)
@@ -188,13 +218,34 @@ class Solver:
 
     def search_size(self, cards: Iterable[Card] | str, *, discard: bool = False, beat_longest: int | None = None,
                     beat_words: int | None = None) -> int:  # fmt: skip
-        """How many search states :meth:`solve` may visit: see :func:`search_size`."""
+        """How many search states :meth:`solve` may visit: see :func:`search_size`.
+
+        :param cards: The hand: :class:`~quiddler.Card` objects, or the faces
+            as a string such as ``"qu,e,e,n"`` (read by :func:`~quiddler.parse_hand`).
+        :param discard: Discard exactly one card first (a turn, after
+            drawing); the discard counts for nothing.
+        :param beat_longest: Add ``bonus`` to plays whose longest word has
+            more than this many letters; None sets no such target.
+        :param beat_words: Add ``bonus`` to plays with more than this many
+            words; None sets no such target.
+        :returns: The number of states in the search's memo.
+        :raises InvalidCardError: A card cannot be read.
+        :raises ArgumentTypeError: An option has the wrong type.
+        :raises InvalidArgumentError: An option is out of range.
+        """
         hand = _cards_of(cards)
         params = _params(len(hand), _flag("discard", discard), beat_longest, beat_words, 0)
         return (needed_memo(_face_counts(hand), params) - 1) // (2 * K.MEMO_SLOT)
 
     def find_words(self, cards: Iterable[Card] | str) -> tuple[Word, ...]:
-        """Every word the cards can make, best first: see :func:`find_words`."""
+        """Every word the cards can make, best first: see :func:`find_words`.
+
+        :param cards: The hand: :class:`~quiddler.Card` objects, or the faces
+            as a string such as ``"qu,e,e,n"`` (read by :func:`~quiddler.parse_hand`).
+        :returns: Each word once per card spelling, best first.
+        :raises InvalidCardError: A card cannot be read, or the hand is empty.
+        :raises HandTooLargeError: The hand has more than :data:`~quiddler.MAX_CARDS` cards.
+        """
         hand = _cards_of(cards)
         _check_size(hand)
         trie = self._trie
@@ -212,7 +263,26 @@ class Solver:
     def solve_many(self, hands: Iterable[Iterable[Card] | str], *, discard: bool = False,
                    beat_longest: int | None = None, beat_words: int | None = None, bonus: int = 10,
                    threads: int | None = None) -> list[Solution]:  # fmt: skip
-        """:meth:`solve` for many hands at once, on every core: see :func:`solve_many`."""
+        """:meth:`solve` for many hands at once, on every core: see :func:`solve_many`.
+
+        :param hands: The hands, each as :meth:`solve` takes it.
+        :param discard: Discard exactly one card first (a turn, after
+            drawing); the discard counts for nothing.
+        :param beat_longest: Add ``bonus`` to plays whose longest word has
+            more than this many letters; None sets no such target.
+        :param beat_words: Add ``bonus`` to plays with more than this many
+            words; None sets no such target.
+        :param bonus: What meeting a target adds, 0 to :data:`~quiddler.MAX_BONUS`.
+        :param threads: Worker threads for the compiled kernels; None: one per
+            usable core (:func:`~quiddler.usable_cores`).
+        :returns: One :class:`~quiddler.Solution` per hand, in order.
+        :raises InvalidCardError: A card cannot be read, or a hand is empty.
+        :raises HandTooLargeError: A hand has more than
+            :data:`~quiddler.MAX_CARDS` cards, or its search would need more
+            memory than the bound allows.
+        :raises ArgumentTypeError: An option has the wrong type.
+        :raises InvalidArgumentError: An option is out of range.
+        """
         discard = _flag("discard", discard)
         options = {"discard": discard, "beat_longest": beat_longest, "beat_words": beat_words, "bonus": bonus}
         solutions: list[Solution] = []
@@ -232,7 +302,26 @@ class Solver:
     def score_many(self, hands: Iterable[Iterable[Card] | str], *, discard: bool = False,
                    beat_longest: int | None = None, beat_words: int | None = None, bonus: int = 10,
                    threads: int | None = None) -> list[tuple[int, int | None]]:  # fmt: skip
-        """Each hand's ``(best score, best going-out score or None)``: see :func:`score_many`."""
+        """Each hand's ``(best score, best going-out score or None)``: see :func:`score_many`.
+
+        :param hands: The hands, each as :meth:`solve` takes it.
+        :param discard: Discard exactly one card first (a turn, after
+            drawing); the discard counts for nothing.
+        :param beat_longest: Add ``bonus`` to plays whose longest word has
+            more than this many letters; None sets no such target.
+        :param beat_words: Add ``bonus`` to plays with more than this many
+            words; None sets no such target.
+        :param bonus: What meeting a target adds, 0 to :data:`~quiddler.MAX_BONUS`.
+        :param threads: Worker threads for the compiled kernels; None: one per
+            usable core (:func:`~quiddler.usable_cores`).
+        :returns: ``(best score, best going-out score or None)`` per hand, in order.
+        :raises InvalidCardError: A card cannot be read, or a hand is empty.
+        :raises HandTooLargeError: A hand has more than
+            :data:`~quiddler.MAX_CARDS` cards, or its search would need more
+            memory than the bound allows.
+        :raises ArgumentTypeError: An option has the wrong type.
+        :raises InvalidArgumentError: An option is out of range.
+        """
         discard = _flag("discard", discard)
         options = {"discard": discard, "beat_longest": beat_longest, "beat_words": beat_words, "bonus": bonus}
         result: list[tuple[int, int | None]] = []
@@ -252,7 +341,22 @@ class Solver:
         return result
 
     def score_counts(self, counts: Any, *, discard: bool = False, threads: int | None = None) -> tuple[Any, Any]:
-        """:meth:`score_many` for hands given as a numpy matrix of face counts: see :func:`score_counts`."""
+        """:meth:`score_many` for hands given as a numpy matrix of face counts: see :func:`score_counts`.
+
+        :param counts: An ``(n, FACE_SLOTS)`` matrix of face counts, one row per hand.
+        :param discard: Discard exactly one card first (a turn, after
+            drawing); the discard counts for nothing.
+        :param threads: Worker threads for the compiled kernels; None: one per
+            usable core (:func:`~quiddler.usable_cores`).
+        :returns: ``(best, go_out)``: two int64 arrays of ``n`` scores,
+            ``go_out`` holding :data:`~quiddler.NO_GO_OUT` where a hand cannot go out.
+        :raises InvalidArgumentError: ``counts`` is not such a matrix, holds a
+            negative count or a count in the last column, or ``threads`` is below 1.
+        :raises HandTooLargeError: A row holds no card or more than
+            :data:`~quiddler.MAX_CARDS`, or the search would need more memory
+            than the bound allows.
+        :raises ArgumentTypeError: An option has the wrong type.
+        """
         import numpy as np
 
         counts = np.ascontiguousarray(counts, dtype=np.int64)
@@ -462,6 +566,29 @@ def solve(
     (59, True)
     >>> solve("d,cl,o,g,a,b,er,in,n,y,s", discard=True).best.score
     57
+
+    :param cards: The hand: :class:`~quiddler.Card` objects, or the faces
+        as a string such as ``"qu,e,e,n"`` (read by :func:`~quiddler.parse_hand`).
+    :param discard: Discard exactly one card first (a turn, after
+        drawing); the discard counts for nothing.
+    :param wordlist: The word list; None: the default ENABLE list
+        (:func:`~quiddler.default_wordlist`).
+    :param top: How many best distinct plays ``Solution.plays`` lists.
+    :param beat_longest: Add ``bonus`` to plays whose longest word has
+        more than this many letters; None sets no such target.
+    :param beat_words: Add ``bonus`` to plays with more than this many
+        words; None sets no such target.
+    :param bonus: What meeting a target adds, 0 to :data:`~quiddler.MAX_BONUS`.
+    :param backend: ``"numba"`` (compiled), ``"python"`` or ``"auto"``
+        (Python until the compiled kernels pay off).
+    :returns: The best play (``.best``), the best going-out play
+        (``.best_go_out``) and, with ``top``, the next best plays.
+    :raises InvalidCardError: A card cannot be read, or a hand is empty.
+    :raises HandTooLargeError: A hand has more than
+        :data:`~quiddler.MAX_CARDS` cards, or its search would need more
+        memory than the bound allows.
+    :raises ArgumentTypeError: An option has the wrong type.
+    :raises InvalidArgumentError: An option is out of range.
     """
     solver = _DEFAULT_SOLVERS.get(backend) if wordlist is None and type(backend) is str else None
     if solver is None:
@@ -494,6 +621,28 @@ def solve_many(
 
     >>> [s.best.score for s in solve_many(["qu,i,t", "a,b,c"])]
     [14, 18]
+
+    :param hands: The hands, each as :func:`solve` takes it.
+    :param discard: Discard exactly one card first (a turn, after
+        drawing); the discard counts for nothing.
+    :param wordlist: The word list; None: the default ENABLE list
+        (:func:`~quiddler.default_wordlist`).
+    :param beat_longest: Add ``bonus`` to plays whose longest word has
+        more than this many letters; None sets no such target.
+    :param beat_words: Add ``bonus`` to plays with more than this many
+        words; None sets no such target.
+    :param bonus: What meeting a target adds, 0 to :data:`~quiddler.MAX_BONUS`.
+    :param threads: Worker threads for the compiled kernels; None: one per
+        usable core (:func:`~quiddler.usable_cores`).
+    :param backend: ``"numba"`` (compiled), ``"python"`` or ``"auto"``
+        (Python until the compiled kernels pay off).
+    :returns: One :class:`~quiddler.Solution` per hand, in order.
+    :raises InvalidCardError: A card cannot be read, or a hand is empty.
+    :raises HandTooLargeError: A hand has more than
+        :data:`~quiddler.MAX_CARDS` cards, or its search would need more
+        memory than the bound allows.
+    :raises ArgumentTypeError: An option has the wrong type.
+    :raises InvalidArgumentError: An option is out of range.
     """
     return default_solver(wordlist, backend).solve_many(hands, discard=discard, beat_longest=beat_longest,
                                                         beat_words=beat_words, bonus=bonus, threads=threads)  # fmt: skip
@@ -517,6 +666,28 @@ def score_many(
 
     >>> score_many(["qu,i,t", "a,b,c", "z,z"], discard=True)
     [(5, 5), (10, 10), (-14, None)]
+
+    :param hands: The hands, each as :func:`solve` takes it.
+    :param discard: Discard exactly one card first (a turn, after
+        drawing); the discard counts for nothing.
+    :param wordlist: The word list; None: the default ENABLE list
+        (:func:`~quiddler.default_wordlist`).
+    :param beat_longest: Add ``bonus`` to plays whose longest word has
+        more than this many letters; None sets no such target.
+    :param beat_words: Add ``bonus`` to plays with more than this many
+        words; None sets no such target.
+    :param bonus: What meeting a target adds, 0 to :data:`~quiddler.MAX_BONUS`.
+    :param threads: Worker threads for the compiled kernels; None: one per
+        usable core (:func:`~quiddler.usable_cores`).
+    :param backend: ``"numba"`` (compiled), ``"python"`` or ``"auto"``
+        (Python until the compiled kernels pay off).
+    :returns: ``(best score, best going-out score or None)`` per hand, in order.
+    :raises InvalidCardError: A card cannot be read, or a hand is empty.
+    :raises HandTooLargeError: A hand has more than
+        :data:`~quiddler.MAX_CARDS` cards, or its search would need more
+        memory than the bound allows.
+    :raises ArgumentTypeError: An option has the wrong type.
+    :raises InvalidArgumentError: An option is out of range.
     """
     return default_solver(wordlist, backend).score_many(hands, discard=discard, beat_longest=beat_longest,
                                                         beat_words=beat_words, bonus=bonus, threads=threads)  # fmt: skip
@@ -533,6 +704,22 @@ def score_counts(counts: Any, *, discard: bool = False, wordlist: WordList | Non
     Returns ``(best, go_out)``, two int64 arrays: each hand's best score
     and its best going-out score, ``go_out`` holding :data:`NO_GO_OUT`
     where the hand cannot go out.  Needs numba.
+
+    :param counts: An ``(n, FACE_SLOTS)`` matrix of face counts, one row per
+        hand (anything :func:`numpy.ascontiguousarray` takes).
+    :param discard: Discard exactly one card first (a turn, after
+        drawing); the discard counts for nothing.
+    :param wordlist: The word list; None: the default ENABLE list
+        (:func:`~quiddler.default_wordlist`).
+    :param threads: Worker threads for the compiled kernels; None: one per
+        usable core (:func:`~quiddler.usable_cores`).
+    :returns: ``(best, go_out)``, two int64 arrays of ``n`` scores.
+    :raises InvalidArgumentError: ``counts`` is not such a matrix, holds a
+        negative count or a count in the last column, or ``threads`` is below 1.
+    :raises HandTooLargeError: A row holds no card or more than
+        :data:`~quiddler.MAX_CARDS`, or the search would need more memory
+        than the bound allows.
+    :raises ArgumentTypeError: An option has the wrong type.
     """
     return default_solver(wordlist, "numba").score_counts(counts, discard=discard, threads=threads)
 
@@ -544,6 +731,16 @@ def find_words(cards: Iterable[Card] | str, *, wordlist: WordList | None = None,
 
     >>> [str(w) for w in find_words("qu,e,e,n")][:3]
     ['queen', 'nee', 'en']
+
+    :param cards: The hand: :class:`~quiddler.Card` objects, or the faces
+        as a string such as ``"qu,e,e,n"`` (read by :func:`~quiddler.parse_hand`).
+    :param wordlist: The word list; None: the default ENABLE list
+        (:func:`~quiddler.default_wordlist`).
+    :param backend: ``"numba"`` (compiled), ``"python"`` or ``"auto"``
+        (Python until the compiled kernels pay off).
+    :returns: The words, each with the cards that spell it.
+    :raises InvalidCardError: A card cannot be read, or the hand is empty.
+    :raises HandTooLargeError: The hand has more than :data:`~quiddler.MAX_CARDS` cards.
     """
     return default_solver(wordlist, backend).find_words(cards)
 
@@ -556,6 +753,19 @@ def search_size(cards: Iterable[Card] | str, *, discard: bool = False, beat_long
 
     >>> search_size("a,b,c"), search_size("a,a,b")
     (8, 6)
+
+    :param cards: The hand: :class:`~quiddler.Card` objects, or the faces
+        as a string such as ``"qu,e,e,n"`` (read by :func:`~quiddler.parse_hand`).
+    :param discard: Discard exactly one card first (a turn, after
+        drawing); the discard counts for nothing.
+    :param beat_longest: Add ``bonus`` to plays whose longest word has
+        more than this many letters; None sets no such target.
+    :param beat_words: Add ``bonus`` to plays with more than this many
+        words; None sets no such target.
+    :returns: The number of states in the search's memo.
+    :raises InvalidCardError: A card cannot be read.
+    :raises ArgumentTypeError: An option has the wrong type.
+    :raises InvalidArgumentError: An option is out of range.
     """
     return default_solver(None, "python").search_size(cards, discard=discard, beat_longest=beat_longest,
                                                       beat_words=beat_words)  # fmt: skip
@@ -586,7 +796,10 @@ def default_solver(wordlist: WordList | None = None, backend: str = "auto") -> S
 
 def usable_cores() -> int:
     """The cores this process may run on (its CPU affinity where the system
-    has one): what "every core" means for worker threads and processes."""
+    has one): what "every core" means for worker threads and processes.
+
+    :returns: The number of cores, at least 1.
+    """
     try:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):

@@ -18,7 +18,13 @@ __all__ = ["Play", "Solution", "Word", "make_play", "make_solution"]
 
 @dataclass(frozen=True, slots=True)
 class Word:
-    """A word laid down with particular cards: ``Word("queen", (qu, e, e, n))``."""
+    """A word laid down with particular cards: ``Word("queen", (qu, e, e, n))``.
+
+    ``str(word)`` is its text.
+
+    :ivar text: The word as spelled, lowercase: ``"queen"``.
+    :ivar cards: The cards that spell it, in order (``qu`` is one card).
+    """
 
     text: str
     cards: tuple[Card, ...]
@@ -37,6 +43,10 @@ class Word:
         return self.text
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of a word (see [JSON shapes](../json.md#word)).
+
+        :returns: ``{"word", "cards", "points"}``.
+        """
         return {"word": self.text, "cards": [c.face for c in self.cards], "points": self.points}
 
 
@@ -46,6 +56,11 @@ class Play:
 
     ``bonus`` is what bonus targets given to the solver add (0 otherwise);
     ``score`` includes it.
+
+    :ivar words: The words laid down, best first.
+    :ivar unused: The cards left over, which count against the score.
+    :ivar discard: The card discarded (a solve with ``discard=True``), or None.
+    :ivar bonus: What the bonus targets the play meets add to its score.
     """
 
     words: tuple[Word, ...]
@@ -75,6 +90,7 @@ class Play:
 
     @property
     def word_count(self) -> int:
+        """The number of words."""
         return len(self.words)
 
     @property
@@ -84,7 +100,10 @@ class Play:
         return used + self.unused + ((self.discard,) if self.discard is not None else ())
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of a play (see ``docs/json.md``)."""
+        """The JSON shape of a play (see [JSON shapes](../json.md#play)).
+
+        :returns: The play's fields and properties, cards as faces.
+        """
         return {
             "score": self.score,
             "goes_out": self.goes_out,
@@ -103,6 +122,13 @@ class Solution:
 
     ``plays`` holds the ``top`` best distinct plays, best first (ordered by
     score, then going out, then the longest word, then the number of words).
+
+    :ivar cards: The hand solved, in the order given.
+    :ivar discard_required: Whether the solve discarded a card (``discard=True``).
+    :ivar plays: The best distinct plays, best first: one unless the solve
+        asked for ``top`` more.
+    :ivar best_go_out: The best play that goes out, or None if none does;
+        it may score less than :attr:`best`.
     """
 
     cards: tuple[Card, ...]
@@ -121,7 +147,10 @@ class Solution:
         return self.best_go_out is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of a solved hand (see ``docs/json.md``)."""
+        """The JSON shape of a solved hand (see [JSON shapes](../json.md#solution)).
+
+        :returns: The solution's fields and properties, plays as :meth:`Play.to_dict` gives them.
+        """
         return {
             "cards": [c.face for c in self.cards],
             "discard_required": self.discard_required,
