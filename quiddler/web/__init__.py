@@ -8,3 +8,10 @@ SQLite (:mod:`~quiddler.web.store`) before anyone sees it.  Needs the
 ``web`` extra (starlette, uvicorn, websockets): this package is imported
 only by ``quiddler serve``, never by the rest of quiddler.
 """
+
+from .app import create_app
+from .limits import Limits
+from .protocol import encode_view
+from .server import default_db, run
+
+__all__ = ["Limits", "create_app", "default_db", "encode_view", "run"]

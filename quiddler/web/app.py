@@ -492,13 +492,23 @@ def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Req
 
 def create_app(db: Path | str, *, allow_origins: Sequence[str] = (), allowed_hosts: Sequence[str] | None = None,
                limits: Limits | None = None, workers: int | None = None) -> ASGIApp:  # fmt: skip
-    """The app over the database file ``db`` (``":memory:"`` for none).
+    """The browser game as an ASGI app, for uvicorn or any ASGI server.
 
-    ``allow_origins``: origins besides the server's own that may open a
-    WebSocket (``https://quiddler.example``).  ``allowed_hosts``: the host
-    names the server answers to (None: any; a loopback server should name
-    its loopback names, so that DNS rebinding cannot reach it).
-    ``workers``: threads for the computer players (default: the cores, at least 2).
+    Unfinished tables in ``db`` are loaded when the app starts (its
+    lifespan), their stored actions replayed through the engine, and the
+    computer players play on.
+
+    :param db: the SQLite database file of tables and games (``":memory:"``
+        keeps nothing after the app stops).
+    :param allow_origins: origins besides the server's own whose pages may
+        open a WebSocket, such as ``https://quiddler.example`` behind a proxy.
+    :param allowed_hosts: the host names the server answers to; None answers
+        any.  A loopback server should name its loopback names, so that DNS
+        rebinding cannot reach it.
+    :param limits: the server's limits (:class:`Limits`); None for the defaults.
+    :param workers: threads for the computer players' decisions and the
+        hints (default: the usable cores, at least 2).
+    :returns: the app, wrapped in the Host header and security header checks.
     """
     server = _Server(db, allow_origins, limits or Limits(), workers)
     routes = [

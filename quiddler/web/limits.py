@@ -21,6 +21,11 @@ __all__ = ["AddressCounter", "Limits", "RateLimiter"]
 
 @dataclass(frozen=True, slots=True)
 class Limits:
+    """What one server allows: message sizes and rates, connections, tables,
+    idle time, how long a computer decision may take, and how long games are
+    kept.  Every field has a default; ``create_app(db, limits=Limits(...))``
+    changes any of them."""
+
     #: A WebSocket message bigger than this closes the connection with code 1009.
     max_message_bytes: int = MAX_MESSAGE_BYTES
     #: A REST request body bigger than this is refused (413).

@@ -490,9 +490,16 @@ def _event(event: PublicEvent) -> dict[str, Any]:
 
 
 def encode_view(view: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
-    """VIEW (see the module docstring): ``view`` as JSON.  With ``spectator``
-    the seat, hand and turn count are blanked: any seat's view minus those
-    is the public view."""
+    """A seat's view as the JSON the server sends in a ``state`` message.
+
+    Every field of :class:`~quiddler.game.PlayerView` by its name, cards as
+    faces and words as lists of faces (the module docstring lists them).
+
+    :param view: the seat's view, from :meth:`quiddler.game.Game.view`.
+    :param spectator: blank the seat, the hand and the turn count: any
+        seat's view less those is the public view a spectator gets.
+    :returns: the view as a JSON-ready dict.
+    """
     over = view.phase is Phase.GAME_OVER
     rules = view.rules.settings()
     rules["wordlist"] = view.rules.words.name

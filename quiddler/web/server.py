@@ -28,8 +28,11 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 
 def default_db() -> Path:
-    """The database in the user's data folder: ``$XDG_DATA_HOME/quiddler``
-    or ``~/.local/share/quiddler``."""
+    """Where ``quiddler serve`` keeps its tables without ``--db``.
+
+    :returns: ``tables.sqlite3`` in ``$XDG_DATA_HOME/quiddler``, or in
+        ``~/.local/share/quiddler`` when that is not set.
+    """
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "quiddler" / "tables.sqlite3"
 
@@ -83,9 +86,25 @@ def _bind(host: str, port: int) -> socket.socket:
 def run(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = None, allow_origins: Sequence[str] = (),
         *, limits: Limits | None = None, workers: int | None = None,
         announce: Callable[[str], None] | None = None) -> None:  # fmt: skip
-    """Serve until interrupted.  Prints ``Serving on http://HOST:PORT``
-    first (through ``announce``), then nothing but warnings and errors.
-    Raises OSError when the address cannot be bound."""
+    """Serve the browser game until interrupted: what ``quiddler serve`` runs.
+
+    Prints ``Serving on http://HOST:PORT`` first, once the server listens
+    (with ``port=0`` the port the system chose), then nothing but warnings
+    and errors.
+
+    :param host: the address to listen on; anything but loopback lets other
+        machines connect.
+    :param port: the port to listen on; 0 picks a free one.
+    :param db: the database of tables and games (None: :func:`default_db`).
+    :param allow_origins: origins besides the server's own whose pages may
+        open a WebSocket.
+    :param limits: the server's limits (:class:`Limits`); None for the defaults.
+    :param workers: threads for the computer players (default: the usable
+        cores, at least 2).
+    :param announce: where the first line goes (default: standard output).
+    :raises OSError: the address cannot be bound, or the database cannot be
+        opened.
+    """
     limits = limits or Limits()
     db = db if db is not None else default_db()
     Store(db).close()  # a database that cannot be opened fails here, with its name, not inside uvicorn
