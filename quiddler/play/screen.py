@@ -5,6 +5,11 @@ the same renderables with every style dropped and no cursor movement, lines
 stripped of trailing blanks, so a transcript can be scripted, diffed and
 tested.  When input does not come from a terminal, each line read is echoed
 after its prompt, so the transcript shows the moves too.
+
+Input is read so that no line can end the game: stdin's decoder keeps
+bytes that are not text (``surrogateescape``) instead of failing on the
+whole buffered chunk, and :meth:`Screen.ask` explains such a line and asks
+again, so the valid lines before and after it still count.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ __all__ = ["Screen"]
 
 #: Seconds between a computer player's moves when a person is watching.
 HUMAN_PACE = 0.8
+#: At most this many seconds of pauses for all the computer players between two of the person's
+#: prompts: with many opponents each move's pause shrinks, so the table's turn takes a bounded time.
+TABLE_PACE = 1.5
 _PLAIN_WIDTH = 1000  # plain text is never wrapped: a line is a line, whatever its length
 
 
@@ -35,6 +43,7 @@ class Screen:
         self.pace = pace
         self.echo_input = echo_input
         self._stdin = stdin if stdin is not None else sys.stdin
+        _keep_undecodable_bytes(self._stdin)
         self._stdout = stdout if stdout is not None else sys.stdout
         if plain:
             self._console = Console(file=io.StringIO(), force_terminal=False, no_color=True, highlight=False,
@@ -83,13 +92,25 @@ class Screen:
         self.show(Text(""))
 
     def ask(self, prompt: str) -> str:
-        """One line of input (without its newline).  Raises EOFError at the
-        end of input and KeyboardInterrupt on Ctrl-C."""
+        """One line of input (without its newline); a line that is not text
+        (bytes the input's encoding cannot decode) is explained and asked
+        again.  Raises EOFError at the end of input and KeyboardInterrupt on Ctrl-C."""
+        while True:
+            try:
+                line = self._read_line(prompt)
+            except UnicodeDecodeError:  # a stream whose decoder could not be told to keep bad bytes
+                line = "\udcff"
+            if not _undecodable(line):
+                return line
+            self.problem(f"that line is not {_encoding(self._stdin)} text (bytes that are not characters): "
+                         "type it again")  # fmt: skip
+
+    def _read_line(self, prompt: str) -> str:
         label = f"{prompt}> "
         if not self.plain:
             line = self._console.input(Text(label, style="bold"))
             if self.echo_input:
-                self._console.print(line)
+                self._console.print(_printable(line))
             return line
         if not self.echo_input and self._stdin is sys.stdin:
             return input(label)  # a person at a terminal: line editing, the terminal echoes
@@ -101,7 +122,7 @@ class Screen:
             raise EOFError
         line = line.rstrip("\r\n")
         if self.echo_input:
-            self._stdout.write(line + "\n")
+            self._stdout.write(_printable(line) + "\n")
         self._stdout.flush()
         return line
 
@@ -123,10 +144,41 @@ class Screen:
         except (ImportError, OSError, ValueError, AttributeError):
             pass  # not a POSIX terminal: nothing to drop
 
-    def pause(self) -> None:
-        """Let a person follow the computer players' moves."""
+    def pause(self, moves: int = 1) -> None:
+        """Let a person follow the computer players' moves: ``moves`` is how
+        many computer moves come between two of the person's prompts, so the
+        pauses of a whole table add up to at most :data:`TABLE_PACE` seconds
+        (``pace`` per move when that is less)."""
         if self.pace > 0:
-            time.sleep(self.pace)
+            time.sleep(min(self.pace, TABLE_PACE / max(1, moves)))
+
+
+def _keep_undecodable_bytes(stream: IO[str]) -> None:
+    """Make a text stream's decoder keep bytes it cannot decode as lone
+    surrogates, line by line, instead of raising on (and losing) a whole
+    buffered chunk of input."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is None:
+        return
+    try:
+        reconfigure(errors="surrogateescape")
+    except (ValueError, OSError, TypeError, AttributeError):  # pragma: no cover - a closed or odd stream
+        pass
+
+
+def _undecodable(line: str) -> bool:
+    """Whether a line holds bytes its decoder kept as lone surrogates."""
+    return any("\udc80" <= ch <= "\udcff" for ch in line)
+
+
+def _printable(line: str) -> str:
+    """The line with any lone surrogate shown as U+FFFD, so echoing it never fails."""
+    return line.encode("utf-8", "replace").decode("utf-8") if _undecodable(line) else line
+
+
+def _encoding(stream: IO[str]) -> str:
+    name = getattr(stream, "encoding", None)
+    return "UTF-8" if not isinstance(name, str) or name.lower().replace("-", "") == "utf8" else name
 
 
 def _isatty(stream: IO[str]) -> bool:

@@ -17,6 +17,7 @@ from itertools import product
 from typing import Literal
 
 from ..cards import Card
+from ..errors import shown
 from ..solver.types import Word
 from ..wordlist import WordList
 
@@ -74,9 +75,9 @@ def _missing_text(missing: Counter[Card], pool: Counter[Card]) -> str:
 
 def _spellings(text: str, wordlist: WordList) -> tuple[tuple[Card, ...], ...]:
     if not text.isalpha() or not text.isascii():
-        raise WordProblem(f"{text!r} is not a word: use the letters a to z only")
+        raise WordProblem(f"{shown(text)} is not a word: use the letters a to z only")
     if text not in wordlist:
-        raise WordProblem(f"{text!r} is not in the word list ({wordlist.name})")
+        raise WordProblem(f"{shown(text)} is not in the word list ({wordlist.name})")
     spellings = wordlist.spellings(text)
     if not spellings:
         raise WordProblem(f"{text!r} is a single card: a word needs at least two cards")
