@@ -44,6 +44,7 @@ class Screen:
         self.echo_input = echo_input
         self._stdin = stdin if stdin is not None else sys.stdin
         _keep_undecodable_bytes(self._stdin)
+        self._paused = 0.0  # seconds paused since the last prompt
         self._stdout = stdout if stdout is not None else sys.stdout
         if plain:
             self._console = Console(file=io.StringIO(), force_terminal=False, no_color=True, highlight=False,
@@ -95,6 +96,7 @@ class Screen:
         """One line of input (without its newline); a line that is not text
         (bytes the input's encoding cannot decode) is explained and asked
         again.  Raises EOFError at the end of input and KeyboardInterrupt on Ctrl-C."""
+        self._paused = 0.0
         while True:
             try:
                 line = self._read_line(prompt)
@@ -148,9 +150,14 @@ class Screen:
         """Let a person follow the computer players' moves: ``moves`` is how
         many computer moves come between two of the person's prompts, so the
         pauses of a whole table add up to at most :data:`TABLE_PACE` seconds
-        (``pace`` per move when that is less)."""
+        (``pace`` per move when that is less); and never more than that
+        between two prompts, whatever happens between them (a round's end
+        and the next round's first moves)."""
         if self.pace > 0:
-            time.sleep(min(self.pace, TABLE_PACE / max(1, moves)))
+            step = min(self.pace, TABLE_PACE / max(1, moves), max(0.0, TABLE_PACE - self._paused))
+            if step > 0:
+                time.sleep(step)
+                self._paused += step
 
 
 def _keep_undecodable_bytes(stream: IO[str]) -> None:
