@@ -245,3 +245,24 @@ def test_the_table_is_paced_as_a_whole(monkeypatch: pytest.MonkeyPatch, opponent
     assert max(between) > 0  # the computer players are still paced
     if opponents == 1:
         assert max(between) == pytest.approx(1.5)  # two moves of 0.75 s
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+@pytest.mark.parametrize(("options", "named"), [
+    (["--round-sizes", "20"], "a round of 20 cards is too large"),
+    (["--round-sizes", "3,25"], "a round of 25 cards is too large"),
+    (["--round-sizes", "1"], "at least 2 cards, not 1"),
+])  # fmt: skip
+def test_options_that_make_an_impossible_game_are_refused_before_it_starts(
+    command: str, options: list[str], named: str
+) -> None:
+    from click.testing import CliRunner
+
+    from quiddler.cli import main
+
+    extra = ["--games", "1"] if command == "simulate" else []
+    result = CliRunner().invoke(main, [command, *options, *extra], input=AUTO)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and named in lines[0]
+    assert "Round 1" not in result.output  # refused before the game started
