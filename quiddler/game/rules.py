@@ -14,10 +14,10 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from ..cards import DECK_SIZE, Card
+from ..errors import shown
 from ..solver import MAX_CARDS
 from ..solver.types import Word
 from ..wordlist import WordList, default_wordlist
-from ..errors import shown
 from .errors import RulesError, RulesTypeError
 from .listhash import wordlist_sha256
 

@@ -43,7 +43,7 @@ from .commands import (
     parse,
 )
 from .saves import HUMAN, SaveError, check_save_target, save_game
-from .screen import Screen, TABLE_PACE
+from .screen import Screen
 from .spelling import Match, WordProblem, distinct_choices, match_words
 
 __all__ = ["COMPUTER_NAMES", "EXIT_INTERRUPTED", "Session", "decision_seed"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from quiddler import Card, parse_hand
-from quiddler.game import RoundScore, Rules, add_to_totals, score_round, word_of
 from quiddler.errors import QuiddlerError
+from quiddler.game import RoundScore, Rules, add_to_totals, score_round, word_of
 from quiddler.game.errors import RulesError, RulesTypeError
 from quiddler.game.rules import bonus_winner
 
