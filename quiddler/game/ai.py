@@ -397,16 +397,18 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
         chance = chances[c]
         lift = (tuning.out_weight + tuning.out_premium) * chance
         base = values[c] - lift
-        kept_text = _sum_text(f"after your next draw the hand you keep averages {base:.1f} points", base,
+        kept = "it" if can_go else "the hand you keep"
+        kept_text = _sum_text(f"after your next draw {kept} averages {base:.1f} points", base,
                               [(lift, f"its {chance:.0%} chance to go out"), *terms], best.value)  # fmt: skip
     else:
         base = float(static[c][0])
         kept_text = _sum_text(f"the hand you keep scores {base:.0f} points now", base, terms, best.value)
     if can_go:
         out = max((o for o in options if o.action == "go-out"), key=lambda o: o.value)
-        last_say = ("; if the other player goes out first, you still lay down your whole hand, with the last say "
-                    "in the round") if view.players == 2 else ""  # fmt: skip
-        reason = (f"Wait: discard the {c} and keep your hand: {kept_text}{last_say}; going out now (discard the "
+        # With two players, if the other goes out first yours is the round's final turn; with more,
+        # the players after the goer and before you still play after you.
+        last_say = "; if the other player goes out first, yours is the last say" if view.players == 2 else ""
+        reason = (f"Wait: discard the {c} and keep your hand; {kept_text}{last_say}; going out now (discard the "
                   f"{out.card}) is worth {out.value:.1f}.")  # fmt: skip
     else:
         reason = f"Discard the {c}: {kept_text}."
