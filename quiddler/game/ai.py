@@ -467,13 +467,13 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
         if mb and play.word_count > count:
             terms.append((mb, f"the most-words bonus: {play.word_count} words beat the {count} laid down"))
         if tuning.deny_bonus:
-            share = "" if view.players == 2 else f" counted 1/{view.players - 1} as one of {view.players - 1} rivals"
+            share = "" if view.players == 2 else f" weighted 1/{view.players - 1} with {view.players - 1} rivals"
             if holder_long and play.longest_word >= longest:
                 how = "beating" if play.longest_word > longest else "tying"
-                terms.append((deny * lb, f"{how} the longest word laid down to cancel its bonus{share}"))
+                terms.append((deny * lb, f"{how} the longest word laid down so its holder loses the bonus{share}"))
             if holder_words and play.word_count >= count:
                 how = "beating" if play.word_count > count else "tying"
-                terms.append((deny * mb, f"{how} the most words laid down to cancel their bonus{share}"))
+                terms.append((deny * mb, f"{how} the most words laid down so their holder loses the bonus{share}"))
     text = f"{words} and discard the {best.card}: {play.card_score} points"
     return options, "Lay down " + _sum_text(text, play.card_score, terms, best.value) + "."
 
