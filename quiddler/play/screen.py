@@ -102,6 +102,9 @@ class Screen:
                 line = self._read_line(prompt)
             except UnicodeDecodeError:  # a stream whose decoder could not be told to keep bad bytes
                 line = "\udcff"
+            except _LineTooLong as long:
+                self.problem(f"that line is over {long.limit:,} characters long: type it again")
+                continue
             if not _undecodable(line):
                 return line
             self.problem(f"that line is not {_encoding(self._stdin)} text (bytes that are not characters): "
@@ -109,23 +112,22 @@ class Screen:
 
     def _read_line(self, prompt: str) -> str:
         label = f"{prompt}> "
-        if not self.plain:
-            line = self._console.input(Text(label, style="bold"))
-            if self.echo_input:
-                self._console.print(_printable(line))
-            return line
-        if not self.echo_input and self._stdin is sys.stdin:
-            return input(label)  # a person at a terminal: line editing, the terminal echoes
-        self._stdout.write(label)
-        self._stdout.flush()
-        line = self._stdin.readline()
-        if not line:
-            self._stdout.write("\n")
+        if not self.echo_input and self._stdin is sys.stdin:  # a person at a terminal: line editing, echo
+            return self._console.input(Text(label, style="bold")) if not self.plain else input(label)
+        if self.plain:
+            self._stdout.write(label)
+            self._stdout.flush()
+        else:
+            self._console.print(Text(label, style="bold"), end="")
+        line = _read_bounded_line(self._stdin)
+        if line is None:
+            self.say("")
             raise EOFError
-        line = line.rstrip("\r\n")
-        if self.echo_input:
-            self._stdout.write(_printable(line) + "\n")
-        self._stdout.flush()
+        if self.plain:
+            self._stdout.write(_printable(line) + "\n" if self.echo_input else "")
+            self._stdout.flush()
+        elif self.echo_input:
+            self._console.print(_printable(line))
         return line
 
     def working(self, message: str) -> AbstractContextManager[object]:
@@ -158,6 +160,31 @@ class Screen:
             if step > 0:
                 time.sleep(step)
                 self._paused += step
+
+
+#: The longest line read from a pipe or file; a longer one is skipped to its end and explained.
+MAX_LINE = 65_536
+
+
+class _LineTooLong(Exception):
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+
+def _read_bounded_line(stream: IO[str], limit: int = MAX_LINE) -> str | None:
+    """One line without its line ending, None at the end of input; a line
+    longer than ``limit`` is read to its end in ``limit``-sized pieces (so
+    memory stays bounded) and raises :class:`_LineTooLong`."""
+    line = stream.readline(limit + 1)
+    if not line:
+        return None
+    if len(line) > limit and not line.endswith("\n"):
+        while True:
+            rest = stream.readline(limit)
+            if not rest or rest.endswith("\n"):
+                raise _LineTooLong(limit)
+    return line.rstrip("\r\n")
 
 
 def _keep_undecodable_bytes(stream: IO[str]) -> None:

@@ -60,6 +60,18 @@ def test_a_utf8_locale_that_decodes_strictly_still_keeps_the_lines() -> None:
     assert "that line is not UTF-8 text" in out.getvalue()
 
 
+def test_a_line_too_long_to_hold_is_skipped_and_explained() -> None:
+    from quiddler.play.screen import MAX_LINE
+
+    stdin = io.StringIO("p\n" + "x" * (5 * MAX_LINE + 7) + "\n" + "quit\n" + "no\n")
+    out = io.StringIO()
+    screen = Screen(plain=True, echo_input=True, stdin=stdin, stdout=out)
+    assert screen.ask("First") == "p"
+    assert screen.ask("Second") == "quit"
+    assert f"that line is over {MAX_LINE:,} characters long" in out.getvalue()
+    assert len(out.getvalue()) < 1000
+
+
 # -- a final turn whose words are spelled two ways: the follow-up questions -----------------
 
 
