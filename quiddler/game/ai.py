@@ -397,8 +397,8 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
         chance = chances[c]
         lift = (tuning.out_weight + tuning.out_premium) * chance
         base = values[c] - lift
-        kept = "it" if can_go else "the hand you keep"
-        kept_text = _sum_text(f"after your next draw {kept} averages {base:.1f} points", base,
+        holder = "it" if can_go else "the hand you keep"
+        kept_text = _sum_text(f"after your next draw {holder} averages {base:.1f} points", base,
                               [(lift, f"its {chance:.0%} chance to go out"), *terms], best.value)  # fmt: skip
     else:
         base = float(static[c][0])
