@@ -148,6 +148,11 @@ class Screen:
         except (ImportError, OSError, ValueError, AttributeError):
             pass  # not a POSIX terminal: nothing to drop
 
+    def new_table(self) -> None:
+        """Start the pause budget of a new table of computer moves (what a
+        prompt does; ``auto round`` plays the person's turns without one)."""
+        self._paused = 0.0
+
     def pause(self, moves: int = 1) -> None:
         """Let a person follow the computer players' moves: ``moves`` is how
         many computer moves come between two of the person's prompts, so the

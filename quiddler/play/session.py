@@ -238,6 +238,8 @@ class Session:
             self.screen.blank()
             self.screen.show(render.turn_table(view, self.names))
         if self._auto_round == game.round:
+            if prompt == "draw":
+                self.screen.new_table()  # each of the person's automatic turns starts a new table's pace
             self.screen.pause(self._computer_moves_per_table() + 2)
             self._apply(next_action(game, self.players))
             return
