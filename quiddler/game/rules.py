@@ -14,9 +14,11 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from ..cards import DECK_SIZE, Card
+from ..errors import shown
 from ..solver import MAX_CARDS
 from ..solver.types import Word
 from ..wordlist import WordList, default_wordlist
+from .errors import RulesError, RulesTypeError
 from .listhash import wordlist_sha256
 
 __all__ = [
@@ -47,11 +49,12 @@ class Rules:
     3
 
     :ivar rounds: The number of rounds: ``len(round_sizes)``.
-    :raises TypeError: A field has the wrong type (a float or a bool where an
+    :raises RulesTypeError: A field has the wrong type (a float or a bool where an
         integer belongs, a string for ``round_sizes``, a non-bool switch, a
         ``wordlist`` that is not a :class:`~quiddler.WordList`).
-    :raises ValueError: A field is out of range: no rounds, a round of fewer
-        than 2 or more than :data:`~quiddler.MAX_CARDS` cards, a negative
+    :raises RulesError: A field is out of range: no rounds, a round of fewer
+        than 2 cards or of so many that a hand with its drawn card would pass
+        :data:`~quiddler.MAX_CARDS`, a negative
         bonus, an unknown ``two_player_bonuses``, a ``turn_limit`` below 1.
     """
 
@@ -88,10 +91,10 @@ class Rules:
 
     def __post_init__(self) -> None:
         if isinstance(self.round_sizes, (str, bytes)) or not isinstance(self.round_sizes, Iterable):
-            raise TypeError(f"round_sizes must be a sequence of integers, not {self.round_sizes!r}")
+            raise RulesTypeError(f"round_sizes must be a sequence of integers, not {shown(self.round_sizes)}")
         sizes = tuple(_integer("round_sizes", n) for n in self.round_sizes)
         if not sizes:
-            raise ValueError("round_sizes must name at least one round")
+            raise RulesError("round_sizes must name at least one round")
         object.__setattr__(self, "round_sizes", sizes)
         for name in ("longest_word_bonus", "most_words_bonus", "turn_limit"):
             object.__setattr__(self, name, _integer(name, getattr(self, name)))
@@ -101,26 +104,27 @@ class Rules:
         for name in ("bonus_requires_going_out", "floor_at_zero", "no_going_out_first_turn",
                      "fresh_deck_each_round", "reshuffle_discards"):  # fmt: skip
             if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"{name} must be True or False, not {getattr(self, name)!r}")
+                raise RulesTypeError(f"{name} must be True or False, not {shown(getattr(self, name))}")
         if self.wordlist is not None and not isinstance(self.wordlist, WordList):
-            raise TypeError(f"wordlist must be a WordList or None, not {self.wordlist!r}")
+            raise RulesTypeError(f"wordlist must be a WordList or None, not {shown(self.wordlist)}")
         for n in self.round_sizes:
             if n < 2:
-                raise ValueError(f"a round must deal at least 2 cards, not {n}")
-            if n > MAX_CARDS:
-                raise ValueError(f"a round of {n} cards is too large: a round ended by the turn limit is "
-                                 f"laid down by the solver, which takes at most {MAX_CARDS} cards")  # fmt: skip
+                raise RulesError(f"round_sizes: a round must deal at least 2 cards, not {n}")
+            if n + 1 > MAX_CARDS:
+                raise RulesError(f"round_sizes: a round of {n} cards is too large: a hand holds one card more "
+                                 f"after drawing, and the solver takes at most {MAX_CARDS} cards "
+                                 f"(rounds of 2 to {MAX_CARDS - 1} cards)")  # fmt: skip
         for name in ("longest_word_bonus", "most_words_bonus"):
             if getattr(self, name) < 0:
-                raise ValueError(f"{name} must not be negative, not {getattr(self, name)}")
+                raise RulesError(f"{name} must not be negative, not {getattr(self, name)}")
         if self.two_player_bonuses not in ("both", "longest", "most"):
-            raise ValueError(f"unknown two_player_bonuses: {self.two_player_bonuses!r}")
+            raise RulesError(f"unknown two_player_bonuses: {self.two_player_bonuses!r}")
         if self.first_turn_rule_rounds is not None and self.first_turn_rule_rounds < 0:
-            raise ValueError(
+            raise RulesError(
                 f"first_turn_rule_rounds must not be negative, not {self.first_turn_rule_rounds}"
             )
         if self.turn_limit < 1:
-            raise ValueError(f"turn_limit must be at least 1, not {self.turn_limit}")
+            raise RulesError(f"turn_limit must be at least 1, not {self.turn_limit}")
 
     @property
     def rounds(self) -> int:
@@ -156,19 +160,23 @@ class Rules:
         return self.first_turn_rule_rounds is None or round_index < self.first_turn_rule_rounds
 
     def check_players(self, players: int) -> None:
-        """Raise ValueError unless ``players`` can play a game under these rules.
+        """Check that ``players`` can play a game under these rules.
 
         :param players: The number of players.
-        :raises ValueError: ``players`` is outside 2 to 8, or that many hands
-            of the largest round do not fit the deck.
+        :raises RulesTypeError: ``players`` is not an int (a bool is not one).
+        :raises RulesError: ``players`` is outside 2 to 8, or that many hands
+            of the largest round and the up card do not fit the deck.
         """
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesTypeError(f"players must be an integer, not {shown(players)}")
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"quiddler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+            raise RulesError(f"quiddler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         biggest = max(self.round_sizes)
         # The hands and the up card must fit: players * cards + 1 <= 118.  (With at most
         # 20 cards and 8 players the product is never 118: ">" would do as well.)
         if biggest * players >= DECK_SIZE:  # pragma: no mutate
-            raise ValueError(f"{players} hands of {biggest} cards do not fit the {DECK_SIZE}-card deck")
+            raise RulesError(f"{players} hands of {biggest} cards do not fit the {DECK_SIZE}-card deck "
+                             f"with the up card: a round of {biggest} is too large for {players} players")
 
     def settings(self) -> dict[str, Any]:
         """Every field but the word list, JSON-shaped (what :meth:`from_dict`
@@ -205,16 +213,16 @@ class Rules:
         :param data: A dict as :meth:`to_dict` or :meth:`settings` gives it.
         :param wordlist: The word list; None: ENABLE.
         :returns: The rules.
-        :raises TypeError: ``data`` is not a dict, or a value has the wrong type.
-        :raises ValueError: A value is out of range (as for the constructor).
+        :raises RulesTypeError: ``data`` is not a dict, or a value has the wrong type.
+        :raises RulesError: A value is out of range (as for the constructor).
         """
         if not isinstance(data, dict):
-            raise TypeError(f"rules must be an object, not {data!r}")
+            raise RulesTypeError(f"rules must be an object, not {shown(data)}")
         names = {f.name for f in fields(cls)} - {"wordlist"}
         kwargs = {k: v for k, v in data.items() if k in names}
         if "round_sizes" in kwargs:
             if not isinstance(kwargs["round_sizes"], list):
-                raise TypeError(f"round_sizes must be a list, not {kwargs['round_sizes']!r}")
+                raise RulesTypeError(f"round_sizes must be a list, not {shown(kwargs['round_sizes'])}")
             kwargs["round_sizes"] = tuple(kwargs["round_sizes"])
         return cls(**kwargs, wordlist=wordlist)
 
@@ -222,11 +230,11 @@ class Rules:
 def _integer(name: str, value: Any) -> int:
     """``value`` as an int; a bool, float or string is a TypeError naming ``name``."""
     if isinstance(value, bool):
-        raise TypeError(f"{name} must be an integer, not {value!r}")
+        raise RulesTypeError(f"{name} must be an integer, not {shown(value)}")
     try:
         return operator.index(value)
     except TypeError:
-        raise TypeError(f"{name} must be an integer, not {value!r}") from None
+        raise RulesTypeError(f"{name} must be an integer, not {shown(value)}") from None
 
 
 @dataclass(frozen=True, slots=True)
