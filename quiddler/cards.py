@@ -32,7 +32,7 @@ _DECK_TABLE: dict[str, tuple[int, int]] = {
 #: Every face, in deck-table order (single letters a-z, then er, in, qu, th, cl).
 FACES: tuple[str, ...] = tuple(_DECK_TABLE)
 
-#: Number of cards in the official deck.
+#: Number of cards in the official deck: 118.
 DECK_SIZE: int = sum(copies for copies, _ in _DECK_TABLE.values())
 
 _ORDER = {face: i for i, face in enumerate(FACES)}
@@ -48,6 +48,10 @@ class Card:
     instance per face (construction, copying and unpickling all return it),
     so equality and hashing are by identity, which keeps dict lookups of
     cards fast.
+
+    :ivar face: The face, lowercase: one of :data:`FACES`.
+    :raises InvalidCardError: ``face`` is not one of :data:`FACES` (use
+        :meth:`parse` for text as a user types it).
     """
 
     face: str
@@ -74,7 +78,13 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse one card, ignoring case and surrounding blanks: ``Card.parse(" QU ")``."""
+        """Parse one card, ignoring case and surrounding blanks: ``Card.parse(" QU ")``.
+
+        :param text: The face as typed.
+        :returns: The card.
+        :raises InvalidCardError: ``text`` is not a string, is blank or is
+            not a face.
+        """
         if not isinstance(text, str):
             raise InvalidCardError(f"not a card: {shown(text)} ({type(text).__name__}, not str)")
         token = text.strip().lower()
@@ -133,6 +143,11 @@ def parse_hand(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     Traceback (most recent call last):
     ...
     quiddler.errors.InvalidCardError: empty card between separators in 'qu,,i'
+
+    :param text: The faces in one string, or an iterable of faces or cards.
+    :returns: The cards, in the order given.
+    :raises InvalidCardError: A card cannot be read, or the hand is empty.
+    :raises TypeError: ``text`` is neither a string nor an iterable.
     """
     if isinstance(text, str):
         stripped = text.strip()
@@ -155,23 +170,36 @@ def parse_hand(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
 
 
 def format_hand(cards: Iterable[Card]) -> str:
-    """The inverse of :func:`parse_hand`: ``"qu,i,th,er"``."""
+    """The inverse of :func:`parse_hand`: ``"qu,i,th,er"``.
+
+    :param cards: The cards.
+    :returns: Their faces, joined by commas.
+    """
     return ",".join(card.face for card in cards)
 
 
 def full_deck() -> tuple[Card, ...]:
-    """The official 118-card deck, in deck-table order."""
+    """The official 118-card deck, in deck-table order.
+
+    :returns: Every card of the deck, each face as many times as it has copies.
+    """
     return tuple(Card(face) for face, (copies, _) in _DECK_TABLE.items() for _ in range(copies))
 
 
 class Deck:
     """A shuffled pile of cards dealt from the top.
 
+    ``len(deck)`` is the number of cards left.
+
     >>> deck = Deck(random.Random(1))
     >>> len(deck)
     118
     >>> len(deck.deal(10)), len(deck)
     (10, 108)
+
+    :param rng: The random generator that shuffles the pile; None: a new,
+        unseeded one.
+    :param cards: The cards of the pile; None: the :func:`full_deck`.
     """
 
     def __init__(self, rng: random.Random | None = None, cards: Sequence[Card] | None = None) -> None:
@@ -182,7 +210,13 @@ class Deck:
         return len(self._cards)
 
     def deal(self, n: int) -> tuple[Card, ...]:
-        """Take ``n`` cards from the top of the deck."""
+        """Take ``n`` cards from the top of the deck.
+
+        :param n: How many cards, 0 or more.
+        :returns: The cards taken, the top card first.
+        :raises TypeError: ``n`` is not an integer.
+        :raises ValueError: ``n`` is negative or more than the cards left.
+        """
         if isinstance(n, bool) or not isinstance(n, int):
             raise TypeError(f"the number of cards to deal must be an integer, not {type(n).__name__} {shown(n)}")
         if n < 0:

@@ -10,8 +10,8 @@ sorted order) computed on the walk from per-edge offsets, which indexes the
 spellings stored for display.
 
 The structure is a handful of flat int32 arrays (no numpy needed), serialised
-to one file with a checksum so that it can be cached on disk and loaded in a
-few milliseconds.
+to one file with a checksum so that it can be cached on disk and loaded
+far faster than it is built.
 """
 
 from __future__ import annotations
@@ -113,7 +113,10 @@ def _join_choices(ndoubles: int, need: int) -> Iterator[tuple[bool, ...]]:
             stack.append(prefix + (False,))
 
 
-#: Layout of one edge in :attr:`CardTrie.edges`: one int32.
+#: Layout of one edge in :attr:`CardTrie.edges`: one int32.  The solver's
+#: kernels, which import nothing, keep their own copy of the shifts they read
+#: (``EDGE_TERMINAL_SHIFT``, ``EDGE_FIRST_SHIFT`` in
+#: :mod:`quiddler.solver._kernels`); a test keeps the two equal.
 FACE_MASK = 31
 DEGREE_SHIFT = 5
 DEGREE_MASK = 31
@@ -136,8 +139,8 @@ class CardTrie:
     has bit ``f`` set if the target of edge ``e`` has an edge of face ``f``:
     a walk ANDs it with the faces still in hand to get the edges to take at
     once, and finds each one's place among the node's edges by counting the
-    bits below it (see :meth:`kernel_edges`).  Both are 4 bytes an edge
-    (about 1.1 MB each for ENABLE).  ``ranks[e]`` is what taking edge ``e``
+    bits below it (see :meth:`kernel_edges`).  Both are 4 bytes an edge.
+    ``ranks[e]`` is what taking edge ``e``
     adds to the rank; it is read only to name the words a walk found.
 
     Multiset ``r`` (its rank: its position in sorted order) has spellings
@@ -261,7 +264,7 @@ class CardTrie:
 
         The checksum catches accidental damage; these catch a file that is
         well formed but not a trie.  Every edge's first child edge must lie
-        within the trie (``min``/``max`` run at C speed: a few ms); a node
+        within the trie (``min``/``max`` run at C speed); a node
         has at most 31 edges, so a walk never reads more than 31 slots past
         the end, which the kernels' arrays are padded for (:meth:`kernel_edges`,
         :meth:`kernel_ranks`).  The masks are not checked against the edges

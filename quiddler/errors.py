@@ -9,8 +9,10 @@ Messages are lower case and quote the offending value.
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentTypeError",
     "HandTooLargeError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidCardError",
     "InvalidWordError",
     "QuiddlerError",
@@ -22,13 +24,25 @@ class QuiddlerError(Exception):
     """Base class of every error raised by quiddler."""
 
 
+class InvalidArgumentError(QuiddlerError, ValueError):
+    """An argument or setting outside what it may be: ``top=0``, ``bonus=-1``,
+    ``backend="gpu"``, a ``$QUIDDLER_MAX_MEMORY_MB`` that is no whole number
+    of megabytes.  The message names the argument and quotes the value."""
+
+
+class ArgumentTypeError(QuiddlerError, TypeError):
+    """An argument of the wrong type (``top=1.0``, a path where a
+    :class:`~quiddler.WordList` belongs); the message names the argument."""
+
+
 class InvalidCardError(QuiddlerError, ValueError):
     """A card or hand could not be parsed (unknown face, empty token, empty hand)."""
 
 
 class HandTooLargeError(QuiddlerError, ValueError):
     """A hand has more cards than the exact solver accepts, or its search
-    would need more memory than the solver is allowed (see ``docs/solver.md``)."""
+    would need more memory than the solver is allowed (see
+    [Limits and bad arguments](../solver.md#limits-and-bad-arguments))."""
 
 
 class WordListError(QuiddlerError, OSError):

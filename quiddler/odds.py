@@ -3,7 +3,7 @@
 Monte Carlo over deals from the official 118-card deck.  Each trial deals a
 hand of ``cards`` cards, the discard pile's first card (the face-up top)
 and the next card of the draw pile (a blind draw), then asks the compiled
-batch solver (:func:`~quiddler.solver.core.score_counts`, the engine of
+batch solver (:func:`~quiddler.solver.score_counts`, the engine of
 :func:`~quiddler.score_many`) whether the hand plus the drawn card, less one
 discard, can be laid down entirely:
 
@@ -39,7 +39,7 @@ __all__ = ["BATCH", "OddsRow", "OddsTable", "deal", "go_out_odds", "parse_cards_
 Turn = Literal["first", "blind"]
 TURNS: tuple[Turn, ...] = ("first", "blind")
 
-#: Deals are made and solved this many at a time (fixed: the deals depend on it).
+#: Deals are made and solved this many at a time, 20,000 (fixed: the deals depend on it).
 BATCH = 20_000
 
 #: The largest hand: with the drawn card it must fit the solver.
@@ -48,7 +48,15 @@ MAX_HAND = MAX_CARDS - 1
 
 @dataclass(frozen=True, slots=True)
 class OddsRow:
-    """The odds for one hand size."""
+    """The odds for one hand size: one row of ``quiddler odds``.
+
+    :ivar cards: The hand size: cards dealt, before the draw.
+    :ivar trials: The deals tried.
+    :ivar went_out: How many of them could go out after the draw.
+    :ivar best_mean: The mean best score of the hand held after the draw
+        (the best play, going out or not, no bonuses).
+    :ivar best_quartiles: The quartiles (25%, 50%, 75%) of that best score.
+    """
 
     cards: int
     trials: int
@@ -58,6 +66,7 @@ class OddsRow:
 
     @property
     def go_out(self) -> float:
+        """The probability of going out: :attr:`went_out` over :attr:`trials`."""
         return self.went_out / self.trials
 
     @property
@@ -67,6 +76,10 @@ class OddsRow:
         return math.sqrt(p * (1 - p) / self.trials)
 
     def to_dict(self) -> dict[str, Any]:
+        """The row's JSON shape (see [JSON shapes](../json.md#go-out-odds)).
+
+        :returns: ``{"cards", "go_out", "se", "best_score"}``, rounded.
+        """
         return {
             "cards": self.cards,
             "go_out": round(self.go_out, 6),
@@ -77,7 +90,16 @@ class OddsRow:
 
 @dataclass(frozen=True, slots=True)
 class OddsTable:
-    """What :func:`go_out_odds` returns; :meth:`to_dict` is the ``--json`` output."""
+    """What :func:`go_out_odds` returns; :meth:`to_dict` is the ``--json`` output.
+
+    :ivar trials: The deals tried per hand size.
+    :ivar seed: The seed the deals were made from: the same seed gives the
+        same table (:func:`deal` lists the deals).
+    :ivar turn: ``"first"`` (take the discard top if it goes out, else draw
+        blind) or ``"blind"`` (draw blind only).
+    :ivar wordlist: The name of the word list used.
+    :ivar rows: One :class:`OddsRow` per hand size, in the order asked for.
+    """
 
     trials: int
     seed: int
@@ -86,6 +108,10 @@ class OddsTable:
     rows: tuple[OddsRow, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        """The table's JSON shape (see [JSON shapes](../json.md#go-out-odds)).
+
+        :returns: ``{"trials", "seed", "turn", "rows"}``, rows as :meth:`OddsRow.to_dict` gives them.
+        """
         return {"trials": self.trials, "seed": self.seed, "turn": self.turn,
                 "rows": [row.to_dict() for row in self.rows]}  # fmt: skip
 
@@ -95,6 +121,11 @@ def parse_cards_range(text: str) -> range:
 
     >>> parse_cards_range("3-10"), parse_cards_range("7")
     (range(3, 11), range(7, 8))
+
+    :param text: ``"N"`` or ``"LOW-HIGH"``.
+    :returns: The hand sizes, LOW to HIGH inclusive.
+    :raises ValueError: ``text`` is not of that form, or a size is outside
+        1 to 19 (with the drawn card the hand must fit the solver).
     """
     low_text, dash, high_text = text.strip().partition("-")
     try:
@@ -145,7 +176,13 @@ def _batches(seed: int, cards: int, trials: int) -> Iterable[Any]:
 
 def deal(seed: int, cards: int, trials: int) -> list[tuple[tuple[str, ...], str, str]]:
     """The deals a table with ``seed`` uses for hands of ``cards`` cards:
-    ``(hand faces, discard top, blind draw)`` per trial (for checking)."""
+    ``(hand faces, discard top, blind draw)`` per trial (for checking).
+
+    :param seed: The table's seed (:attr:`OddsTable.seed`).
+    :param cards: The hand size.
+    :param trials: How many deals.
+    :returns: ``(hand faces, discard top, blind draw)`` per deal, in order.
+    """
     out = []
     for batch in _batches(seed, cards, trials):
         for row in batch.tolist():
@@ -168,7 +205,7 @@ def _one_batch(batch: Any, cards: int, turn: Turn, wordlist: WordList | None,
     """(hands that went out, best scores) for one batch of deals."""
     import numpy as np
 
-    from .solver.core import NO_GO_OUT, score_counts
+    from .solver import NO_GO_OUT, score_counts
 
     hands = _counts(batch[:, :cards])
     n = len(batch)
@@ -229,8 +266,16 @@ def go_out_odds(
     workers: int | None = None,
     on_batch: Callable[[int, int], None] | None = None,
 ) -> OddsTable:
-    """The go-out odds table for each hand size in ``cards`` (see the module
-    docstring), from ``trials`` random deals per size.
+    """The go-out odds table for each hand size in ``cards``, from ``trials``
+    random deals per size.
+
+    Each trial deals a hand of that many cards from the official deck, the
+    discard pile's face-up top and the next card of the draw pile, then asks
+    the compiled batch solver whether the hand plus the drawn card, less one
+    discard, can be laid down entirely.  Deals come from ``(seed, cards)``
+    in fixed batches of :data:`BATCH`: a row is the same whatever other rows
+    are asked for and whatever the number of threads, and more trials
+    extend the same deals.
 
     ``workers`` caps the solver's threads (default: every core);
     ``seed`` fixes the deals (default: random, reported in the table).
@@ -239,6 +284,18 @@ def go_out_odds(
     >>> table = go_out_odds([3], trials=2000, seed=1)
     >>> table.rows[0].cards, 0.7 < table.rows[0].go_out < 0.9
     (3, True)
+
+    :param cards: The hand sizes, each 1 to 19.
+    :param trials: Deals per hand size, at least 1.
+    :param turn: ``"first"`` (take the discard top if that goes out, else
+        draw blind, as on a first turn) or ``"blind"`` (a blind draw only).
+    :param wordlist: The word list; None: the default ENABLE list.
+    :param seed: Fixes the deals; None: a random seed, reported in the table.
+    :param workers: The most solver threads; None: every core.
+    :param on_batch: Called as ``on_batch(cards, deals)`` after each batch.
+    :returns: One row per hand size, with the seed used.
+    :raises ValueError: ``trials`` or ``workers`` is below 1, ``turn`` is
+        neither name, or a hand size is outside 1 to 19.
     """
     import numpy as np
 

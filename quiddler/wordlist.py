@@ -29,7 +29,7 @@ from .cardtrie import (
     card_spellings,
     fewest_cards,
 )
-from .errors import WordListError, shown
+from .errors import ArgumentTypeError, WordListError, shown
 from .files import FileRefusedError, read_bytes
 
 if TYPE_CHECKING:
@@ -75,7 +75,10 @@ def _warn_unplayable(words: Iterable[str], name: str) -> None:
 
 def cache_dir() -> Path:
     """Where compiled word lists are cached: ``$QUIDDLER_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/quiddler``, else ``~/.cache/quiddler``."""
+    ``$XDG_CACHE_HOME/quiddler``, else ``~/.cache/quiddler``.
+
+    :returns: The folder (it need not exist yet).
+    """
     explicit = os.environ.get("QUIDDLER_CACHE_DIR")
     if explicit:
         return Path(explicit)
@@ -88,23 +91,36 @@ class WordList:
 
     Build one from words (``WordList(["cat", "dog"])``) or load one with
     :func:`load_wordlist`.  Words are plain lowercase a-z; a word is playable
-    only if it can be spelled with at least two cards.
+    only if it can be spelled with at least two cards.  ``word in words``,
+    ``len(words)`` and iteration (sorted) work as for a set of strings.
+    Words that need more cards than any hand holds stay in the list, with an
+    :class:`UnplayableWordsWarning`.
 
     >>> words = WordList(["queen", "in", "at"])
     >>> "queen" in words, "quee" in words
     (True, False)
     >>> words.spellings("queen")
     ((Card('q'), Card('u'), Card('e'), Card('e'), Card('n')), (Card('qu'), Card('e'), Card('e'), Card('n')))
+
+    :param words: The words, any case; surrounding blanks are ignored and
+        duplicates count once.
+    :param name: What messages call the list (a file's path, say).
+    :ivar name: What messages call the list: ``"ENABLE"``, a file's path or
+        the ``name`` given.
+    :raises ArgumentTypeError: ``words`` is one string rather than an
+        iterable of them, or holds something that is not a string.
+    :raises WordListError: A word is not plain a-z letters, or there is none.
     """
 
     def __init__(self, words: Iterable[str], *, name: str = "<words>") -> None:
         if isinstance(words, (str, bytes)):
-            raise TypeError(f"WordList() takes an iterable of words, not one {type(words).__name__} "
-                            f"{shown(words)}: WordList([...]), or load_wordlist(path) for a file")  # fmt: skip
+            raise ArgumentTypeError(f"WordList() takes an iterable of words, not one {type(words).__name__} "
+                                    f"{shown(words)}: WordList([...]), or load_wordlist(path) for a file")  # fmt: skip
         cleaned = []
         for number, word in enumerate(words, 1):
             if not isinstance(word, str):
-                raise TypeError(f"WordList() words must be str, not {type(word).__name__} {shown(word)} (word {number})")
+                raise ArgumentTypeError(f"WordList() words must be str, not {type(word).__name__} {shown(word)} "
+                                        f"(word {number})")
             folded = word.strip().lower()
             if not _WORD.fullmatch(folded):
                 raise WordListError(f"not a plain a-z word: {shown(word)}")
@@ -139,9 +155,15 @@ class WordList:
         """The list whose :attr:`canonical_text` is ``text``, named ``name``.
         ``text`` must come from :attr:`canonical_text` (its words are not
         checked again): for a list of unknown origin use :class:`WordList`
-        or :func:`load_wordlist`."""
+        or :func:`load_wordlist`.
+
+        :param text: A list's :attr:`canonical_text`.
+        :param name: The new list's :attr:`name`.
+        :returns: The list.
+        :raises ArgumentTypeError: ``text`` is not bytes.
+        """
         if not isinstance(text, bytes):
-            raise TypeError(f"canonical text must be bytes, not {type(text).__name__}")
+            raise ArgumentTypeError(f"canonical text must be bytes, not {type(text).__name__}")
         return cls._from_validated_text(text, name)
 
     # -- the words themselves ------------------------------------------------
@@ -173,11 +195,19 @@ class WordList:
         return trie
 
     def has_prefix(self, prefix: str) -> bool:
-        """Whether some word starts with ``prefix`` (the word itself counts)."""
+        """Whether some word starts with ``prefix`` (the word itself counts).
+
+        :param prefix: Letters, any case.
+        :returns: True if a word of the list starts with them.
+        """
         return bool(self.trie.has_node(prefix.lower()))
 
     def words_with_prefix(self, prefix: str) -> list[str]:
-        """Every word starting with ``prefix``, sorted."""
+        """Every word starting with ``prefix``, sorted.
+
+        :param prefix: Letters, any case.
+        :returns: The words (the prefix itself among them if it is a word).
+        """
         prefix = prefix.lower()
         if not self.trie.has_node(prefix):
             return []
@@ -186,7 +216,11 @@ class WordList:
     def spellings(self, word: str) -> tuple[tuple[Card, ...], ...]:
         """Every way to lay ``word`` down with cards (two to
         :data:`~quiddler.cardtrie.MAX_WORD_CARDS` cards); empty if the word
-        is not in the list."""
+        is not in the list.
+
+        :param word: The word, any case.
+        :returns: Each spelling as a tuple of cards.
+        """
         word = word.strip().lower()
         if word not in self:
             return ()
@@ -211,7 +245,10 @@ class WordList:
     def needs_indexing(self) -> bool:
         """True if using the solver on this list will first build its card
         trie (a few seconds for ENABLE): not built in this process and not
-        in the cache.  The command line uses it to say what it is doing."""
+        in the cache.  The command line uses it to say what it is doing.
+
+        :returns: Whether the first solve on this list builds its index.
+        """
         if "card_trie" in self.__dict__:
             return False
         return not any(path is not None and path.is_file() for path in (self._prebuilt, self.cache_file))
@@ -273,9 +310,13 @@ def load_wordlist(path: str | os.PathLike[str]) -> WordList:
     """Load a word list file: one word per line, any case; blank lines are
     skipped.  A line that is not plain a-z letters is an error naming the file
     and the line number.
+    Words that need more cards than any hand holds stay in the list, with an
+    :class:`UnplayableWordsWarning`.
 
-    Raises :class:`~quiddler.errors.WordListError` if the file is missing,
-    unreadable, empty or holds a line that is not a word.
+    :param path: The file.
+    :returns: The list, named by ``path``.
+    :raises WordListError: The file is missing, unreadable, not UTF-8 text,
+        empty or holds a line that is not a word.
     """
     path = Path(path)
     try:
@@ -326,7 +367,10 @@ _default: WordList | None = None
 
 def default_wordlist() -> WordList:
     """ENABLE, the public-domain list shipped with quiddler (172,823 words);
-    loaded once per process."""
+    loaded once per process.
+
+    :returns: The same list on every call.
+    """
     global _default
     if _default is None:
         raw = (Path(__file__).parent / "data" / "enable.txt").read_bytes()

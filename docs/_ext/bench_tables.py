@@ -168,6 +168,21 @@ def odds_table() -> str:
     return _table(["cards", "go out on the first turn", "se", "best score mean", "quartiles"], rows)
 
 
+def web() -> str:
+    data = _load("web.json")
+    rows = [[f"{s['tables']:,}", f"{s['actions_per_s']:,.0f}", f"{s['rtt_ms']['median']:.1f} ms",
+             f"{s['rtt_ms']['p99']:.0f} ms", f"{s['ping_ms']['median']:.1f} ms", f"{s['ping_ms']['p99']:.0f} ms",
+             f"{s['server_ms']['median']:.2f} ms" if s.get("server_ms", {}).get("median") is not None else "-",
+             f"{s['server_ms']['p99']:.1f} ms" if s.get("server_ms", {}).get("p99") is not None else "-",
+             f"{s['computer_turn_ms']['median']:.0f} ms", f"{s['rss_per_table_kib']:,.0f} KiB",
+             f"{s['server_cpu']:.2f}", f"{s['load_average']:.1f}"] for s in data["steps"]]  # fmt: skip
+    return _table(
+        ["tables", "actions/s", "action median", "action p99", "ping median", "ping p99", "in server median",
+         "in server p99", "computer turn",
+         "memory per table", "server CPU", "machine load"], rows,
+    )  # fmt: skip
+
+
 def machine() -> str:
     info = _load("solver.json")["machine"]
     text = (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, Python {info.get('python', '?')}, "
@@ -190,6 +205,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "ai-strength": ai_strength,
     "ai-timing": ai_timing,
     "machine": machine,
+    "web": web,
 }
 
 

@@ -10,6 +10,15 @@ they are written (reST-flavoured prose), without changing the code.
   as Sphinx does, and a strict build fails on a link that does not resolve.
 * ``>>>`` examples become fenced ``pycon`` blocks (plain Markdown would read
   ``>>>`` as nested block quotes).
+* ``:ivar name: text`` (or ``:cvar:``, ``:var:``) lines in a class docstring
+  become the docstring of the member ``name`` and leave the class's own text:
+  a field reads its description where the page shows the field, while
+  ``help()`` still shows every field in the class's docstring.  (A field is
+  documented in its class's docstring rather than by a comment beside it so
+  the description is there at run time too.)
+
+Docstrings the extension rewrites keep the parser they were loaded with, so
+``:param:``, ``:returns:`` and ``:raises:`` fields render as sections.
 """
 
 from __future__ import annotations
@@ -95,6 +104,30 @@ def _fence_doctests(text: str) -> str:
     return "\n".join(out)
 
 
+_FIELD = re.compile(r"^(\s*):(?:ivar|cvar|var) +(\w+): *(.*)$")
+
+
+def _take_fields(text: str) -> tuple[str, dict[str, str]]:
+    """``text`` without its ``:ivar name:`` fields, and each field's text by
+    name (continuation lines are those indented deeper than the field)."""
+    kept: list[str] = []
+    found: dict[str, str] = {}
+    current: tuple[str, int] | None = None
+    for line in text.splitlines():
+        match = _FIELD.match(line)
+        if match:
+            indent, name, first = match.groups()
+            found[name] = first.strip()
+            current = (name, len(indent))
+            continue
+        if current is not None and line.strip() and len(line) - len(line.lstrip()) > current[1]:
+            found[current[0]] += " " + line.strip()
+            continue
+        current = None
+        kept.append(line)
+    return "\n".join(kept).strip("\n"), found
+
+
 def _canonical(scope: griffe.Object, path: str | None) -> str | None:
     """The path where the object at ``path`` is defined (aliases followed)."""
     if path is None:
@@ -108,11 +141,13 @@ def _canonical(scope: griffe.Object, path: str | None) -> str | None:
 
 class QuiddlerDocstrings(griffe.Extension):
     """See the module docstring.  ``namespaces``: the modules whose exports
-    (``__all__``) the API pages render."""
+    (``__all__``) the API pages render; ``objects``: other objects they
+    render, by full path."""
 
-    def __init__(self, namespaces: list[str] | None = None) -> None:
+    def __init__(self, namespaces: list[str] | None = None, objects: list[str] | None = None) -> None:
         super().__init__()
         self.namespaces = namespaces or []
+        self.objects = objects or []
 
     def on_attribute_instance(self, *, attr: griffe.Attribute, **kwargs: Any) -> None:
         if attr.docstring is None:
@@ -136,11 +171,26 @@ class QuiddlerDocstrings(griffe.Extension):
         return found
 
     def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
-        documented = self._documented(pkg)
-        for obj in _walk(pkg):
+        documented = self._documented(pkg) | set(self.objects)
+        parser = pkg.docstring.parser if pkg.docstring is not None else None
+        options = pkg.docstring.parser_options if pkg.docstring is not None else {}
+        objects = _walk(pkg)
+        for obj in objects:
+            if obj.is_class and obj.docstring is not None:
+                text, fields = _take_fields(obj.docstring.value)
+                if fields:
+                    obj.docstring = griffe.Docstring(text, lineno=obj.docstring.lineno, parent=obj)
+                for name, description in fields.items():
+                    member = obj.members.get(name)
+                    if member is not None and not member.is_alias and member.docstring is None:
+                        member.docstring = griffe.Docstring(description, parent=member)
+        for obj in objects:
             if obj.docstring is not None:
                 value = _fence_doctests(_rewrite_roles(obj.docstring.value, obj, documented))
-                obj.docstring = griffe.Docstring(value, lineno=obj.docstring.lineno, parent=obj)
+                obj.docstring = griffe.Docstring(
+                    value, lineno=obj.docstring.lineno, parent=obj,
+                    parser=obj.docstring.parser or parser, parser_options=obj.docstring.parser_options or options,
+                )  # fmt: skip
 
 
 def _walk(obj: griffe.Object) -> list[griffe.Object]:

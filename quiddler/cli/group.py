@@ -23,6 +23,7 @@ COMMANDS = {
     "hint": "quiddler.cli.hint:hint",
     "odds": "quiddler.cli.odds:odds",
     "play": "quiddler.cli.play:play",
+    "serve": "quiddler.cli.serve:serve",
     "simulate": "quiddler.cli.simulate:simulate",
     "solve": "quiddler.cli.solve:solve",
     "words": "quiddler.cli.solve:words",
@@ -82,7 +83,7 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Show the version and exit.")  # fmt: skip
 def main() -> None:
-    """Quiddler on the command line: solve hands, get hints, play, simulate.
+    """Quiddler on the command line: solve hands, get hints, play, simulate, serve.
 
     \b
     solve     the best play for a hand, or for each hand in a file
@@ -90,6 +91,7 @@ def main() -> None:
     check     whether words are in the word list, and how to spell them
     hint      the expert's advice for a position you type in
     play      a whole game against the computer in the terminal
+    serve     the game in the browser, against the computer or with friends
     simulate  many games between computer players: win rates and more
     odds      how often a dealt hand can go out, by hand size
 

@@ -19,7 +19,7 @@ from ..game.engine import Game
 from ..game.players import player_names
 from ..game.rules import MAX_PLAYERS
 from ..play.saves import HUMAN, check_resumable, hold_save, load_game, same_file
-from ..play.screen import HUMAN_PACE, Screen
+from ..play.screen import HUMAN_PACE, TABLE_PACE, Screen
 from ..play.session import EXIT_INTERRUPTED, Session
 from ..wordlist import WordList
 from .errors import OneLineErrors
@@ -78,7 +78,8 @@ def _given(ctx: click.Context, name: str) -> bool:
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False), default=None, metavar="PATH",
               help="Continue the game saved in PATH (it keeps being saved there unless --save names another).")
 @click.option("--pace", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help=f"Pause before each computer move (default: {HUMAN_PACE} on a terminal, 0 when scripted).")
+              help=f"Pause before each computer move (default: {HUMAN_PACE} on a terminal, 0 when scripted); "
+                   f"the pauses between two of your prompts add up to {TABLE_PACE} at most.")
 @click.option("--plain", is_flag=True, help="No colour, even on a terminal (also: the NO_COLOR variable).")
 @click.pass_context
 def play(ctx: click.Context, /, opponents: int | None, level_text: str, seed: int | None,

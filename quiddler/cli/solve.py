@@ -22,9 +22,8 @@ import click
 from ..cards import Card, format_hand
 from ..cardtrie import MAX_WORD_CARDS, fewest_cards
 from ..errors import QuiddlerError
-from ..solver import Play, Solution, Word, find_words
+from ..solver import MAX_BONUS, Play, Solution, Word, find_words, search_size
 from ..solver import solve as solve_hand
-from ..solver.core import MAX_BONUS, search_size
 from ..thresholds import COMPILED_SEARCH_STATES, PROGRESS_AFTER_SECONDS
 from ..wordlist import WordList, default_wordlist
 from .errors import InputError, OneLineErrors, silence_stdout

@@ -218,18 +218,47 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], str]:
     options.sort(key=lambda o: -o.value)
     best = options[0]
     if top is None or not can_pile:
-        reason = f"The only draw allowed: {'the draw pile' if top is None else 'the discard top'}."
-    elif best.action == "take-discard":
-        assert top is not None and top_value is not None
-        goes = outs[0] and view.may_go_out and not view.final_turn
-        going = f"you can go out now for {top_value - tuning.out_premium:.0f}" if goes else f"your hand is worth {top_value:.0f}"
-        reason = (f"Take the {top}: with it {going}; a blind draw averages {blind:.0f}"
-                  + (f" ({p_out:.0%} chance to go out)." if p_out and not view.final_turn else "."))  # fmt: skip
+        return options, f"The only draw allowed: {'the draw pile' if top is None else 'the discard top'}."
+    assert top is not None and top_value is not None
+    premium = tuning.out_premium if view.may_go_out and not view.final_turn else 0.0
+    if view.final_turn:  # the values count the bonuses the words would win from the others' words
+        plain = [float(best) for best, _ in pos.scorer.scores(hands, discard=True)]
+        won = "the bonuses they win against the words laid down"
+        top_text = _sum_text(f"your best words make {plain[0]:.0f} points", plain[0],
+                             [(top_value - plain[0], won)], top_value)  # fmt: skip
+    elif outs[0] and view.may_go_out:
+        top_text = _sum_text(f"you can go out now for {top_value - premium:.0f} points", top_value - premium,
+                             [(premium, "going out")], top_value)  # fmt: skip
     else:
-        reason = (f"Draw from the pile: a blind draw averages {blind:.0f}"
-                  + (f" ({p_out:.0%} chance to go out)" if p_out and not view.final_turn else "")
-                  + f", the {top} would only make {top_value:.0f}.")  # fmt: skip
+        top_text = _sum_text(f"your best words make {top_value:.0f} points", top_value, [], top_value)
+    if not tuning.blind_ev:
+        blind_text = f"keeping your hand as it is is valued {blind:.1f}"
+    elif view.final_turn:
+        plain_blind = pos.blind(plain[1:]) if pos.probs else plain[0]
+        blind_text = _sum_text(f"a blind draw averages {plain_blind:.1f} points", plain_blind,
+                               [(blind - plain_blind, won)], blind)  # fmt: skip
+    else:
+        chance = premium * p_out
+        blind_text = _sum_text(f"a blind draw averages {blind - chance:.1f} points", blind - chance,
+                               [(chance, f"its {p_out:.0%} chance to go out")], blind)  # fmt: skip
+    if best.action == "take-discard":
+        reason = f"Take the {top}: with it {top_text}; {blind_text}."
+    else:
+        reason = f"Draw from the pile: {blind_text}; taking the {top}, {top_text}."
     return options, reason
+
+
+def _sum_text(base_text: str, base: float, terms: Sequence[tuple[float, str]], total: float) -> str:
+    """``base_text`` and the terms added to it (``+2.0 for going out``), then
+    the sum when there are terms: the value the hint's table shows, so the
+    sentence's numbers always add up to it.  Terms under 0.05 are left out;
+    a term's words hold no comma or bracket, so the sum reads (and parses)
+    unambiguously."""
+    shown = [(v, why) for v, why in terms if abs(v) >= 0.05]
+    if not shown:
+        return base_text
+    parts = ", ".join(f"{v:+.1f} for {why}" for v, why in shown)
+    return f"{base_text}, {parts} ({total:.1f} in all)"
 
 
 def _gifts(pos: _Position, cards: Sequence[Card]) -> dict[Card, float]:
@@ -253,13 +282,20 @@ def _bonus_keep(pos: _Position, play: Play) -> float:
     """The bonuses a going-out play is expected to keep: the chance that no
     other player ties or beats its longest word (its word count), times the
     bonus; the others' best plays are sampled once per round size."""
+    return sum(_bonus_parts(pos, play))
+
+
+def _bonus_parts(pos: _Position, play: Play) -> tuple[float, float]:
+    """:func:`_bonus_keep`'s two terms: (longest-word, most-words).  Each is
+    the bonus times the chance that each of the others, independently, ends
+    below the play (their best plays' share below it, to the power of
+    their number)."""
     if not play.words:
-        return 0.0
+        return 0.0, 0.0
     _, longest, counts = _table(pos.words, pos.n)
     others = pos.view.players - 1
-    value = pos.longest_bonus * _share_below(longest, play.longest_word) ** others
-    value += pos.most_bonus * _share_below(counts, play.word_count) ** others
-    return value
+    return (pos.longest_bonus * _share_below(longest, play.longest_word) ** others,
+            pos.most_bonus * _share_below(counts, play.word_count) ** others)  # fmt: skip
 
 
 def _wait_cost(pos: _Position) -> float:
@@ -302,13 +338,16 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
     static = dict(zip(cards, pos.scorer.scores([kept[c] for c in cards], discard=False)))
     gifts = _gifts(pos, cards) if tuning.gift_weight else dict.fromkeys(cards, 0.0)
     options: list[HintOption] = []
+    kept_bonuses: dict[Card, tuple[float, float]] = {}  # per going-out discard: (longest-word, most-words) kept
     if view.may_go_out:
         for c in cards:
             if static[c][1] is None:
                 continue
-            ways = [(play.card_score + (_bonus_keep(pos, play) if tuning.bonus_aware else 0.0), play)
+            ways = [(play, _bonus_parts(pos, play) if tuning.bonus_aware else (0.0, 0.0))
                     for play in _going_out_plays(pos, kept[c])]  # fmt: skip
-            value, play = max(ways, key=lambda way: way[0])  # the best way to go out discarding c
+            play, parts = max(ways, key=lambda way: way[0].card_score + sum(way[1]))  # the best way to go out discarding c
+            kept_bonuses[c] = parts
+            value = play.card_score + sum(parts)
             options.append(HintOption("go-out", c, play.words, value - tuning.gift_weight * gifts[c]))
     can_go = bool(options)
     wait = _wait_cost(pos) if can_go else 0.0
@@ -333,28 +372,52 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
         options.sort(key=lambda o: -o.value)
     best = options[0]
     assert best.card is not None
+    c = best.card
+    gift = (-tuning.gift_weight * gifts[c], f"what the {c} is worth to the next player")
     if best.action == "go-out":
         words = ", ".join(w.text for w in best.words or ())
         score = sum(w.points for w in best.words or ())
-        waiting = [o.value for o in options if o.action == "discard"]
-        reason = f"Go out with {words} for {score}"
-        if round(best.value) != score:
-            reason += f" (worth about {best.value:.0f} with the bonuses it should keep)"
-        reason += f" and discard the {best.card}"
+        long_kept, most_kept = kept_bonuses[c]
+        reason = "Go out with " + _sum_text(f"{words} and discard the {c}: {score} points", score, [
+            (long_kept, "the longest-word bonus it should keep" + _against(view)),
+            (most_kept, "the most-words bonus it should keep" + _against(view)),
+            gift,
+        ], best.value)  # fmt: skip
+        waiting = [o for o in options if o.action == "discard"]
         if waiting and not math.isinf(wait):
-            reason += f"; waiting is worth about {max(waiting):.0f} once the others' extra turn is counted."
+            reason += f"; waiting (discard the {waiting[0].card}) is worth {waiting[0].value:.1f}."
         else:
             reason += "."
-    elif can_go:
-        out_value = max(o.value for o in options if o.action == "go-out")
-        reason = (f"Wait: discard the {best.card} and keep your hand; with one more draw and the last say in "
-                  f"the round it is worth about {best.value:.0f}, going out now {out_value:.0f}.")  # fmt: skip
-    elif best.card in values:
-        reason = (f"Discard the {best.card}: the hand you keep averages {values[best.card]:.0f} after your next "
-                  f"draw ({chances[best.card]:.0%} chance to go out).")  # fmt: skip
+        return options, reason
+    terms = [gift]
+    if not math.isinf(wait) and can_go:
+        terms.append((-wait, "waiting with a complete hand that cannot be lost" if wait < 0
+                      else "the others' extra turn"))  # fmt: skip
+    if c in values:
+        chance = chances[c]
+        lift = (tuning.out_weight + tuning.out_premium) * chance
+        base = values[c] - lift
+        holder = "it" if can_go else "the hand you keep"
+        kept_text = _sum_text(f"after your next draw {holder} averages {base:.1f} points", base,
+                              [(lift, f"its {chance:.0%} chance to go out"), *terms], best.value)  # fmt: skip
     else:
-        reason = f"Discard the {best.card}: the hand you keep scores {static[best.card][0]} now."
+        base = float(static[c][0])
+        kept_text = _sum_text(f"the hand you keep scores {base:.0f} points now", base, terms, best.value)
+    if can_go:
+        out = max((o for o in options if o.action == "go-out"), key=lambda o: o.value)
+        # With two players, if the other goes out first yours is the round's final turn; with more,
+        # the players after the goer and before you still play after you.
+        last_say = "; if the other player goes out first, yours is the last say" if view.players == 2 else ""
+        reason = (f"Wait: discard the {c} and keep your hand; {kept_text}{last_say}; going out now (discard the "
+                  f"{out.card}) is worth {out.value:.1f}.")  # fmt: skip
+    else:
+        reason = f"Discard the {c}: {kept_text}."
     return options, reason
+
+
+def _against(view: PlayerView) -> str:
+    others = view.players - 1
+    return "" if others == 1 else f" against {others} others"
 
 
 def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
@@ -397,16 +460,22 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
     options = [option for option, _ in ranked]
     best, play = ranked[0]
     words = ", ".join(w.text for w in play.words) or "no words"
-    reason = f"Lay down {words} and discard the {best.card}: {play.card_score} points"
-    notes = []
-    if eligible and play.words and lb and play.longest_word > longest:
-        notes.append(f"the longest word beats their {longest} letters (+{lb})")
-    elif tuning.deny_bonus and holder_long and play.words and play.longest_word == longest:
-        notes.append(f"tying their {longest}-letter word voids their longest-word bonus")
-    if eligible and play.words and mb and play.word_count > count:
-        notes.append(f"{play.word_count} words beat their {count} (+{mb})")
-    reason += (", and " + "; ".join(notes) + ".") if notes else "."
-    return options, reason
+    terms: list[tuple[float, str]] = []
+    if eligible and play.words:
+        if lb and play.longest_word > longest:
+            terms.append((lb, f"the longest-word bonus: {play.longest_word} letters beat the {longest} laid down"))
+        if mb and play.word_count > count:
+            terms.append((mb, f"the most-words bonus: {play.word_count} words beat the {count} laid down"))
+        if tuning.deny_bonus:
+            share = "" if view.players == 2 else f" weighted 1/{view.players - 1} with {view.players - 1} rivals"
+            if holder_long and play.longest_word >= longest:
+                how = "beating" if play.longest_word > longest else "tying"
+                terms.append((deny * lb, f"{how} the longest word laid down so its holder loses the bonus{share}"))
+            if holder_words and play.word_count >= count:
+                how = "beating" if play.word_count > count else "tying"
+                terms.append((deny * mb, f"{how} the most words laid down so their holder loses the bonus{share}"))
+    text = f"{words} and discard the {best.card}: {play.card_score} points"
+    return options, "Lay down " + _sum_text(text, play.card_score, terms, best.value) + "."
 
 
 def _bonus_holders(view: PlayerView) -> tuple[bool, bool]:
@@ -443,7 +512,19 @@ def advise(view: PlayerView, tuning: Tuning = EXPERT) -> Hint:
 
 class AIPlayer:
     """A player that plays the option :func:`advise` ranks first, or with
-    ``tuning.noise`` one of the near-best at random (softmax over the values)."""
+    ``tuning.noise`` one of the near-best at random (softmax over the values).
+
+    The registered computer players (``ev``, ``expert``, ``hard``,
+    ``medium``, ``easy``) are AIPlayers; :func:`make_player` builds them.
+
+    :param tuning: How it values its options: one of the ``Tuning`` values
+        of :mod:`quiddler.game.ai`.
+    :param seed: Seeds its random choices (with noise); None: unseeded.
+    :param name: Its name; None: the tuning's.
+    :ivar tuning: How it values its options.
+    :ivar name: The name it plays under.
+    :ivar rng: Its random generator.
+    """
 
     def __init__(self, tuning: Tuning, seed: int | None = None, *, name: str | None = None) -> None:
         self.tuning = tuning
@@ -460,16 +541,31 @@ class AIPlayer:
         return self.rng.choices(options, weights)[0]
 
     def choose_draw(self, view: PlayerView) -> Draw:
+        """Draw where the best-valued option says (see :meth:`Player.choose_draw`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The draw.
+        """
         action = self._choose(view).to_action(view.seat)
         assert isinstance(action, Draw)
         return action
 
     def choose_end(self, view: PlayerView) -> Discard | GoOut:
+        """Discard or go out as the best-valued option says (see :meth:`Player.choose_end`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The discard or the going out.
+        """
         action = self._choose(view).to_action(view.seat)
         assert isinstance(action, (Discard, GoOut))
         return action
 
     def choose_lay_down(self, view: PlayerView) -> LayDown:
+        """Lay down as the best-valued option says (see :meth:`Player.choose_lay_down`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The lay-down.
+        """
         action = self._choose(view).to_action(view.seat)
         assert isinstance(action, LayDown)
         return action

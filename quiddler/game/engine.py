@@ -31,12 +31,36 @@ class Game:
     """A game of Quiddler for ``players`` seats (0..players-1, play going
     to higher seats, "left").  Seat 0 deals round 1; the deal passes left.
 
+    A new game has dealt its first round (round 0) and waits for the first
+    player's draw.  Read the state from the attributes and methods below;
+    change it only with :meth:`apply`.
+
     >>> game = Game(2, seed=7)
     >>> game.round, game.round_size, game.dealer, game.turn, game.phase
     (0, 3, 0, 1, <Phase.DRAW: 'draw'>)
     >>> outcome = game.apply(Draw(1))
     >>> len(game.hand(1))
     4
+
+    :param players: The number of seats, as the rules allow (2 to 8 by default).
+    :param seed: The seed every shuffle derives from; None: a random one.
+    :param rules: The rules; None: the default :class:`Rules`.
+    :param shuffle: The shuffle scheme, ``"per-round"`` or ``"single-stream"``.
+    :ivar rules: The rules of this game.
+    :ivar players: The number of seats.
+    :ivar totals: Each seat's total score over the rounds finished.
+    :ivar history: A :class:`RoundResult` for each round finished, in order.
+    :ivar round: The round in play, from 0 (the last round once :attr:`over`).
+    :ivar turn: The seat to move.
+    :ivar phase: What the player to move does next: draw, or discard (go out,
+        lay down); :attr:`Phase.GAME_OVER` when the game has ended.
+    :ivar round_size: Cards dealt to each player this round.
+    :ivar dealer: The seat that dealt this round.
+    :ivar over: Whether the game has ended.
+    :ivar discard_top: The face-up card of the discard pile, or None if the pile is empty.
+    :raises TypeError: ``rules`` is not a :class:`Rules`, or ``players`` or
+        ``seed`` is not an integer.
+    :raises ValueError: The rules do not allow this many players.
     """
 
     def __init__(self, players: int, *, seed: int | None = None, rules: Rules | None = None,
@@ -112,12 +136,27 @@ class Game:
         return self._discard[-1] if self._discard else None
 
     def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds.
+
+        :param seat: The seat, 0 to ``players - 1``.
+        :returns: The hand, in the order the cards came.
+        """
         return tuple(self._hands[seat])
 
     def laid_down(self, seat: int) -> tuple[Word, ...]:
+        """The words ``seat`` has laid down this round.
+
+        :param seat: The seat, 0 to ``players - 1``.
+        :returns: The words, empty until the seat goes out or lays down.
+        """
         return self._laid[seat]
 
     def turns_taken(self, seat: int) -> int:
+        """How many turns ``seat`` has finished this round.
+
+        :param seat: The seat, 0 to ``players - 1``.
+        :returns: The count, from 0.
+        """
         return self._turns[seat]
 
     @property
@@ -132,7 +171,12 @@ class Game:
         return tuple(seat for seat, total in enumerate(self.totals) if total == best)
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may see."""
+        """What ``seat`` may see: its own hand, the table and the public log.
+
+        :param seat: The seat, 0 to ``players - 1``.
+        :returns: A snapshot; it does not change as the game goes on.
+        :raises ValueError: There is no such seat.
+        """
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat} in a game of {self.players}")
         return PlayerView(
@@ -159,13 +203,21 @@ class Game:
         )
 
     def card_count(self) -> int:
-        """Cards on the table: draw pile + discard pile + hands + laid-down words (always 118)."""
+        """Cards on the table: draw pile + discard pile + hands + laid-down words (always 118).
+
+        :returns: The count.
+        """
         in_words = sum(len(w.cards) for laid in self._laid for w in laid)
         return len(self._draw) + len(self._discard) + sum(map(len, self._hands)) + in_words
 
     # -- checking and applying actions ------------------------------------
 
     def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now (:meth:`legal` says why not).
+
+        :param action: The action.
+        :returns: True if :meth:`apply` would play it.
+        """
         try:
             self.legal(action)
         except IllegalActionError:
@@ -174,7 +226,20 @@ class Game:
 
     def legal(self, action: Action) -> None:
         """Raise the precise :class:`~quiddler.errors.IllegalActionError`
-        subclass if ``action`` is illegal now; return None if it is legal."""
+        subclass if ``action`` is illegal now; return None if it is legal.
+
+        :param action: The action.
+        :raises IllegalActionError: ``action`` is not an action.
+        :raises WrongPhaseError: The game is over, or the action does not fit
+            the phase (a draw after drawing, a discard before it, going out
+            after someone went out, an empty pile).
+        :raises WrongPlayerError: It is another player's turn.
+        :raises GoingOutError: Going out is not allowed now (the first turn,
+            under :attr:`Rules.no_going_out_first_turn`) or the cards do not go out.
+        :raises InvalidWordError: A word is not in the word list, has fewer
+            than two cards or is not spelled by its cards.
+        :raises CardNotInHandError: The action uses a card the player does not hold.
+        """
         if not isinstance(action, (Draw, Discard, GoOut, LayDown)):
             raise IllegalActionError(f"not an action: {action!r}")
         if self.phase is Phase.GAME_OVER:
@@ -238,7 +303,14 @@ class Game:
                 raise InvalidWordError(f"not in the word list: {word.text!r}")
 
     def apply(self, action: Action) -> Outcome:
-        """Check ``action`` (raising and changing nothing if illegal), then play it."""
+        """Check ``action`` (raising and changing nothing if illegal), then play it.
+
+        :param action: The action of the player to move.
+        :returns: What happened: the card drawn, a reshuffle, the round's
+            result when the action ended a round.
+        :raises IllegalActionError: The action is illegal now, as
+            :meth:`legal` says (each subclass listed there).
+        """
         self.legal(action)
         self.log[-1]["actions"].append(action.to_dict())
         seat = self.turn

@@ -16,6 +16,8 @@ __all__ = [
     "GoingOutError",
     "IllegalActionError",
     "InvalidWordError",
+    "RulesError",
+    "RulesTypeError",
     "UnknownPlayerError",
     "UnknownStrategyError",
     "WrongPhaseError",
@@ -42,6 +44,15 @@ class GoingOutError(IllegalActionError):
 
 class GameRecordError(QuiddlerError, ValueError):
     """A game record is malformed or does not replay to what it records."""
+
+
+class RulesError(QuiddlerError, ValueError):
+    """A rules setting that makes no playable game (a round too large for a
+    hand, a negative bonus...); the message names the setting and its value."""
+
+
+class RulesTypeError(RulesError, TypeError):
+    """A rules setting of the wrong kind (a float where an integer belongs...)."""
 
 
 class UnknownPlayerError(QuiddlerError, ValueError):

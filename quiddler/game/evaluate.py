@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..cards import Card
-from ..solver import score_many
+from ..solver import Solver
 from ..wordlist import WordList
 
 __all__ = ["HandScorer", "scorer_for"]
@@ -30,6 +30,7 @@ class HandScorer:
 
     def __init__(self, wordlist: WordList, *, max_entries: int = 200_000) -> None:
         self.wordlist = wordlist
+        self.solver = Solver(wordlist)
         self.max_entries = max_entries
         self._memo: dict[_Key, Scores] = {}
 
@@ -48,8 +49,8 @@ class HandScorer:
             if key not in memo and key not in missing:
                 missing[key] = hand
         if missing:
-            found = score_many(list(missing.values()), discard=discard, wordlist=self.wordlist,
-                               beat_longest=beat_longest, beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
+            found = self.solver.score_many(list(missing.values()), discard=discard, beat_longest=beat_longest,
+                                           beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
             memo.update(zip(missing, found))
         return [memo[key] for key in keys]
 

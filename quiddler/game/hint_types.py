@@ -27,7 +27,15 @@ class HintOption:
 
     ``card`` is the card taken (``take-discard``) or discarded (``discard``,
     ``go-out``, ``lay-down``); ``words`` the words laid down (``go-out``,
-    ``lay-down``)."""
+    ``lay-down``).
+
+    :ivar action: The kind of move: ``"take-discard"``, ``"draw-pile"``,
+        ``"discard"``, ``"go-out"`` or ``"lay-down"``.
+    :ivar card: The card taken or discarded, or None (``draw-pile``).
+    :ivar words: The words laid down, or None when the move lays none down.
+    :ivar value: The move's expected value in points: higher is better,
+        comparable only with the other options of the same hint.
+    """
 
     action: HintAction
     card: Card | None
@@ -35,7 +43,10 @@ class HintOption:
     value: float
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"action", "card": face or None, "words": [{"word", "cards", "points"}] or None, "value"}``."""
+        """The option's JSON shape (see [JSON shapes](../json.md#hints)).
+
+        :returns: ``{"action", "card": face or None, "words": [{"word", "cards", "points"}] or None, "value"}``.
+        """
         return {
             "action": self.action,
             "card": None if self.card is None else self.card.face,
@@ -44,7 +55,12 @@ class HintOption:
         }
 
     def to_action(self, seat: int) -> Action:
-        """The engine action that plays this option for ``seat``."""
+        """The engine action that plays this option for ``seat``.
+
+        :param seat: The seat that plays it (``view.seat``).
+        :returns: A :class:`Draw`, :class:`Discard`, :class:`GoOut` or :class:`LayDown`.
+        :raises ValueError: The option needs a card and names none.
+        """
         match self.action, self.card:
             case "take-discard", _:
                 return Draw(seat, "discard")
@@ -61,14 +77,23 @@ class HintOption:
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """Every option for the move, best first, and why the first is best."""
+    """Every option for the move, best first, and why the first is best.
+
+    :ivar recommended: The best option: ``options[0]``.
+    :ivar options: Every option of the move, best first.
+    :ivar reason: Why the recommended option is best, in a sentence for a person.
+    """
 
     recommended: HintOption
     options: tuple[HintOption, ...]
     reason: str
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"recommended": OPTION, "options": [OPTION, ...], "reason": "..."}``."""
+        """The hint's JSON shape, as ``quiddler hint --json`` prints it (see
+        [JSON shapes](../json.md#hints)).
+
+        :returns: ``{"recommended": OPTION, "options": [OPTION, ...], "reason": "..."}``.
+        """
         return {
             "recommended": self.recommended.to_dict(),
             "options": [o.to_dict() for o in self.options],

@@ -29,8 +29,13 @@ __all__ = ["Hint", "HintAction", "HintOption", "hint", "position_view"]
 def hint(view: PlayerView) -> Hint:
     """The expert's advice for the move ``view`` is at: which pile to draw
     from, or (after drawing) which card to discard or how to go out, or (on
-    a final turn) which words to lay down.  ``view.my_turn`` must be true
-    (:func:`~quiddler.game.ai.advise` raises ValueError otherwise)."""
+    a final turn) which words to lay down.
+
+    :param view: The position, as the player to move sees it
+        (:meth:`Game.view` of the seat to move); ``view.my_turn`` must be true.
+    :returns: Every option of the move, best first, with the reason for the first.
+    :raises ValueError: It is not ``view.seat``'s move.
+    """
     return advise(view, EXPERT)
 
 

@@ -45,7 +45,15 @@ def next_action(game: Game, players: Sequence[Player]) -> Action:
 
 def play_game(players: Sequence[Player], *, seed: int | None = None, rules: Rules | None = None) -> Game:
     """Play a complete game; the finished :class:`Game` holds the totals,
-    every round result and the log a record is made of."""
+    every round result and the log a record is made of.
+
+    :param players: One player per seat, seat 0 first.
+    :param seed: The game's seed; None: a random one (kept in ``game.seed``).
+    :param rules: The rules; None: the default :class:`Rules`.
+    :returns: The game, over.
+    :raises ValueError: The rules do not allow this many players.
+    :raises IllegalActionError: A player chose an illegal action.
+    """
     game = Game(len(players), seed=seed, rules=rules)
     while not game.over:
         game.apply(next_action(game, players))
@@ -92,7 +100,16 @@ def plan_games(seed: int, games: int, players: int, *, paired: bool = True) -> l
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """What a simulation keeps of one finished game (small, so workers can send it back)."""
+    """What a simulation keeps of one finished game (small, so workers can send it back).
+
+    :ivar index: The game's number in the simulation, from 0.
+    :ivar seat_names: The player name at each seat.
+    :ivar totals: Each seat's final total.
+    :ivar winners: The seats with the highest total (more than one on a tie).
+    :ivar went_out: Per round, the seat that went out, or None.
+    :ivar record: The game record as one line of JSON, when the simulation
+        asked for records, else None.
+    """
 
     index: int
     seat_names: tuple[str, ...]

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from ..cards import Card
-from ..solver import Play, Solution, solve
+from ..solver import Play, Solution, Solver
 from ..wordlist import WordList
 from .errors import UnknownPlayerError
 from .state import Discard, Draw, GoOut, LayDown, PlayerView
@@ -39,28 +39,52 @@ __all__ = [
 @runtime_checkable
 class Player(Protocol):
     """A seat's decision maker.  Each method gets the player's own view
-    when it is that player's move and returns an action for ``view.seat``."""
+    when it is that player's move and returns an action for ``view.seat``.
+
+    Any object with these methods and a ``name`` is a player (it need not
+    subclass this); :func:`register_player` makes one available by name.
+
+    :ivar name: The name the player is registered under, shown in results.
+    """
 
     name: str
 
     def choose_draw(self, view: PlayerView) -> Draw:
-        """Start of a turn: draw from the pile or take the discard top."""
+        """Start of a turn: draw from the pile or take the discard top.
+
+        :param view: What the player sees; it is this player's move.
+        :returns: A :class:`Draw` for ``view.seat``.
+        """
         ...
 
     def choose_end(self, view: PlayerView) -> Discard | GoOut:
-        """An ordinary turn after drawing: discard a card, or go out."""
+        """An ordinary turn after drawing: discard a card, or go out.
+
+        :param view: What the player sees; it is this player's move.
+        :returns: A :class:`Discard` or a :class:`GoOut` for ``view.seat``.
+        """
         ...
 
     def choose_lay_down(self, view: PlayerView) -> LayDown:
-        """A final turn after drawing (someone went out): lay down words and discard."""
+        """A final turn after drawing (someone went out): lay down words and discard.
+
+        :param view: What the player sees; it is this player's move.
+        :returns: A :class:`LayDown` for ``view.seat``.
+        """
         ...
 
 
 @lru_cache(maxsize=8192)
 def _solve(hand: tuple[Card, ...], discard: bool, wordlist: WordList, beat_longest: int | None = None,
            beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
-    return solve(hand, discard=discard, wordlist=wordlist, beat_longest=beat_longest,
-                 beat_words=beat_words, bonus=bonus, backend="auto")  # fmt: skip
+    return _solver_for(wordlist).solve(hand, discard=discard, beat_longest=beat_longest, beat_words=beat_words,
+                                       bonus=bonus)  # fmt: skip
+
+
+@lru_cache(maxsize=16)
+def _solver_for(wordlist: WordList) -> Solver:
+    """The players' one Solver per word list (the rules' list, the levels' vocabularies)."""
+    return Solver(wordlist)
 
 
 def clear_solve_cache() -> None:
@@ -124,6 +148,12 @@ class RandomPlayer:
 
     ``eager=True`` makes it go out whenever it can (a stronger baseline,
     registered as ``"random-eager"``).
+
+    :param seed: Seeds its random choices; None: unseeded.
+    :param eager: Go out whenever it can.
+    :ivar name: ``"random"``, or ``"random-eager"`` with ``eager=True``.
+    :ivar rng: Its random generator.
+    :ivar eager: Whether it goes out whenever it can.
     """
 
     name = "random"
@@ -135,6 +165,11 @@ class RandomPlayer:
             self.name = "random-eager"
 
     def choose_draw(self, view: PlayerView) -> Draw:
+        """Draw from a random source that has a card (see :meth:`Player.choose_draw`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The draw.
+        """
         sources = []
         if view.may_draw_from_pile:
             sources.append("pile")
@@ -143,6 +178,12 @@ class RandomPlayer:
         return Draw(view.seat, self.rng.choice(sources))  # type: ignore[arg-type]
 
     def choose_end(self, view: PlayerView) -> Discard | GoOut:
+        """Pick uniformly among a discard of each different card and, when it
+        can, going out (see :meth:`Player.choose_end`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The discard or the going out.
+        """
         discards = sorted(set(view.hand))
         if view.may_go_out:
             out = solve_hand(view.hand, view).best_go_out
@@ -152,6 +193,12 @@ class RandomPlayer:
         return Discard(view.seat, self.rng.choice(discards))
 
     def choose_lay_down(self, view: PlayerView) -> LayDown:
+        """Discard a random card and lay down the best words the rest make
+        (see :meth:`Player.choose_lay_down`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The lay-down.
+        """
         hand = list(view.hand)
         card = hand.pop(self.rng.randrange(len(hand)))
         return LayDown(view.seat, solve_hand(hand, view, discard=False).best.words, card)
@@ -162,7 +209,12 @@ class GreedyPlayer:
     solver: take the discard top only if it lets the player go out or raises
     the best score; go out as soon as possible with the best going-out play;
     otherwise discard the card whose loss hurts the best score least; on a
-    final turn lay down the best play (bonuses counted)."""
+    final turn lay down the best play (bonuses counted).
+
+    :param seed: Accepted like every player's; greedy play uses no chance.
+    :ivar name: ``"greedy"``.
+    :ivar rng: A random generator, unused: greedy play is deterministic.
+    """
 
     name = "greedy"
 
@@ -170,6 +222,12 @@ class GreedyPlayer:
         self.rng = random.Random(seed)  # unused: greedy is deterministic
 
     def choose_draw(self, view: PlayerView) -> Draw:
+        """Take the discard top if it lets the player go out or raises the
+        best score, else draw blind (see :meth:`Player.choose_draw`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The draw.
+        """
         top = view.discard_top
         if top is None:
             return Draw(view.seat, "pile")
@@ -187,6 +245,12 @@ class GreedyPlayer:
         return Draw(view.seat, "discard" if take else "pile")
 
     def choose_end(self, view: PlayerView) -> Discard | GoOut:
+        """Go out with the best going-out play if allowed, else discard the
+        card whose loss hurts the best score least (see :meth:`Player.choose_end`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The going out or the discard.
+        """
         sol = solve_hand(view.hand, view)
         if view.may_go_out and sol.best_go_out is not None:
             out = sol.best_go_out
@@ -196,6 +260,11 @@ class GreedyPlayer:
         return Discard(view.seat, sol.best.discard)
 
     def choose_lay_down(self, view: PlayerView) -> LayDown:
+        """Lay down the play worth most, bonuses counted (see :meth:`Player.choose_lay_down`).
+
+        :param view: What the player sees; it is this player's move.
+        :returns: The lay-down.
+        """
         play = best_final_play(view.hand, view)
         assert play.discard is not None
         return LayDown(view.seat, play.words, play.discard)
@@ -209,12 +278,21 @@ _REGISTRY: dict[str, Callable[[int | None], Player]] = {
 
 
 def register_player(name: str, factory: Callable[[int | None], Player]) -> None:
-    """Make a player available by name (``factory(seed)`` builds one)."""
+    """Make a player available by name (``factory(seed)`` builds one).
+
+    A name registered again is replaced.
+
+    :param name: The name :func:`make_player` and ``quiddler simulate`` take.
+    :param factory: Called with a seed (or None) to build a new player.
+    """
     _REGISTRY[name] = factory
 
 
 def player_names() -> tuple[str, ...]:
-    """Names :func:`make_player` accepts, sorted."""
+    """Names :func:`make_player` accepts, sorted.
+
+    :returns: The registered names.
+    """
     return tuple(sorted(_REGISTRY))
 
 
@@ -227,6 +305,11 @@ def make_player(name: str, seed: int | None = None) -> Player:
     Traceback (most recent call last):
     ...
     quiddler.game.errors.UnknownPlayerError: unknown player: 'clever' (expected one of: easy, ev, expert, greedy...)
+
+    :param name: A registered name (:func:`player_names`).
+    :param seed: Seeds the player's random choices; None: unseeded.
+    :returns: A new player.
+    :raises UnknownPlayerError: No player is registered under ``name``.
     """
     try:
         factory = _REGISTRY[name]

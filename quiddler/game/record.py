@@ -38,7 +38,14 @@ _DEAL_FIELDS = ("round", "cards", "dealer", "hands", "discard", "draw_pile")
 
 def game_record(game: Game, names: Sequence[str] | None = None) -> dict[str, Any]:
     """The JSON record of ``game``; ``names`` labels the seats (player names).
-    Its rounds are a copy of the game's log: the game may go on."""
+    Its rounds are a copy of the game's log: the game may go on.  The fields
+    are described on [Game records](../reference/records.md).
+
+    :param game: The game, finished or not.
+    :param names: One name per seat; None: ``player0``, ``player1``...
+    :returns: The record, ready for :func:`json.dumps`.
+    :raises ValueError: ``names`` does not give one name per seat.
+    """
     return _record(game, names, copy.deepcopy(game.log))
 
 
@@ -83,9 +90,14 @@ def _as_format_1(record: dict[str, Any]) -> dict[str, Any]:
 def replay(record: dict[str, Any] | str, wordlist: WordList | None = None) -> Game:
     """Replay a record (a dict or its JSON text) and return the game.
 
-    ``wordlist`` must be the list the game was played with (None: ENABLE);
-    raises :class:`GameRecordError` if the record is malformed, an action is
-    illegal, or any field differs from what the replay gives.
+    ``wordlist`` must be the list the game was played with (None: ENABLE).
+
+    :param record: A record as :func:`game_record` gives it, or its JSON text.
+    :param wordlist: The word list the game was played with; None: ENABLE.
+    :returns: The game, in the state the record ends in.
+    :raises GameRecordError: The record is not JSON or not of a known
+        format, is malformed, holds an illegal action, was played with
+        another word list, or any field differs from what the replay gives.
     """
     if isinstance(record, str):
         try:

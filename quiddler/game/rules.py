@@ -1,6 +1,6 @@
 """The rules configuration and pure round scoring.
 
-:class:`Rules` holds every choice RULES.md marks as a *decision* and every
+:class:`Rules` holds every choice the rules page (docs/rules.md) marks as a *decision* and every
 listed variant as a field; ``Rules()`` is the official game plus the
 project's decisions.  Scoring is a pure function of what each player laid
 down and kept, so it can be tested with hand-made rounds and no engine.
@@ -14,9 +14,11 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from ..cards import DECK_SIZE, Card
+from ..errors import shown
 from ..solver import MAX_CARDS
 from ..solver.types import Word
 from ..wordlist import WordList, default_wordlist
+from .errors import RulesError, RulesTypeError
 from .listhash import wordlist_sha256
 
 __all__ = [
@@ -38,12 +40,22 @@ TwoPlayerBonuses = Literal["both", "longest", "most"]
 @dataclass(frozen=True, slots=True)
 class Rules:
     """One game's rules.  The defaults are the official rules and the
-    project's decisions (RULES.md); every field is a house-rule switch.
+    project's decisions (see [Rules as implemented](../rules.md#decisions-and-variants));
+    every field is a house-rule switch.
 
     >>> Rules().round_sizes
     (3, 4, 5, 6, 7, 8, 9, 10)
     >>> Rules(round_sizes=(3, 4, 3)).rounds
     3
+
+    :ivar rounds: The number of rounds: ``len(round_sizes)``.
+    :raises RulesTypeError: A field has the wrong type (a float or a bool where an
+        integer belongs, a string for ``round_sizes``, a non-bool switch, a
+        ``wordlist`` that is not a :class:`~quiddler.WordList`).
+    :raises RulesError: A field is out of range: no rounds, a round of fewer
+        than 2 cards or of so many that a hand with its drawn card would pass
+        :data:`~quiddler.MAX_CARDS`, a negative
+        bonus, an unknown ``two_player_bonuses``, a ``turn_limit`` below 1.
     """
 
     #: Cards dealt in each round; the number of rounds is its length.
@@ -79,10 +91,10 @@ class Rules:
 
     def __post_init__(self) -> None:
         if isinstance(self.round_sizes, (str, bytes)) or not isinstance(self.round_sizes, Iterable):
-            raise TypeError(f"round_sizes must be a sequence of integers, not {self.round_sizes!r}")
+            raise RulesTypeError(f"round_sizes must be a sequence of integers, not {shown(self.round_sizes)}")
         sizes = tuple(_integer("round_sizes", n) for n in self.round_sizes)
         if not sizes:
-            raise ValueError("round_sizes must name at least one round")
+            raise RulesError("round_sizes must name at least one round")
         object.__setattr__(self, "round_sizes", sizes)
         for name in ("longest_word_bonus", "most_words_bonus", "turn_limit"):
             object.__setattr__(self, name, _integer(name, getattr(self, name)))
@@ -92,26 +104,27 @@ class Rules:
         for name in ("bonus_requires_going_out", "floor_at_zero", "no_going_out_first_turn",
                      "fresh_deck_each_round", "reshuffle_discards"):  # fmt: skip
             if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"{name} must be True or False, not {getattr(self, name)!r}")
+                raise RulesTypeError(f"{name} must be True or False, not {shown(getattr(self, name))}")
         if self.wordlist is not None and not isinstance(self.wordlist, WordList):
-            raise TypeError(f"wordlist must be a WordList or None, not {self.wordlist!r}")
+            raise RulesTypeError(f"wordlist must be a WordList or None, not {shown(self.wordlist)}")
         for n in self.round_sizes:
             if n < 2:
-                raise ValueError(f"a round must deal at least 2 cards, not {n}")
-            if n > MAX_CARDS:
-                raise ValueError(f"a round of {n} cards is too large: a round ended by the turn limit is "
-                                 f"laid down by the solver, which takes at most {MAX_CARDS} cards")  # fmt: skip
+                raise RulesError(f"round_sizes: a round must deal at least 2 cards, not {n}")
+            if n + 1 > MAX_CARDS:
+                raise RulesError(f"round_sizes: a round of {n} cards is too large: a hand holds one card more "
+                                 f"after drawing, and the solver takes at most {MAX_CARDS} cards "
+                                 f"(rounds of 2 to {MAX_CARDS - 1} cards)")  # fmt: skip
         for name in ("longest_word_bonus", "most_words_bonus"):
             if getattr(self, name) < 0:
-                raise ValueError(f"{name} must not be negative, not {getattr(self, name)}")
+                raise RulesError(f"{name} must not be negative, not {getattr(self, name)}")
         if self.two_player_bonuses not in ("both", "longest", "most"):
-            raise ValueError(f"unknown two_player_bonuses: {self.two_player_bonuses!r}")
+            raise RulesError(f"unknown two_player_bonuses: {self.two_player_bonuses!r}")
         if self.first_turn_rule_rounds is not None and self.first_turn_rule_rounds < 0:
-            raise ValueError(
+            raise RulesError(
                 f"first_turn_rule_rounds must not be negative, not {self.first_turn_rule_rounds}"
             )
         if self.turn_limit < 1:
-            raise ValueError(f"turn_limit must be at least 1, not {self.turn_limit}")
+            raise RulesError(f"turn_limit must be at least 1, not {self.turn_limit}")
 
     @property
     def rounds(self) -> int:
@@ -123,7 +136,12 @@ class Rules:
         return self.wordlist if self.wordlist is not None else default_wordlist()
 
     def bonuses(self, players: int) -> tuple[int, int]:
-        """(longest-word bonus, most-words bonus) in a game of ``players``."""
+        """(longest-word bonus, most-words bonus) in a game of ``players``.
+
+        :param players: The number of players.
+        :returns: The two bonuses; one is 0 in a two-player game under
+            ``two_player_bonuses="longest"`` or ``"most"``.
+        """
         longest, most = self.longest_word_bonus, self.most_words_bonus
         if players == 2 and self.two_player_bonuses == "longest":
             most = 0
@@ -132,24 +150,40 @@ class Rules:
         return longest, most
 
     def first_turn_out_forbidden(self, round_index: int) -> bool:
-        """Whether the no-going-out-on-the-first-turn rule applies in round ``round_index`` (0-based)."""
+        """Whether the no-going-out-on-the-first-turn rule applies in round ``round_index`` (0-based).
+
+        :param round_index: The round, from 0.
+        :returns: True if a player may not go out on their first turn of that round.
+        """
         if not self.no_going_out_first_turn:
             return False
         return self.first_turn_rule_rounds is None or round_index < self.first_turn_rule_rounds
 
     def check_players(self, players: int) -> None:
-        """Raise ValueError unless ``players`` can play a game under these rules."""
+        """Check that ``players`` can play a game under these rules.
+
+        :param players: The number of players.
+        :raises RulesTypeError: ``players`` is not an int (a bool is not one).
+        :raises RulesError: ``players`` is outside 2 to 8, or that many hands
+            of the largest round and the up card do not fit the deck.
+        """
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesTypeError(f"players must be an integer, not {shown(players)}")
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"quiddler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+            raise RulesError(f"quiddler needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         biggest = max(self.round_sizes)
         # The hands and the up card must fit: players * cards + 1 <= 118.  (With at most
         # 20 cards and 8 players the product is never 118: ">" would do as well.)
         if biggest * players >= DECK_SIZE:  # pragma: no mutate
-            raise ValueError(f"{players} hands of {biggest} cards do not fit the {DECK_SIZE}-card deck")
+            raise RulesError(f"{players} hands of {biggest} cards do not fit the {DECK_SIZE}-card deck "
+                             f"with the up card: a round of {biggest} is too large for {players} players")
 
     def settings(self) -> dict[str, Any]:
         """Every field but the word list, JSON-shaped (what :meth:`from_dict`
-        needs besides the word list itself; cheap, unlike the list's hash)."""
+        needs besides the word list itself; cheap, unlike the list's hash).
+
+        :returns: Field name to value, tuples as lists.
+        """
         out: dict[str, Any] = {}
         for f in fields(self):
             if f.name != "wordlist":
@@ -160,7 +194,10 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         """JSON shape: :meth:`settings` and the word list, named by
         ``wordlist`` (its name) and ``wordlist_sha256`` (the SHA-256 of its
-        words, :func:`~quiddler.game.listhash.wordlist_sha256`)."""
+        words, :func:`~quiddler.game.listhash.wordlist_sha256`).
+
+        :returns: The settings and the word list's name and hash.
+        """
         out = self.settings()
         words = self.words
         out["wordlist"] = words.name
@@ -171,15 +208,21 @@ class Rules:
     def from_dict(cls, data: dict[str, Any], wordlist: WordList | None = None) -> Rules:
         """Inverse of :meth:`to_dict`; the word list itself is passed in
         (None: ENABLE).  A missing field takes its default (records written
-        before the field existed); other keys are ignored.  Raises
-        TypeError or ValueError on a value of the wrong kind."""
+        before the field existed); other keys are ignored.
+
+        :param data: A dict as :meth:`to_dict` or :meth:`settings` gives it.
+        :param wordlist: The word list; None: ENABLE.
+        :returns: The rules.
+        :raises RulesTypeError: ``data`` is not a dict, or a value has the wrong type.
+        :raises RulesError: A value is out of range (as for the constructor).
+        """
         if not isinstance(data, dict):
-            raise TypeError(f"rules must be an object, not {data!r}")
+            raise RulesTypeError(f"rules must be an object, not {shown(data)}")
         names = {f.name for f in fields(cls)} - {"wordlist"}
         kwargs = {k: v for k, v in data.items() if k in names}
         if "round_sizes" in kwargs:
             if not isinstance(kwargs["round_sizes"], list):
-                raise TypeError(f"round_sizes must be a list, not {kwargs['round_sizes']!r}")
+                raise RulesTypeError(f"round_sizes must be a list, not {shown(kwargs['round_sizes'])}")
             kwargs["round_sizes"] = tuple(kwargs["round_sizes"])
         return cls(**kwargs, wordlist=wordlist)
 
@@ -187,16 +230,26 @@ class Rules:
 def _integer(name: str, value: Any) -> int:
     """``value`` as an int; a bool, float or string is a TypeError naming ``name``."""
     if isinstance(value, bool):
-        raise TypeError(f"{name} must be an integer, not {value!r}")
+        raise RulesTypeError(f"{name} must be an integer, not {shown(value)}")
     try:
         return operator.index(value)
     except TypeError:
-        raise TypeError(f"{name} must be an integer, not {value!r}") from None
+        raise RulesTypeError(f"{name} must be an integer, not {shown(value)}") from None
 
 
 @dataclass(frozen=True, slots=True)
 class RoundScore:
-    """One player's round: words laid down, cards left in hand, bonuses won."""
+    """One player's round: words laid down, cards left in hand, bonuses won.
+
+    :ivar words: The words the player laid down.
+    :ivar unused: The cards left in hand, which count against the score.
+    :ivar longest_bonus: The longest-word bonus won, else 0.
+    :ivar most_words_bonus: The most-words bonus won, else 0.
+    :ivar went_out: Whether this player went out.
+    :ivar word_points: The points of the cards in words.
+    :ivar unused_points: The points of the cards left in hand.
+    :ivar bonus: Both bonuses together.
+    """
 
     words: tuple[Word, ...]
     unused: tuple[Card, ...]
@@ -227,6 +280,11 @@ class RoundScore:
         return max((w.letters for w in self.words), default=0)
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of a round score, as game records hold it.
+
+        :returns: ``{"score", "words", "unused", "longest_bonus",
+            "most_words_bonus", "went_out"}``, cards as faces.
+        """
         return {
             "score": self.score,
             "words": [[c.face for c in w.cards] for w in self.words],
@@ -262,7 +320,15 @@ def score_round(
 ) -> tuple[RoundScore, ...]:
     """Score a finished round: ``words[seat]`` laid down, ``unused[seat]``
     left in hand, ``went_out`` the seat that went out.  Discards count for
-    nothing and are not passed in."""
+    nothing and are not passed in.
+
+    :param words: Per seat, the words laid down.
+    :param unused: Per seat, the cards left in hand.
+    :param went_out: The seat that went out, or None (a round ended by the turn limit).
+    :param rules: The rules that set the bonuses.
+    :returns: One :class:`RoundScore` per seat.
+    :raises ValueError: ``words`` and ``unused`` differ in length.
+    """
     players = len(words)
     if len(unused) != players:
         raise ValueError("words and unused must have one entry per player")
@@ -290,6 +356,12 @@ def add_to_totals(
 
     >>> add_to_totals([5, 0], [RoundScore((), (Card("q"),)), RoundScore((), (Card("a"),))])
     (0, 0)
+
+    :param totals: The totals before the round, per seat.
+    :param scores: The round's scores, per seat.
+    :param rules: The rules (``floor_at_zero``).
+    :returns: The new totals.
+    :raises ValueError: ``totals`` and ``scores`` differ in length.
     """
     new = [total + s.score for total, s in zip(totals, scores, strict=True)]
     if rules.floor_at_zero:

@@ -64,7 +64,15 @@ def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[flo
 
 @dataclass(slots=True)
 class PlayerStats:
-    """Totals for one player over a simulation (summed over its seats)."""
+    """Totals for one player over a simulation (summed over its seats).
+
+    :ivar seats: Seat-games played: games times the seats it held in each.
+    :ivar wins: Games won; a win shared by k players counts 1/k.
+    :ivar score_sum: The sum of its seats' final scores.
+    :ivar score_squares: The sum of their squares (for the standard deviation).
+    :ivar rounds: The rounds its seats played.
+    :ivar went_out: The rounds in which it went out.
+    """
 
     seats: int = 0  #: seat-games played (games x seats with this player)
     wins: float = 0.0  #: a win shared by k players counts 1/k
@@ -82,6 +90,13 @@ class PlayerStats:
         return math.sqrt(max(0.0, variance))
 
     def to_dict(self, games: int) -> dict[str, Any]:
+        """The player's row of ``quiddler simulate --json`` (see
+        [JSON shapes](../json.md#command-line)).
+
+        :param games: The games of the simulation, for the win rate.
+        :returns: Wins, win rate with its 95% interval, mean and standard
+            deviation of the score, going-out rate and seats.
+        """
         low, high = wilson_interval(self.wins, games)
         return {
             "wins": round(self.wins, 6),
@@ -100,6 +115,14 @@ class SimulationStats:
 
     ``games`` counts the games added; when a simulation is interrupted,
     ``partial`` is true and ``requested`` says how many were asked for.
+
+    :ivar games: The games counted so far.
+    :ivar seed: The simulation's seed: the same seed plays the same games.
+    :ivar players: The player names, one per seat, as given.
+    :ivar paired: Whether the deals were paired (each player gets each seat's
+        deal once in every group of games).
+    :ivar requested: The games asked for.
+    :ivar partial: Whether the simulation was interrupted before all of them.
     """
 
     games: int
@@ -113,7 +136,10 @@ class SimulationStats:
 
     def add(self, result: GameResult) -> None:
         """Count one finished game (results must come in game order for
-        sums of fractional wins to be exactly reproducible)."""
+        sums of fractional wins to be exactly reproducible).
+
+        :param result: The game's result.
+        """
         winners = result.winners
         for seat, name in enumerate(result.seat_names):
             s = self.strategies.setdefault(name, PlayerStats())
@@ -127,6 +153,11 @@ class SimulationStats:
         self.games += 1
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON ``quiddler simulate --json`` prints (see
+        [JSON shapes](../json.md#command-line)).
+
+        :returns: The totals, with one row per player under ``strategies``.
+        """
         data = {
             "games": self.games,
             "seed": self.seed,
@@ -142,7 +173,11 @@ class SimulationStats:
 
 class SimulationInterrupted(KeyboardInterrupt):
     """Ctrl-C during :func:`simulate`: ``stats`` holds the games finished
-    (in game order, each also passed to ``on_game``), marked partial."""
+    (in game order, each also passed to ``on_game``), marked partial.
+
+    :param stats: The statistics of the games finished.
+    :ivar stats: The statistics of the games finished, ``partial`` true.
+    """
 
     def __init__(self, stats: SimulationStats) -> None:
         super().__init__(f"interrupted after {stats.games} of {stats.requested} games")
@@ -179,6 +214,23 @@ def simulate(
     Ctrl-C stops at the next finished game and raises
     :class:`SimulationInterrupted` (a KeyboardInterrupt) carrying the
     statistics of the games passed to ``on_game`` so far.
+
+    :param names: The players, one per seat, by registered name
+        (:func:`~quiddler.game.player_names`); a name may repeat.
+    :param games: How many games, at least 1.
+    :param seed: Fixes every game: the same seed gives the same statistics.
+    :param rules: The rules; None: the default :class:`~quiddler.game.Rules`.
+    :param paired: Deal each group of ``len(names)`` games the same cards,
+        the seats rotated, so each player gets each seat's deal once.
+    :param workers: Worker processes, or ``"auto"``.
+    :param client: A ``dask.distributed`` client to play the games on, or None.
+    :param records: Give each result its game's JSON record.
+    :param on_game: Called with each :class:`GameResult`, in game order.
+    :returns: The totals per player.
+    :raises ValueError: ``games`` or ``workers`` is below 1, or the rules do
+        not allow this many players.
+    :raises UnknownPlayerError: A name is not registered.
+    :raises SimulationInterrupted: Ctrl-C stopped the simulation.
     """
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, not {games}")

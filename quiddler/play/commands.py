@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..cards import Card
-from ..errors import InvalidCardError
+from ..errors import InvalidCardError, shown
 
 __all__ = [
     "Auto",
@@ -41,7 +41,10 @@ class InputProblem(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class HintRequest:
-    """``hint``: show the recommended move, the ranked options and the reason."""
+    """``hint``: show the recommended move, the ranked options and the reason
+    (``hint all``: every option, not just the best few)."""
+
+    all: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +118,7 @@ def _card(token: str) -> Card:
     try:
         return Card.parse(token)
     except InvalidCardError:
-        raise InputProblem(f"{token!r} is not a card (cards are a to z and er, in, qu, th, cl)") from None
+        raise InputProblem(f"{shown(token)} is not a card (cards are a to z and er, in, qu, th, cl)") from None
 
 
 def _words_and_discard(tokens: list[str]) -> tuple[tuple[str, ...], Card | None]:
@@ -137,6 +140,8 @@ def parse(line: str, prompt: Prompt) -> Command:
     head, rest = tokens[0], tokens[1:]
     if head == "auto" and rest in (["round"], ["rest"]):
         return Auto(round=True)
+    if head == "hint" and rest == ["all"]:
+        return HintRequest(all=True)
     if head in _META and not rest:
         return _META[head]
     if prompt == "draw":
@@ -153,7 +158,7 @@ def _parse_draw(head: str, rest: list[str]) -> Command:
         return DrawCard("discard")
     if head in _DISCARD | _GO:
         raise InputProblem("draw a card first: pile (p) or discard (d)")
-    raise InputProblem(f"{' '.join([head, *rest])!r}: draw from the pile (p) or take the discard (d)")
+    raise InputProblem(f"{shown(' '.join([head, *rest]))}: draw from the pile (p) or take the discard (d)")
 
 
 def _parse_end(head: str, rest: list[str]) -> Command:
@@ -172,7 +177,8 @@ def _parse_end(head: str, rest: list[str]) -> Command:
         return DiscardCard(_card(head))  # a card alone: discard it
     if head in _DISCARD:
         raise InputProblem("discard one card, for example: discard x")
-    raise InputProblem(f"to go out, type go and the words: go {' '.join([head, *rest])}")
+    typed = " ".join([head, *rest])
+    raise InputProblem(f"to go out, type go and the words: go {typed if len(typed) <= 60 else 'WORD...'}")
 
 
 def _parse_final(head: str, rest: list[str]) -> Command:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "action_line",
     "choices",
+    "follow_up_help",
     "game_over",
     "help_text",
     "hint_panel",
@@ -163,8 +164,11 @@ def action_line(action: Action, outcome: Outcome, names: Sequence[str], human: i
     return line
 
 
-def round_summary(result: RoundResult, names: Sequence[str], human: int) -> Group:
-    """Each player's words, cards left, bonuses, round score and total."""
+def round_summary(result: RoundResult, names: Sequence[str], human: int,
+                  before: Sequence[int] | None = None) -> Group:  # fmt: skip
+    """Each player's words, cards left, bonuses, round score and total;
+    with the totals ``before`` the round, a line naming every total the zero
+    floor kept from going negative (the sum would not add up unexplained)."""
     if result.went_out is not None:
         ending = f"{names[result.went_out]} went out."
     elif result.turn_limit:
@@ -184,12 +188,20 @@ def round_summary(result: RoundResult, names: Sequence[str], human: int) -> Grou
         table.add_row(name_text(names, seat, human), words_text(score.words), left,
                       Text(", ".join(bonuses) or "-", style=GOOD if bonuses else ""),
                       f"{score.score:+d}", str(result.totals[seat]))  # fmt: skip
-    return Group(title, table)
+    parts: list[RenderableType] = [title, table]
+    if before is not None:
+        floored = [f"{names[seat]} {old} {score.score:+d} = {old + score.score}"
+                   for seat, (old, score, new) in enumerate(zip(before, result.scores, result.totals))
+                   if old + score.score != new]  # fmt: skip
+        if floored:
+            parts.append(Text(f"A total never goes below zero: {'; '.join(floored)}, kept at 0.", style=POINTS))
+    return Group(*parts)
 
 
 def score_sheet(history: Sequence[RoundResult], names: Sequence[str], human: int,
-                totals: Sequence[int]) -> Table:  # fmt: skip
-    """Round by round scores and the totals."""
+                totals: Sequence[int]) -> RenderableType:  # fmt: skip
+    """Round by round scores and the totals (and, when the zero floor made
+    them differ from the rounds' sum, a line saying so)."""
     table = _grid()
     table.add_column("round")
     table.add_column("cards", justify="right")
@@ -198,6 +210,9 @@ def score_sheet(history: Sequence[RoundResult], names: Sequence[str], human: int
     for result in history:
         table.add_row(str(result.round), str(result.cards), *(f"{s.score:+d}" for s in result.scores))
     table.add_row(Text("total", style=HEAD), "", *(Text(str(t), style=HEAD) for t in totals))
+    if [sum(r.scores[seat].score for r in history) for seat in range(len(totals))] != list(totals):
+        return Group(table, Text("(A total never goes below zero: a round that would take it lower leaves it at 0.)",
+                                 style=POINTS))  # fmt: skip
     return table
 
 
@@ -247,7 +262,8 @@ def hint_panel(hint: Hint, shown: int = 5) -> Group:
         table,
     ]
     if more > 0:
-        parts.append(Text(f"({more} more option{'s' if more > 1 else ''} not shown)", style=POINTS))
+        parts.append(Text(f"({more} more option{'s' if more > 1 else ''} not shown: hint all shows them)",
+                          style=POINTS))  # fmt: skip
     return Group(*parts)
 
 
@@ -267,7 +283,7 @@ def choices(matches: Sequence[Match]) -> Group:
 
 
 _HELP_COMMON = """\
-  hint           the recommended move, the ranked options and why
+  hint           the recommended move, the ranked options and why (hint all: every option)
   auto           play the recommended move (auto round: play to the end of the round)
   table          show the table again;  score: the score sheet so far
   help           this help;  quit: stop (offers to save)"""
@@ -295,3 +311,8 @@ discard one card; cards left in your hand count against you.
 
 def help_text(prompt: Prompt) -> Text:
     return Text(_HELP[prompt] + "\nAt any prompt:\n" + _HELP_COMMON)
+
+
+def follow_up_help(expected: str) -> Text:
+    """Help at a follow-up question (which spelling, which discard, saving): its answer, then the commands."""
+    return Text(f"To answer: {expected}.\nAt any prompt:\n" + _HELP_COMMON)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..cards import Card
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, shown
 from ..game.engine import Game
 from ..game.hints import hint
 from ..game.plans import next_action
@@ -74,6 +74,18 @@ class _Stop(Exception):
 
 class _Cancel(Exception):
     """The person backed out of a follow-up question: ask for the move again."""
+
+
+class _AutoMove(Exception):
+    """``auto`` typed at a follow-up question: play the recommended move instead."""
+
+    def __init__(self, whole_round: bool) -> None:
+        super().__init__(whole_round)
+        self.whole_round = whole_round
+
+
+#: The longest file name the save question takes (longer is explained and asked again).
+_MAX_NAME = 1024
 
 
 def decision_seed(game_seed: int, seat: int, view: PlayerView) -> int:
@@ -165,7 +177,9 @@ class Session:
         if resumed:
             s.say(f"Resuming at round {game.round + 1}: totals " + ", ".join(
                 f"{name} {total}" for name, total in zip(self.names, game.totals)) + ".")  # fmt: skip
-        if self.save_path is not None:
+        if game.over:
+            s.say("This game is already over: its score sheet follows.")
+        elif self.save_path is not None:
             s.say(f"The game is saved to {self.save_path} after each of your turns.")
         s.say("Type help at any prompt for the commands.")
         events = game.view(self.human).log if resumed and not game.over else ()
@@ -188,6 +202,7 @@ class Session:
     def _apply(self, action: Action) -> None:
         """Apply a legal action and show what it did (and the round's end)."""
         game = self.game
+        before = game.totals
         outcome = game.apply(action)
         kept: tuple[Card, ...] = ()  # a final turn's cards left in hand (they count against the player)
         if isinstance(action, LayDown):
@@ -198,12 +213,16 @@ class Session:
             self.screen.show(render.hand_grid(game.hand(self.human)))
         if outcome.round_result is not None:
             self.screen.blank()
-            self.screen.show(render.round_summary(outcome.round_result, self.names, self.human))
+            self.screen.show(render.round_summary(outcome.round_result, self.names, self.human, before))
+
+    def _computer_moves_per_table(self) -> int:
+        """Computer moves between two of the person's prompts (a draw and an end per computer seat)."""
+        return 2 * (self.game.players - 1)
 
     def _computer_move(self) -> None:
         seat = self.game.turn
-        self.screen.pause()
         with self.screen.working(f"{self.names[seat]} is thinking..."):
+            self.screen.pause(self._computer_moves_per_table())
             action = next_action(self.game, self.players)
         self._apply(action)
 
@@ -219,7 +238,9 @@ class Session:
             self.screen.blank()
             self.screen.show(render.turn_table(view, self.names))
         if self._auto_round == game.round:
-            self.screen.pause()
+            if prompt == "draw":
+                self.screen.new_table()  # each of the person's automatic turns starts a new table's pace
+            self.screen.pause(self._computer_moves_per_table() + 2)
             self._apply(next_action(game, self.players))
             return
         self._auto_round = None
@@ -240,22 +261,12 @@ class Session:
             match command:
                 case Help():
                     self.screen.show(render.help_text(prompt))
-                case Score():
-                    self.screen.show(render.score_sheet(self.game.history, self.names, self.human,
-                                                        self.game.totals))  # fmt: skip
-                case Table():
-                    self.screen.show(render.turn_table(view, self.names))
-                case HintRequest():
-                    with self.screen.working("Working out the hint..."):
-                        advice = hint(view)
-                    self.screen.show(render.hint_panel(advice))
+                case Score() | Table() | HintRequest():
+                    self._show(command, view)
                 case Quit():
                     self._quit()
                 case Auto(round=whole_round):
-                    if whole_round:
-                        self._auto_round = self.game.round
-                    with self.screen.working("Working out the best move..."):
-                        return next_action(self.game, self.players)
+                    return self._auto(whole_round)
                 case DrawCard(source=source):
                     return self._checked(Draw(self.human, source))
                 case DiscardCard(card=card):
@@ -277,7 +288,55 @@ class Session:
             self.screen.problem(str(problem))
         except _Cancel:
             self.screen.say("Cancelled.")
+        except _AutoMove as auto:
+            return self._auto(auto.whole_round)
         return None
+
+    def _auto(self, whole_round: bool) -> Action:
+        """``auto``: the recommended move (``auto round``: and every move to the round's end)."""
+        if whole_round:
+            self._auto_round = self.game.round
+        with self.screen.working("Working out the best move..."):
+            return next_action(self.game, self.players)
+
+    def _show(self, command: Score | Table | HintRequest, view: PlayerView) -> None:
+        """The commands that show something and leave the prompt where it was."""
+        match command:
+            case Score():
+                self.screen.show(render.score_sheet(self.game.history, self.names, self.human,
+                                                    self.game.totals))  # fmt: skip
+            case Table():
+                self.screen.show(render.turn_table(view, self.names))
+            case HintRequest(all=everything):
+                with self.screen.working("Working out the hint..."):
+                    advice = hint(view)
+                self.screen.show(render.hint_panel(advice, shown=len(advice.options) if everything else 5))
+
+    def _ask(self, question: str, help_text: str, *, quitting: bool = False, keep_case: bool = False) -> str:
+        """The answer to a follow-up question (stripped; lower case unless ``keep_case``).  The
+        commands of every prompt work here too: help, hint, score and table
+        show and ask again, auto plays the recommended move, quit stops
+        (offering to save); while quitting already, quit asks again."""
+        while True:
+            answer = self.screen.ask(question).strip()
+            try:
+                command = parse(answer, "draw")
+            except InputProblem:
+                return answer if keep_case else answer.lower()  # not a command: the question's own answer
+            view = self.game.view(self.human)
+            match command:
+                case Help():
+                    self.screen.show(render.follow_up_help(help_text))
+                case Score() | Table() | HintRequest():
+                    self._show(command, view)
+                case Auto(round=whole_round):
+                    raise _AutoMove(whole_round)
+                case Quit() if quitting:
+                    self.screen.problem(f"you are quitting already: {help_text}")
+                case Quit():
+                    self._quit()
+                case _:
+                    return answer if keep_case else answer.lower()  # a move's word (pile, discard...): the question's own answer
 
     def _checked(self, action: Action) -> Action:
         """The action if the engine takes it; otherwise the engine's reason, as an input problem."""
@@ -297,27 +356,31 @@ class Session:
         if not distinct_choices(matches):
             return matches[0]
         self.screen.show(render.choices(matches))
+        expected = f"type a number from 1 to {len(matches)}, or cancel"
         while True:
-            answer = self.screen.ask(f"Which one (1-{len(matches)}, or cancel)").strip().lower()
+            answer = self._ask(f"Which one (1-{len(matches)}, or cancel)", expected)
             if answer in ("cancel", "c", "back"):
                 raise _Cancel
-            if answer.isdigit() and 1 <= int(answer) <= len(matches):
-                return matches[int(answer) - 1]
-            self.screen.problem(f"type a number from 1 to {len(matches)}, or cancel")
+            number = _number(answer)
+            if number is not None and 1 <= number <= len(matches):
+                return matches[number - 1]
+            self.screen.problem(f"{shown(answer)}: {expected}" if answer else expected)
 
     def _ask_discard(self, match: Match) -> Card:
         """A final turn whose words leave several cards: which one to discard."""
         left = match.left
         faces = ", ".join(c.face for c in left)
+        expected = f"type one of {faces}, or cancel"
         while True:
-            answer = self.screen.ask(f"Discard which card ({faces}; the others count against you)")
-            answer = answer.strip().lower()
+            answer = self._ask(f"Discard which card ({faces}; the others count against you)", expected)
             if answer in ("cancel", "back"):
                 raise _Cancel
+            if answer.startswith("discard "):
+                answer = answer.removeprefix("discard ").strip()
             chosen = next((c for c in left if c.face == answer), None)
             if chosen is not None:
                 return chosen
-            self.screen.problem(f"type one of {faces}, or cancel")
+            self.screen.problem(f"{shown(answer)}: {expected}" if answer else expected)
 
     # -- stopping and saving ------------------------------------------------------
 
@@ -359,7 +422,9 @@ class Session:
                                 f"Continue it with: quiddler play --resume {self.save_path}")  # fmt: skip
                 raise _Stop(0)
         while True:
-            answer = self.screen.ask("Save the game before you quit? (yes, no, or cancel)").strip().lower()
+            answer = self._ask("Save the game before you quit? (yes, no, or cancel)",
+                               "type yes to save first, no to quit without saving, or cancel to play on",
+                               quitting=True)  # fmt: skip
             if answer in ("n", "no"):
                 self.screen.say("Game not saved. Bye.")
                 raise _Stop(0)
@@ -367,17 +432,46 @@ class Session:
                 raise _Cancel
             if answer in ("y", "yes"):
                 break
-            self.screen.problem("type yes, no or cancel")
+            self.screen.problem(f"{shown(answer)}: type yes, no or cancel" if answer else "type yes, no or cancel")
+        expected = (f"type a file name (Enter: {_DEFAULT_SAVE}; ./NAME for a file named like a command), "
+                    "or cancel to play on")  # fmt: skip
         while True:
-            name = self.screen.ask(f"Save to which file (Enter: {_DEFAULT_SAVE})").strip() or _DEFAULT_SAVE
+            name = self._ask(f"Save to which file (Enter: {_DEFAULT_SAVE})", expected, quitting=True,
+                             keep_case=True) or _DEFAULT_SAVE  # fmt: skip
+            if name.lower() in ("cancel", "back"):
+                raise _Cancel
+            problem = _file_name_problem(name)
+            if problem is not None:
+                self.screen.problem(f"{problem}: {expected}")
+                continue
             try:
                 check_save_target(Path(name))
                 save_game(Path(name), self.game, self.labels)
-            except SaveError as exc:
-                self.screen.problem(str(exc))
+            except (SaveError, OSError, ValueError) as exc:
+                why = str(exc) if isinstance(exc, SaveError) else f"{getattr(exc, 'strerror', None) or exc}"
+                self.screen.problem(why if isinstance(exc, SaveError) else f"cannot save the game to {shown(name)}: {why}")
                 continue
             self.screen.say(f"Game saved to {name}. Continue it with: quiddler play --resume {name}")
             raise _Stop(0)
+
+
+def _number(answer: str) -> int | None:
+    """The number typed (ASCII digits only: ``²`` or ``٣`` are digits to
+    ``str.isdigit`` but not numbers a person means here), else None."""
+    if answer.isascii() and answer.isdigit() and len(answer) < 10:
+        return int(answer)
+    return None
+
+
+def _file_name_problem(name: str) -> str | None:
+    """Why a typed file name cannot name a file, or None."""
+    if "\x00" in name:
+        return "a file name cannot hold a NUL character"
+    if len(name) > _MAX_NAME:
+        return f"a file name of {len(name):,} characters is too long"
+    if any(not ch.isprintable() for ch in name):
+        return f"{shown(name)} holds a control character"
+    return None
 
 
 def _sizes_text(sizes: Sequence[int]) -> str:

@@ -13,16 +13,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import islice, product
 from typing import Literal
 
 from ..cards import Card
+from ..errors import shown
 from ..solver.types import Word
 from ..wordlist import WordList
 
 __all__ = ["Match", "WordProblem", "distinct_choices", "match_words"]
 
 Mode = Literal["go-out", "lay-down"]
+
+#: Spelling combinations looked at to explain what words lack together (the first this-many).
+_MAX_COMBINATIONS = 4096
 
 
 class WordProblem(ValueError):
@@ -74,9 +78,9 @@ def _missing_text(missing: Counter[Card], pool: Counter[Card]) -> str:
 
 def _spellings(text: str, wordlist: WordList) -> tuple[tuple[Card, ...], ...]:
     if not text.isalpha() or not text.isascii():
-        raise WordProblem(f"{text!r} is not a word: use the letters a to z only")
+        raise WordProblem(f"{shown(text)} is not a word: use the letters a to z only")
     if text not in wordlist:
-        raise WordProblem(f"{text!r} is not in the word list ({wordlist.name})")
+        raise WordProblem(f"{shown(text)} is not in the word list ({wordlist.name})")
     spellings = wordlist.spellings(text)
     if not spellings:
         raise WordProblem(f"{text!r} is a single card: a word needs at least two cards")
@@ -115,7 +119,8 @@ def _explain_unspellable(texts: Sequence[str], options: Sequence[tuple[tuple[Car
         missing = min((_shortfall(s, pool) for s in spellings), key=Counter.total)
         message = f"you cannot spell {text!r} with your cards: it needs {_missing_text(missing, pool)}"
     else:  # each word fits alone, but not all together: the smallest shortfall
-        missing = min((_shortfall([c for s in combo for c in s], pool) for combo in product(*options)),
+        combos = islice(product(*options), _MAX_COMBINATIONS)  # bounded: many two-letter cards multiply them
+        missing = min((_shortfall([c for s in combo for c in s], pool) for combo in combos),
                       key=Counter.total)  # fmt: skip
         message = (f"your cards cannot spell {_list([repr(t) for t in texts])} at once: "
                    f"together they need {_missing_text(missing, pool)}")  # fmt: skip
@@ -141,6 +146,12 @@ def match_words(texts: Sequence[str], hand: Sequence[Card], wordlist: WordList, 
         if not pool[discard]:
             raise WordProblem(f"you hold no {discard} to discard")
         pool[discard] -= 1
+    # Count before searching: the fewest cards the words can take, against the cards there are.
+    # (It also keeps the search and its explanation small: at most one word per two cards held.)
+    fewest = sum(min(len(s) for s in spellings) for spellings in options)
+    if len(words) > 1 and fewest > pool.total():  # (one word is better explained by the cards it lacks)
+        raise WordProblem(f"{len(words):,} words need at least {fewest:,} cards, and you have "
+                          f"{pool.total()}{' besides the discard' if discard is not None else ''}")  # fmt: skip
     found = list(dict.fromkeys(_assignments(options, pool)))
     if not found:
         raise _explain_unspellable(words, options, pool, discard)

@@ -28,18 +28,21 @@ from typing import Any, Protocol
 
 from ..cards import Card
 from ..cardtrie import KERNEL_ORDER, CardTrie
+from ..errors import InvalidArgumentError, shown
 from ..thresholds import PAYOFF_SECONDS, POLL_SECONDS, PYTHON_SECONDS_PER_HAND
 from . import _kernels as K
 
-__all__ = ["AutoBackend", "Backend", "batch_backend", "get_backend", "hide_notices", "show_notices", "warm"]
+__all__ = ["BACKEND_NAMES", "AutoBackend", "Backend", "batch_backend", "get_backend", "hide_notices", "show_notices", "warm"]
 
 log = logging.getLogger("quiddler.solver")
 
 FACE_POINTS = [Card(face).points for face in KERNEL_ORDER] + [0]
 FACE_LETTERS = [len(face) for face in KERNEL_ORDER] + [0]
-#: Columns of a face-count row (see :func:`quiddler.solver.core.score_counts`): one a kernel face,
-#: plus a spare that keeps arrays a round size.
+#: Columns of a face-count row (see :func:`quiddler.solver.score_counts`): one a kernel face,
+#: plus a spare that keeps arrays a round size; 32.
 FACE_SLOTS = len(FACE_POINTS)
+#: The most cards a hand given to the solver may hold: 20 (a game deals at
+#: most 10, and 11 after drawing).
 MAX_CARDS = K.MAX_CARDS
 OUT_BLOCK = K.OUT_BLOCK
 JOB_STATUS, JOB_OUT, PACKED_WORDS = K.JOB_STATUS, K.JOB_OUT, K.PACKED_WORDS
@@ -166,8 +169,8 @@ class _Solo:
     :func:`~quiddler.solver._kernels.solve_rows` as a Python ``array`` of
     int64, and ``job`` a numpy view of the same memory.  Python fills and
     reads an ``array`` at C speed (slice to slice), where filling the numpy
-    row from a list of 38 ints took about 1 µs and reading its tail with
-    ``tolist()`` 0.7 µs, both part of every kernel call.
+    row from a list and reading its tail with ``tolist()`` would convert
+    every number on every kernel call (docs/solver.md has the figures).
     """
 
     __slots__ = ("edges", "job", "memo_room", "params", "params_row", "ranks", "row", "trie", "work")
@@ -188,7 +191,7 @@ def _entry_point(dispatcher: Any) -> Any:
     :mod:`~quiddler.solver._native`), to call without the dispatcher.
 
     A dispatcher works out the numba type of every argument before each
-    call (0.3 µs of the 0.6 µs a call of ``solve_rows`` costs; a read-only
+    call (about half of what a call of ``solve_rows`` costs; a read-only
     array such as the trie's ranks takes its slow path).  The kernel has one
     compiled version, and its arguments here always have the types it was
     compiled for (the backend makes them), so the dispatch only costs time.
@@ -569,15 +572,10 @@ def hide_notices() -> None:
         logger.removeHandler(handler)
 
 
+#: The names :func:`get_backend` knows.
+BACKEND_NAMES = ("auto", "python", "numba")
 _backends: dict[str, Backend] = {}
 _lock = threading.Lock()
-
-
-def backends_made() -> dict[str, Backend]:
-    """The backends made so far, by name (the dict itself, which
-    :func:`get_backend` fills): :func:`~quiddler.solver.solve` looks its
-    backend up there, without a call."""
-    return _backends
 
 
 def get_backend(name: str) -> Backend:
@@ -596,6 +594,6 @@ def get_backend(name: str) -> Backend:
             elif name == "auto":
                 backend = AutoBackend()
             else:
-                raise ValueError(f"unknown backend: {name!r} (expected 'auto', 'python' or 'numba')")
+                raise InvalidArgumentError(f"unknown backend: {shown(name)} (expected 'auto', 'python' or 'numba')")
             _backends[name] = backend
         return backend

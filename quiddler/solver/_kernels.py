@@ -1,60 +1,210 @@
 """The solver's hot loops, written once for two backends.
 
 This module is plain Python over integers and indexable sequences, with no
-imports.  :mod:`quiddler.solver._native` loads this same source a second time
-with ``kernel`` bound to ``numba.njit(cache=True)`` and feeds it numpy arrays;
-the pure-Python backend runs it as it stands on lists and memoryviews, so a
-one-off solve never pays for importing numba.  Keep it in the subset of
-Python that numba compiles: ints, flat arrays indexed with ints, no objects.
+imports.  The pure-Python backend runs it as it stands, on lists, arrays
+and memoryviews, so a one-off solve never pays for importing numba.
+:mod:`quiddler.solver._build` compiles the same source a second time with
+numba, for numpy arrays; that build imposes rules on the source which plain
+Python does not check:
+
+* **Stay in what numba compiles.**  Ints, flat int64 arrays indexed with
+  ints, tuples of ints as return values; no objects, no imports, no
+  strings.  Values must fit in an int64: numba wraps where Python grows.
+* **Never index from the end.**  In every function decorated ``@kernel``,
+  every element index ``a[i]`` is rewritten to ``a[index_cast(i)]``, with
+  ``index_cast`` numba's ``uint64``: an unsigned index needs no fix-up for
+  negative values, which would otherwise cost a few instructions per access.
+  So ``a[-1]``, which plain Python reads from the end, reads far out of
+  range in the compiled build (numba checks no bounds).  Slices are not
+  rewritten.  ``tests/test_native.py`` runs the kernels on lists that
+  refuse negative indices and checks the source for negative literals.
+* **Allocate nothing.**  Kernels are compiled with ``_nrt=False`` (numba's
+  reference-counting runtime off, which saved an atomic increment and
+  decrement per array argument and slice): no ``np.empty``, no lists, dicts
+  or strings, no returning an array, no exception that carries a value.
+  Every buffer comes from the caller; a slice of one (a view) is fine.
+* **Parameter names are types.**  Each kernel is compiled for exactly one
+  signature, derived from its parameter names (see
+  :data:`ARRAY_PARAMETERS`), and then frozen: an array parameter with a new
+  name must be added there.
+* **Bit counting is the CPU's.**  :func:`count_ones` and :func:`lowest_bit`
+  become LLVM's ``ctpop`` and ``cttz`` (``popcnt`` and ``tzcnt``); plain
+  Python uses ``int``'s methods.  The two agree only on positive arguments
+  (``lowest_bit(0)`` differs), which is all the kernels pass.
+* **Module-level ints are constants.**  numba freezes the module's integer
+  globals into the compiled code, so the named offsets below cost nothing;
+  anything else at module level (the frozenset below) is for Python callers.
 
 Conventions (see :mod:`quiddler.solver._backends` for the Python side):
 
 * A hand has ``ndig`` *digits*, one per distinct face, in kernel face order.
-  ``hand[0]`` is ``ndig``, ``hand[1]`` the SWAR guard mask, ``hand[2]`` the
-  number of states (mixed-radix size), ``hand[3]`` every SWAR field's mask
-  (each at its shift), then six numbers
-  per digit at ``HAND_HEAD + HAND_STRIDE * d``: face, count, points, radix
-  stride, SWAR shift, SWAR field mask.
+  Its layout is the four numbers ``HAND_DIGITS`` .. ``HAND_FIELDS`` (the
+  digit count, the SWAR guard mask, the number of states, every SWAR
+  field's mask at its shift), then ``HAND_STRIDE`` numbers per digit at
+  ``HAND_HEAD + HAND_STRIDE * d``, named ``DIGIT_*``: face, count, points,
+  radix stride, SWAR shift, SWAR field mask.
 * A sub-multiset of the hand (a *state*) is a pair of ints: its mixed-radix
   index (to index the memo) and its SWAR packing, one bit field per digit
   with a guard bit above it, so ``W <= S`` is one subtraction and a mask.
-* A word found in the hand is eight numbers at ``WORD_STRIDE * w``: rank in
-  the card trie (only when asked for), radix delta, SWAR delta, points,
-  letters, first digit, cards, next word of as many letters.
-  Words come out grouped by first digit.
+* A word found in the hand is ``WORD_STRIDE`` numbers at ``WORD_STRIDE * w``,
+  named ``WORD_*``: rank in the card trie (only when asked for), radix
+  delta, SWAR delta, points, letters, first digit, cards, next word of as
+  many letters.  Words come out grouped by first digit.
 * A value is one int64 key that orders plays lexicographically by
-  (score, goes out): ``(score + SCORE_OFFSET) << 8``, plus ``GO_BIT`` if
-  nothing is left over.  (Top-K keys add the longest word and the word
-  count below.)
+  (score, goes out): ``(score + SCORE_OFFSET) << SCORE_SHIFT``, plus
+  ``GO_BIT`` if nothing is left over.  (Top-K keys add the longest word and
+  the word count below: ``TOP_*``.)
+* Memo slot ``i`` is ``MEMO_SLOT`` numbers from :func:`memo_slot`, named
+  ``MEMO_*``; ``memo[MEMO_GENERATION]`` is the current generation.
 """
 
-HAND_HEAD = 4
+# -- the hand's layout (see layout_hand) --------------------------------------
+HAND_DIGITS = 0  # number of digits (distinct faces)
+HAND_GUARD = 1  # the SWAR guard bit above every digit's field
+HAND_STATES = 2  # number of states: the mixed-radix size
+HAND_FIELDS = 3  # every SWAR field's mask, each at its shift
+HAND_HEAD = 4  # where the digits start
+DIGIT_FACE = 0  # a digit's kernel face
+DIGIT_COUNT = 1  # its cards in the hand
+DIGIT_POINTS = 2  # the points of one of its cards
+DIGIT_STRIDE = 3  # its stride in the mixed radix
+DIGIT_SHIFT = 4  # its field's shift in the SWAR packing
+DIGIT_MASK = 5  # its field's mask (unshifted)
 HAND_STRIDE = 6
+FACE_SLOTS = 32  # kernel faces a face-count row has room for
+HAND_SIZE = HAND_HEAD + HAND_STRIDE * FACE_SLOTS
+
+# -- a word found in the hand (see find_words) ---------------------------------
+WORD_RANK = 0  # its multiset's rank in the card trie (0 unless asked for)
+WORD_RADIX = 1  # radix delta: subtract from a state's index to take the word
+WORD_SWAR = 2  # SWAR delta
+WORD_POINTS = 3
+WORD_LETTERS = 4
+WORD_DIGIT = 5  # its first (rarest) digit
+WORD_CARDS = 6
+WORD_NEXT = 7  # the next word of as many letters (see group_words), or NO_WORD
 WORD_STRIDE = 8
 LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
 GROUP_SIZE = LENGTH_HEADS + 48
+NO_WORD = -1  # ends a chain of words of one length
 MAX_CARDS = 20
-FRAME = 10  # stack frame of the memoised searches
-DFS_FRAME = 11  # stack frame of the top-K search
+
+# -- the card trie's packed edges (as quiddler.cardtrie lays them out) ----------
+EDGE_TERMINAL_SHIFT = 10  # bit 10: the edge ends a multiset
+EDGE_FIRST_SHIFT = 11  # from bit 11: the target's first edge
+ROOT_EDGE = 0  # the virtual edge into the root
+
+# -- find_words' stack: one frame per depth, then a table of the faces ----------
+WALK_RANK = 0  # the rank, radix, SWAR, points and letters so far
+WALK_RADIX = 1
+WALK_SWAR = 2
+WALK_POINTS = 3
+WALK_LETTERS = 4
+WALK_TODO = 5  # the node's edges still to take, its first edge and its face
+WALK_FIRST = 6  # mask (saved while a child is walked)
+WALK_MASK = 7
+WALK_FACE = 8  # the face that entered the node
 WALK_FRAME = 9  # numbers per depth of the trie walk
+ROW_RADIX = 0  # per face in hand: what a visit adds to the radix, SWAR,
+ROW_SWAR = 1  # points and letters, the face's digit, and its cards
+ROW_POINTS = 2  # still in hand
+ROW_LETTERS = 3
+ROW_DIGIT = 4
+ROW_LEFT = 5
 FACE_ROW = 8  # numbers per face in the walk's face table (six used; eight makes the index a shift)
 WALK_TABLE = WALK_FRAME * (MAX_CARDS + 2)  # where the walk's face table starts in its stack
-STACK_SIZE = max(WALK_TABLE + FACE_ROW * 32, max(FRAME, DFS_FRAME) * (MAX_CARDS + 2))  # room for the walk or the searches
+
+# -- the memoised searches' stack frame (state_value, state_count) ---------------
+FRAME_RADIX = 0  # the state
+FRAME_SWAR = 1
+FRAME_J = 2  # words still needed for the word bonus
+FRAME_F = 3  # 1 while a word longer than long_after is still needed
+FRAME_DIGIT = 4  # the state's first digit
+FRAME_CURSOR = 5  # the next choice to try: a word index, its group's end for the leftover
+FRAME_BEST = 6  # the best found so far (a key, or a word count)
+FRAME_CHOICE = 7  # the choice that found it
+FRAME_POINTS = 8  # the state's points
+FRAME = 10  # stack frame of the memoised searches
+
+# -- top_plays' stack frame -------------------------------------------------
+DFS_RADIX = 0  # the state
+DFS_SWAR = 1
+DFS_DIGIT = 2  # its first digit
+DFS_CURSOR = 3  # the next option: CURSOR_PREFERRED, CURSOR_LEFTOVER, then word indices
+DFS_SCORE = 4  # score so far
+DFS_WORDS = 5  # words so far
+DFS_LONGEST = 6  # letters of the longest word so far
+DFS_GOES_OUT = 7  # 1 while every card so far is in a word
+DFS_PREFERRED = 8  # the memo's best choice for the state, or NO_CHOICE
+DFS_FLOOR = 9  # the lowest word index allowed
+DFS_LEFTOVER_ONLY = 10  # 1: only leftovers are allowed
+DFS_FRAME = 11  # stack frame of the top-K search
+CURSOR_PREFERRED = -2  # the preferred option comes next
+CURSOR_LEFTOVER = -1  # leaving the first card over comes next
+NO_OPTION = -4  # the next option is not found yet
+OPTIONS_DONE = -5  # the frame has no option left
+
+STACK_SIZE = max(WALK_TABLE + FACE_ROW * FACE_SLOTS, max(FRAME, DFS_FRAME) * (MAX_CARDS + 2))  # room for the walk or the searches
+
+# -- the memo ---------------------------------------------------------------
+MEMO_GENERATION = 0  # memo[0]: the current generation; slots start at 1
+MEMO_STAMP = 0  # the generation that wrote the slot (older: unknown)
+MEMO_KEY = 1  # the state's best key
+MEMO_CHOICE = 2  # the choice that reaches it: LEFT_OVER or a word index
+MEMO_COUNT = 3  # the most words in a best play (state_count), or UNKNOWN
+MEMO_COUNT_CHOICE = 4  # the choice that reaches that count
 MEMO_SLOT = 5
+UNKNOWN = -2  # a value or count not worked out yet
+INFEASIBLE = -1  # no play qualifies
+LEFT_OVER = -1  # a choice: the state's first card is left over
+NO_CHOICE = -3  # a choice not made yet, or none to prefer
+NO_COUNT = -1  # no best play's word count found yet
+NO_DIGIT = -1  # no digit chosen yet
+
+# -- values -----------------------------------------------------------------
 SCORE_SHIFT = 8
-GO_BIT = 128
+GO_SHIFT = 7
+GO_BIT = 1 << GO_SHIFT
 SCORE_OFFSET = 1 << 20
 BASE_KEY = (SCORE_OFFSET << SCORE_SHIFT) | GO_BIT
-UNKNOWN = -2
-INFEASIBLE = -1
-OUT_HEAD = 5
+TOP_SCORE_SHIFT = 16  # a top-K key: score, goes out, longest word, words
+TOP_GO_SHIFT = 15
+TOP_LONGEST_SHIFT = 7
+DISPLAY_POINTS_SHIFT = 8  # a word's display key: points above letters
+
+# -- solve parameters (params) ------------------------------------------------
+PARAM_DISCARD = 0  # 1: one card is discarded
+PARAM_NEED_WORDS = 1  # words for the word bonus (0: no bonus)
+PARAM_LONG_TARGET = 2  # 1: a long-word bonus is on offer
+PARAM_LONG_AFTER = 3  # a long word has more letters than this
+PARAM_WORD_BONUS = 4
+PARAM_LONG_BONUS = 5
+PARAM_COUNT = 6
+
+# -- a play block of out (see best_play) ----------------------------------------
+OUT_DISCARD = 0  # the discarded digit (a kernel face once named), or NO_DISCARD
+OUT_WORDS = 1  # number of words
+OUT_LEFT = 2  # number of leftovers
+OUT_KEY = 3  # the total key, bonuses included, or INFEASIBLE
 OUT_TIES = 4  # a play block's flag: two of its words tie on points and letters
+OUT_HEAD = 5  # the words start here
 OUT_MAXC = 24
+OUT_LEFTOVERS = OUT_HEAD + OUT_MAXC  # the leftovers start here
 OUT_BLOCK = OUT_HEAD + 2 * OUT_MAXC
-JOB_STATUS = 32 + 6  # a row of solve_rows' jobs: face counts, the six solve parameters, the status,
+NO_DISCARD = -1
+
+# -- return codes -----------------------------------------------------------
+WORDS_FULL = -1  # the words buffer was too small: retry with more room
+MEMO_FULL = -2  # the memo was too small (the caller sized it: a bug)
+
+# -- solve_rows' jobs and work arrays ---------------------------------------------
+JOB_PARAMS = FACE_SLOTS  # a row of solve_rows' jobs: face counts, the six solve parameters,
+JOB_STATUS = JOB_PARAMS + PARAM_COUNT  # the status,
 JOB_OUT = JOB_STATUS + 1  # then the two play blocks
 JOB_WIDTH = JOB_OUT + 2 * OUT_BLOCK
-FACE_TABLES = 64  # solve_rows' work array starts with face points and face letters
+WORK_POINTS = 0  # solve_rows' work array starts with face points and face letters
+WORK_LETTERS = FACE_SLOTS
+FACE_TABLES = 2 * FACE_SLOTS
 PACKED_WORDS = 4096  # solve_rows' usual word capacity; a hand with more is solved again with more room
 
 #: Parameters that are arrays: the numba build types a parameter by its name
@@ -94,62 +244,59 @@ def find_words(edges, ranks, want_ranks, hand, face_points, face_letters, words,
     ``want_ranks`` is non-zero, since the solver does not need them.
     ``hand`` is laid out by :func:`layout_hand`.  ``stack`` needs
     ``STACK_SIZE`` slots.  Returns the number of
-    words written, or ``-1`` if more than ``capacity`` were found (or exactly
+    words written, or ``WORDS_FULL`` if more than ``capacity`` were found (or exactly
     ``capacity`` and the walk had further to go: the caller retries with
     more room either way).
 
     The walk keeps the faces still in hand as a bit mask: a node's edges to
     take are its child mask AND that, found at once, and the next one is
     the lowest bit, at the node's first edge plus the number of the node's
-    faces below it.  Edges whose face is not in hand (about 60% of a
-    node's, on 11-card hands) cost nothing, and there is no loop over a
-    node's edges whose end the CPU must guess: scanning them, even without
-    a branch per edge, made the walk half as slow again.  A node whose
-    edges are all out of hand is not entered.  Words come out in trie order.
+    faces below it.  Edges whose face is not in hand (most of a node's, on
+    usual hands) cost nothing, and there is no loop over a node's edges
+    whose end the CPU must guess: scanning them, even without a branch per
+    edge, made the walk much slower.  A node whose edges are all out of
+    hand is not entered.  Words come out in trie order.
 
     What a visit adds (radix, SWAR, points, letters, digit) and the cards
-    left of each face are in one table per face at the end of ``stack``:
-    fewer arrays in the loop leave the CPU's registers to the walk's own
-    numbers (the walk 7% faster than reading ``hand`` by digit).
+    left of each face are in one table per face at the end of ``stack``
+    (``ROW_*``): fewer arrays in the loop leave the CPU's registers to the
+    walk's own numbers.
     """
     n = 0
     half = len(edges) >> 1
     avail = 0  # bit f: face f is still in hand
     table = WALK_TABLE
-    for d in range(hand[0]):
+    for d in range(hand[HAND_DIGITS]):
         h = HAND_HEAD + HAND_STRIDE * d
-        face = hand[h]
+        face = hand[h + DIGIT_FACE]
         avail |= 1 << face
         t = table + FACE_ROW * face
-        stack[t] = hand[h + 3]
-        stack[t + 1] = 1 << hand[h + 4]
-        stack[t + 2] = face_points[face]
-        stack[t + 3] = face_letters[face]
-        stack[t + 4] = d
-        stack[t + 5] = hand[h + 1]  # cards of this face still in hand
-    # stack, per depth: the rank, radix, swar, points and letters so far,
-    # then the node's edges still to take, its first edge and its mask
-    # (saved while a child is walked) and the face that entered it
+        stack[t + ROW_RADIX] = hand[h + DIGIT_STRIDE]
+        stack[t + ROW_SWAR] = 1 << hand[h + DIGIT_SHIFT]
+        stack[t + ROW_POINTS] = face_points[face]
+        stack[t + ROW_LETTERS] = face_letters[face]
+        stack[t + ROW_DIGIT] = d
+        stack[t + ROW_LEFT] = hand[h + DIGIT_COUNT]
     for t in range(WALK_FRAME):
         stack[t] = 0
     depth = 0
     base = 0
-    node_mask = edges[half]
+    node_mask = edges[half + ROOT_EDGE]
     todo = node_mask & avail
-    first = edges[0] >> 11
+    first = edges[ROOT_EDGE] >> EDGE_FIRST_SHIFT
     first_digit_of_word = 0
     while True:
         if todo == 0:  # leave the node: its face is back in hand
             if depth == 0:
                 break
-            face = stack[base + 8]
-            stack[table + FACE_ROW * face + 5] += 1
+            face = stack[base + WALK_FACE]
+            stack[table + FACE_ROW * face + ROW_LEFT] += 1
             avail |= 1 << face
             depth -= 1
             base -= WALK_FRAME
-            todo = stack[base + 5]
-            first = stack[base + 6]
-            node_mask = stack[base + 7]
+            todo = stack[base + WALK_TODO]
+            first = stack[base + WALK_FIRST]
+            node_mask = stack[base + WALK_MASK]
             continue
         bit = todo & -todo
         todo ^= bit
@@ -158,45 +305,45 @@ def find_words(edges, ranks, want_ranks, hand, face_points, face_letters, words,
         packed = edges[e]
         t = table + FACE_ROW * face
         if depth == 0:
-            first_digit_of_word = stack[t + 4]
-        rank = stack[base] + ranks[e] if want_ranks != 0 else 0
-        radix = stack[base + 1] + stack[t]
-        swar = stack[base + 2] + stack[t + 1]
-        points = stack[base + 3] + stack[t + 2]
-        letters = stack[base + 4] + stack[t + 3]
+            first_digit_of_word = stack[t + ROW_DIGIT]
+        rank = stack[base + WALK_RANK] + ranks[e] if want_ranks != 0 else 0
+        radix = stack[base + WALK_RADIX] + stack[t + ROW_RADIX]
+        swar = stack[base + WALK_SWAR] + stack[t + ROW_SWAR]
+        points = stack[base + WALK_POINTS] + stack[t + ROW_POINTS]
+        letters = stack[base + WALK_LETTERS] + stack[t + ROW_LETTERS]
         if n == capacity:
-            return -1
+            return WORDS_FULL
         # Write the word and count it only if the edge ends one: no branch
         # to mispredict.
         w = WORD_STRIDE * n
-        words[w] = rank
-        words[w + 1] = radix
-        words[w + 2] = swar
-        words[w + 3] = points
-        words[w + 4] = letters
-        words[w + 5] = first_digit_of_word
-        words[w + 6] = depth + 1
-        n += (packed >> 10) & 1
+        words[w + WORD_RANK] = rank
+        words[w + WORD_RADIX] = radix
+        words[w + WORD_SWAR] = swar
+        words[w + WORD_POINTS] = points
+        words[w + WORD_LETTERS] = letters
+        words[w + WORD_DIGIT] = first_digit_of_word
+        words[w + WORD_CARDS] = depth + 1
+        n += (packed >> EDGE_TERMINAL_SHIFT) & 1
         child_mask = edges[half + e]
-        left = stack[t + 5] - 1
+        left = stack[t + ROW_LEFT] - 1
         child_avail = avail ^ (bit if left == 0 else 0)
         child_todo = child_mask & child_avail
         if child_todo != 0:
-            stack[base + 5] = todo
-            stack[base + 6] = first
-            stack[base + 7] = node_mask
-            stack[t + 5] = left
+            stack[base + WALK_TODO] = todo
+            stack[base + WALK_FIRST] = first
+            stack[base + WALK_MASK] = node_mask
+            stack[t + ROW_LEFT] = left
             avail = child_avail
             depth += 1
             base += WALK_FRAME
-            stack[base] = rank
-            stack[base + 1] = radix
-            stack[base + 2] = swar
-            stack[base + 3] = points
-            stack[base + 4] = letters
-            stack[base + 8] = face
+            stack[base + WALK_RANK] = rank
+            stack[base + WALK_RADIX] = radix
+            stack[base + WALK_SWAR] = swar
+            stack[base + WALK_POINTS] = points
+            stack[base + WALK_LETTERS] = letters
+            stack[base + WALK_FACE] = face
             todo = child_todo
-            first = packed >> 11
+            first = packed >> EDGE_FIRST_SHIFT
             node_mask = child_mask
     return n
 
@@ -205,46 +352,73 @@ def find_words(edges, ranks, want_ranks, hand, face_points, face_letters, words,
 def group_words(words, nwords, ndig, group):
     """``group[d]:group[d+1]`` are the words whose first digit is ``d`` (the
     walk emits them grouped: the root's edges are in face order).  Within a
-    group they stay in trie order: sorting them biggest first was measured
-    to cost more than it saved.  The words of ``n`` letters are also chained
-    from ``group[LENGTH_HEADS + n]`` through each word's eighth number
-    (``-1`` ends a chain), for the longest-word search."""
+    group they stay in trie order: sorting them biggest first cost more
+    than it saved.  The words of ``n`` letters are also chained from
+    ``group[LENGTH_HEADS + n]`` through each word's ``WORD_NEXT``
+    (``NO_WORD`` ends a chain), for the longest-word search."""
     w = 0
     for d in range(ndig + 1):
-        while w < nwords and words[WORD_STRIDE * w + 5] < d:
+        while w < nwords and words[WORD_STRIDE * w + WORD_DIGIT] < d:
             w += 1
         group[d] = w
     for n in range(LENGTH_HEADS, len(group)):
-        group[n] = -1
+        group[n] = NO_WORD
     for w in range(nwords - 1, -1, -1):
-        head = LENGTH_HEADS + words[WORD_STRIDE * w + 4]
-        words[WORD_STRIDE * w + 7] = group[head]
+        head = LENGTH_HEADS + words[WORD_STRIDE * w + WORD_LETTERS]
+        words[WORD_STRIDE * w + WORD_NEXT] = group[head]
         group[head] = w
 
 
 @kernel
 def first_digit(hand, swar):
-    """The lowest digit present in state ``swar`` (``hand[0]`` if none).
+    """The lowest digit present in state ``swar`` (``hand[HAND_DIGITS]`` if none).
 
-    Adding every field's mask (``hand[3]``) carries into the guard bit
-    above each field that is not zero; the digit is then the number of
-    guard bits below the lowest one set.  No loop over the digits, whose
-    end the CPU mispredicted: 3% of a solve.
+    Adding every field's mask (``hand[HAND_FIELDS]``) carries into the
+    guard bit above each field that is not zero; the digit is then the
+    number of guard bits below the lowest one set.  No loop over the
+    digits, whose end the CPU mispredicted.
     """
-    present = (swar + hand[3]) & hand[1]
+    present = (swar + hand[HAND_FIELDS]) & hand[HAND_GUARD]
     if present == 0:
-        return hand[0]
-    return count_ones(hand[1] & ((present & -present) - 1))
+        return hand[HAND_DIGITS]
+    return count_ones(hand[HAND_GUARD] & ((present & -present) - 1))
 
 
 @kernel
 def state_points(hand, swar):
     """Points of every card in state ``swar``."""
     total = 0
-    for d in range(hand[0]):
+    for d in range(hand[HAND_DIGITS]):
         h = HAND_HEAD + HAND_STRIDE * d
-        total += ((swar >> hand[h + 4]) & hand[h + 5]) * hand[h + 2]
+        total += ((swar >> hand[h + DIGIT_SHIFT]) & hand[h + DIGIT_MASK]) * hand[h + DIGIT_POINTS]
     return total
+
+
+@kernel
+def memo_slot(radix, j, f, naug, nf, half):
+    """Where the memo slot of state ``radix`` with constraints ``j`` and
+    ``f`` starts: states in mixed-radix order, each with ``naug`` slots
+    (``nf`` values of ``f`` per ``j``), the word-only search's after
+    ``half`` of them, all after the generation."""
+    return 1 + MEMO_SLOT * (radix * naug + j * nf + f + half)
+
+
+@kernel
+def push_frame(hand, group, stack, at, radix, swar, j, f, points, best):
+    """Write a new frame of the memoised searches at ``stack[at]``: state
+    ``(radix, swar)`` worth ``points`` under constraints ``j`` and ``f``,
+    its cursor on its first digit's first word, ``best`` found so far and
+    no choice yet."""
+    d = first_digit(hand, swar)
+    stack[at + FRAME_RADIX] = radix
+    stack[at + FRAME_SWAR] = swar
+    stack[at + FRAME_J] = j
+    stack[at + FRAME_F] = f
+    stack[at + FRAME_DIGIT] = d
+    stack[at + FRAME_CURSOR] = group[d] if d < hand[HAND_DIGITS] else 0
+    stack[at + FRAME_BEST] = best
+    stack[at + FRAME_CHOICE] = NO_CHOICE
+    stack[at + FRAME_POINTS] = points
 
 
 @kernel
@@ -261,51 +435,42 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
     one of its cards is in a word: nothing can beat that.  With
     ``allow_left == 0`` no card may be left over (the word-only search: is
     there a full cover?); its values live in the second half of the memo.
-    Memo slot ``i`` starts at ``1 + MEMO_SLOT * i``: the generation that wrote it (a slot
-    from an older generation than ``memo[0]`` is unknown, so the memo never
-    needs clearing), the key, the choice (``-1`` left over, else a word
-    index), then the two numbers of :func:`state_count`.
-    ``need_words`` and ``long_target`` are the largest ``j`` and ``f`` the
-    memo has room for.
+    A memo slot (:func:`memo_slot`) holds the generation that wrote it (a
+    slot from an older generation than ``memo[MEMO_GENERATION]`` is
+    unknown, so the memo never needs clearing), the key, the choice
+    (``LEFT_OVER``, else a word index), then the two numbers of
+    :func:`state_count`.  ``need_words`` and ``long_target`` are the
+    largest ``j`` and ``f`` the memo has room for.
     """
     nf = long_target + 1
     naug = (need_words + 1) * nf
-    gen = memo[0]
-    half = 0 if allow_left != 0 else hand[2] * naug
-    top = 1 + MEMO_SLOT * (radix0 * naug + j0 * nf + f0 + half)
-    if memo[top] == gen:
-        return memo[top + 1]
-    guard = hand[1]
-    d0 = first_digit(hand, swar0)
-    stack[0] = radix0
-    stack[1] = swar0
-    stack[2] = j0
-    stack[3] = f0
-    stack[4] = d0
-    stack[5] = group[d0] if d0 < hand[0] else 0
-    stack[6] = INFEASIBLE
-    stack[7] = -3
-    stack[8] = points0
+    gen = memo[MEMO_GENERATION]
+    half = 0 if allow_left != 0 else hand[HAND_STATES] * naug
+    top = memo_slot(radix0, j0, f0, naug, nf, half)
+    if memo[top + MEMO_STAMP] == gen:
+        return memo[top + MEMO_KEY]
+    guard = hand[HAND_GUARD]
+    push_frame(hand, group, stack, 0, radix0, swar0, j0, f0, points0, INFEASIBLE)
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
-        radix = stack[base]
-        swar = stack[base + 1]
-        j = stack[base + 2]
-        f = stack[base + 3]
-        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f + half)
+        radix = stack[base + FRAME_RADIX]
+        swar = stack[base + FRAME_SWAR]
+        j = stack[base + FRAME_J]
+        f = stack[base + FRAME_F]
+        slot = memo_slot(radix, j, f, naug, nf, half)
         if radix == 0:
-            memo[slot] = gen
-            memo[slot + 1] = BASE_KEY if (j == 0 and f == 0) else INFEASIBLE
-            memo[slot + 2] = -3
-            memo[slot + 3] = UNKNOWN
+            memo[slot + MEMO_STAMP] = gen
+            memo[slot + MEMO_KEY] = BASE_KEY if (j == 0 and f == 0) else INFEASIBLE
+            memo[slot + MEMO_CHOICE] = NO_CHOICE
+            memo[slot + MEMO_COUNT] = UNKNOWN
             sp -= 1
             continue
-        d = stack[base + 4]
-        cur = stack[base + 5]
-        best = stack[base + 6]
-        choice = stack[base + 7]
-        points = stack[base + 8]
+        d = stack[base + FRAME_DIGIT]
+        cur = stack[base + FRAME_CURSOR]
+        best = stack[base + FRAME_BEST]
+        choice = stack[base + FRAME_CHOICE]
+        points = stack[base + FRAME_POINTS]
         full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
         h = HAND_HEAD + HAND_STRIDE * d
         end = group[d + 1]
@@ -317,20 +482,20 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
         pushed = False
         while cur < end and best < full:
             w = WORD_STRIDE * cur
-            wswar = words[w + 2]
+            wswar = words[w + WORD_SWAR]
             if ((swar | guard) - wswar) & guard == guard:
-                child_radix = radix - words[w + 1]
+                child_radix = radix - words[w + WORD_RADIX]
                 child_swar = swar - wswar
                 child_j = j - 1 if j > 0 else 0
-                child_f = f if words[w + 4] <= long_after else 0
-                child_points = points - words[w + 3]
-                child = 1 + MEMO_SLOT * (child_radix * naug + child_j * nf + child_f + half)
-                value = memo[child + 1] if memo[child] == gen else UNKNOWN
+                child_f = f if words[w + WORD_LETTERS] <= long_after else 0
+                child_points = points - words[w + WORD_POINTS]
+                child = memo_slot(child_radix, child_j, child_f, naug, nf, half)
+                value = memo[child + MEMO_KEY] if memo[child + MEMO_STAMP] == gen else UNKNOWN
                 if value == UNKNOWN:
                     pushed = True
                     break
                 if value != INFEASIBLE:
-                    cand = value + (words[w + 3] << SCORE_SHIFT)
+                    cand = value + (words[w + WORD_POINTS] << SCORE_SHIFT)
                     if cand > best:
                         best = cand
                         choice = cur
@@ -339,53 +504,45 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
             cur = end + 1
             # Leaving the card over scores at most every other card in words,
             # minus this card: skip it if the words already do as well.
-            bound = ((points - 2 * hand[h + 2] + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
+            bound = ((points - 2 * hand[h + DIGIT_POINTS] + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
             if allow_left != 0 and best < bound:
-                child_radix = radix - hand[h + 3]
-                child_swar = swar - (1 << hand[h + 4])
+                child_radix = radix - hand[h + DIGIT_STRIDE]
+                child_swar = swar - (1 << hand[h + DIGIT_SHIFT])
                 child_j = j
                 child_f = f
-                child_points = points - hand[h + 2]
-                child = 1 + MEMO_SLOT * (child_radix * naug + j * nf + f + half)
-                value = memo[child + 1] if memo[child] == gen else UNKNOWN
+                child_points = points - hand[h + DIGIT_POINTS]
+                child = memo_slot(child_radix, j, f, naug, nf, half)
+                value = memo[child + MEMO_KEY] if memo[child + MEMO_STAMP] == gen else UNKNOWN
                 if value == UNKNOWN:
                     cur = end
                     pushed = True
                 elif value != INFEASIBLE:
-                    cand = (value & ~GO_BIT) - (hand[h + 2] << SCORE_SHIFT)
+                    cand = (value & ~GO_BIT) - (hand[h + DIGIT_POINTS] << SCORE_SHIFT)
                     if cand > best:
                         best = cand
-                        choice = -1
+                        choice = LEFT_OVER
         if pushed:
-            stack[base + 5] = cur
-            stack[base + 6] = best
-            stack[base + 7] = choice
-            nb = base + FRAME
-            cd = first_digit(hand, child_swar)
-            stack[nb] = child_radix
-            stack[nb + 1] = child_swar
-            stack[nb + 2] = child_j
-            stack[nb + 3] = child_f
-            stack[nb + 4] = cd
-            stack[nb + 5] = group[cd] if cd < hand[0] else 0
-            stack[nb + 6] = INFEASIBLE
-            stack[nb + 7] = -3
-            stack[nb + 8] = child_points
+            stack[base + FRAME_CURSOR] = cur
+            stack[base + FRAME_BEST] = best
+            stack[base + FRAME_CHOICE] = choice
+            push_frame(hand, group, stack, base + FRAME, child_radix, child_swar, child_j, child_f, child_points,
+                       INFEASIBLE)  # fmt: skip
             sp += 1
             continue
-        memo[slot] = gen
-        memo[slot + 1] = best
-        memo[slot + 2] = choice
-        memo[slot + 3] = UNKNOWN
+        memo[slot + MEMO_STAMP] = gen
+        memo[slot + MEMO_KEY] = best
+        memo[slot + MEMO_CHOICE] = choice
+        memo[slot + MEMO_COUNT] = UNKNOWN
         sp -= 1
-    return memo[top + 1]
+    return memo[top + MEMO_KEY]
 
 
 @kernel
 def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0, j0, f0,
                 need_words, long_target, long_after, allow_left):  # fmt: skip
     """The most words in any best play of a (feasible) state, memoised in
-    the last two numbers of its memo slot (count, choice).
+    the last two numbers of its memo slot (``MEMO_COUNT``,
+    ``MEMO_COUNT_CHOICE``).
 
     Only choices that reach the state's best key are followed, so this
     visits the few states on optimal paths, not the whole state space.
@@ -394,41 +551,32 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0,
     naug = (need_words + 1) * nf
     state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 need_words, long_target, long_after, allow_left)  # fmt: skip
-    half = 0 if allow_left != 0 else hand[2] * naug
-    top = 1 + MEMO_SLOT * (radix0 * naug + j0 * nf + f0 + half)
-    if memo[top + 3] != UNKNOWN:
-        return memo[top + 3]
-    guard = hand[1]
-    d0 = first_digit(hand, swar0)
-    kstack[0] = radix0
-    kstack[1] = swar0
-    kstack[2] = j0
-    kstack[3] = f0
-    kstack[4] = d0
-    kstack[5] = group[d0] if d0 < hand[0] else 0
-    kstack[6] = -1
-    kstack[7] = -3
-    kstack[8] = points0
+    half = 0 if allow_left != 0 else hand[HAND_STATES] * naug
+    top = memo_slot(radix0, j0, f0, naug, nf, half)
+    if memo[top + MEMO_COUNT] != UNKNOWN:
+        return memo[top + MEMO_COUNT]
+    guard = hand[HAND_GUARD]
+    push_frame(hand, group, kstack, 0, radix0, swar0, j0, f0, points0, NO_COUNT)
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
-        radix = kstack[base]
-        swar = kstack[base + 1]
-        j = kstack[base + 2]
-        f = kstack[base + 3]
-        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f + half)
+        radix = kstack[base + FRAME_RADIX]
+        swar = kstack[base + FRAME_SWAR]
+        j = kstack[base + FRAME_J]
+        f = kstack[base + FRAME_F]
+        slot = memo_slot(radix, j, f, naug, nf, half)
         if radix == 0:
-            memo[slot + 3] = 0
-            memo[slot + 4] = -3
+            memo[slot + MEMO_COUNT] = 0
+            memo[slot + MEMO_COUNT_CHOICE] = NO_CHOICE
             sp -= 1
             continue
-        points = kstack[base + 8]
+        points = kstack[base + FRAME_POINTS]
         target = state_value(words, group, hand, memo, stack, radix, swar, points, j, f,
                              need_words, long_target, long_after, allow_left)  # fmt: skip
-        d = kstack[base + 4]
-        cur = kstack[base + 5]
-        best = kstack[base + 6]
-        choice = kstack[base + 7]
+        d = kstack[base + FRAME_DIGIT]
+        cur = kstack[base + FRAME_CURSOR]
+        best = kstack[base + FRAME_BEST]
+        choice = kstack[base + FRAME_CHOICE]
         h = HAND_HEAD + HAND_STRIDE * d
         end = group[d + 1]
         child_radix = 0
@@ -440,34 +588,34 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0,
         while cur <= end:
             if cur < end:
                 w = WORD_STRIDE * cur
-                if ((swar | guard) - words[w + 2]) & guard != guard:
+                if ((swar | guard) - words[w + WORD_SWAR]) & guard != guard:
                     cur += 1
                     continue
-                child_radix = radix - words[w + 1]
-                child_swar = swar - words[w + 2]
+                child_radix = radix - words[w + WORD_RADIX]
+                child_swar = swar - words[w + WORD_SWAR]
                 child_j = j - 1 if j > 0 else 0
-                child_f = f if words[w + 4] <= long_after else 0
-                child_points = points - words[w + 3]
+                child_f = f if words[w + WORD_LETTERS] <= long_after else 0
+                child_points = points - words[w + WORD_POINTS]
             else:
-                bound = ((points - 2 * hand[h + 2] + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
+                bound = ((points - 2 * hand[h + DIGIT_POINTS] + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
                 if allow_left == 0 or bound < target:
                     cur += 1
                     continue
-                child_points = points - hand[h + 2]
-                child_radix = radix - hand[h + 3]
-                child_swar = swar - (1 << hand[h + 4])
+                child_points = points - hand[h + DIGIT_POINTS]
+                child_radix = radix - hand[h + DIGIT_STRIDE]
+                child_swar = swar - (1 << hand[h + DIGIT_SHIFT])
                 child_j = j
                 child_f = f
             value = state_value(words, group, hand, memo, stack, child_radix, child_swar, child_points, child_j,
                                 child_f, need_words, long_target, long_after, allow_left)  # fmt: skip
             if value != INFEASIBLE:
                 if cur < end:
-                    cand = value + (words[WORD_STRIDE * cur + 3] << SCORE_SHIFT)
+                    cand = value + (words[WORD_STRIDE * cur + WORD_POINTS] << SCORE_SHIFT)
                 else:
-                    cand = (value & ~GO_BIT) - (hand[h + 2] << SCORE_SHIFT)
+                    cand = (value & ~GO_BIT) - (hand[h + DIGIT_POINTS] << SCORE_SHIFT)
                 if cand == target:
-                    child = 1 + MEMO_SLOT * (child_radix * naug + child_j * nf + child_f + half)
-                    count = memo[child + 3]
+                    child = memo_slot(child_radix, child_j, child_f, naug, nf, half)
+                    count = memo[child + MEMO_COUNT]
                     if count == UNKNOWN:
                         pushed = True
                         break
@@ -475,29 +623,20 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0,
                         count += 1
                     if count > best:
                         best = count
-                        choice = cur if cur < end else -1
+                        choice = cur if cur < end else LEFT_OVER
             cur += 1
         if pushed:
-            kstack[base + 5] = cur
-            kstack[base + 6] = best
-            kstack[base + 7] = choice
-            nb = base + FRAME
-            cd = first_digit(hand, child_swar)
-            kstack[nb] = child_radix
-            kstack[nb + 1] = child_swar
-            kstack[nb + 2] = child_j
-            kstack[nb + 3] = child_f
-            kstack[nb + 4] = cd
-            kstack[nb + 5] = group[cd] if cd < hand[0] else 0
-            kstack[nb + 6] = -1
-            kstack[nb + 7] = -3
-            kstack[nb + 8] = child_points
+            kstack[base + FRAME_CURSOR] = cur
+            kstack[base + FRAME_BEST] = best
+            kstack[base + FRAME_CHOICE] = choice
+            push_frame(hand, group, kstack, base + FRAME, child_radix, child_swar, child_j, child_f, child_points,
+                       NO_COUNT)  # fmt: skip
             sp += 1
             continue
-        memo[slot + 3] = best
-        memo[slot + 4] = choice
+        memo[slot + MEMO_COUNT] = best
+        memo[slot + MEMO_COUNT_CHOICE] = choice
         sp -= 1
-    return memo[top + 3]
+    return memo[top + MEMO_COUNT]
 
 
 @kernel
@@ -508,28 +647,27 @@ def trace(words, hand, memo, radix, swar, j, f, need_words, long_target, long_af
     of ``out`` at ``ob`` (see :func:`best_play`)."""
     nf = long_target + 1
     naug = (need_words + 1) * nf
-    maxc = OUT_MAXC
-    half = 0 if allow_left != 0 else hand[2] * naug
+    half = 0 if allow_left != 0 else hand[HAND_STATES] * naug
     while radix != 0:
-        slot = 1 + MEMO_SLOT * (radix * naug + j * nf + f + half)
-        choice = memo[slot + 4]
-        if choice == -1:
+        slot = memo_slot(radix, j, f, naug, nf, half)
+        choice = memo[slot + MEMO_COUNT_CHOICE]
+        if choice == LEFT_OVER:
             d = first_digit(hand, swar)
             h = HAND_HEAD + HAND_STRIDE * d
-            radix -= hand[h + 3]
-            swar -= 1 << hand[h + 4]
-            out[ob + OUT_HEAD + maxc + nleft] = d
+            radix -= hand[h + DIGIT_STRIDE]
+            swar -= 1 << hand[h + DIGIT_SHIFT]
+            out[ob + OUT_LEFTOVERS + nleft] = d
             nleft += 1
         else:
             w = WORD_STRIDE * choice
-            radix -= words[w + 1]
-            swar -= words[w + 2]
+            radix -= words[w + WORD_RADIX]
+            swar -= words[w + WORD_SWAR]
             j = j - 1 if j > 0 else 0
-            f = f if words[w + 4] <= long_after else 0
+            f = f if words[w + WORD_LETTERS] <= long_after else 0
             out[ob + OUT_HEAD + nwords] = choice
             nwords += 1
-    out[ob + 1] = nwords
-    out[ob + 2] = nleft
+    out[ob + OUT_WORDS] = nwords
+    out[ob + OUT_LEFT] = nleft
 
 
 @kernel
@@ -537,11 +675,11 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
               need_words, long_target, long_after, word_bonus, long_bonus, allow_left, out, ob):  # fmt: skip
     """Solve the hand and write the best play to the block of ``out`` at ``ob``.
 
-    A block holds: ``[0]`` the discarded digit or -1, ``[1]`` the number of
-    words, ``[2]`` the number of leftovers, ``[3]`` the total key (bonuses
-    included), ``[OUT_TIES]`` set by :func:`name_words`; the word indices
-    follow from ``[OUT_HEAD]``, the leftover
-    digits from ``[OUT_HEAD + OUT_MAXC]``.  Returns the total key, or
+    A block holds: ``[OUT_DISCARD]`` the discarded digit or ``NO_DISCARD``,
+    ``[OUT_WORDS]`` the number of words, ``[OUT_LEFT]`` the number of
+    leftovers, ``[OUT_KEY]`` the total key (bonuses included),
+    ``[OUT_TIES]`` set by :func:`name_words`; the word indices follow from
+    ``[OUT_HEAD]``, the leftover digits from ``[OUT_LEFTOVERS]``.  Returns the total key, or
     ``INFEASIBLE`` if no play qualifies (only possible with ``allow_left == 0``).
 
     Plays rank by (total, goes out, longest word in letters, number of
@@ -550,14 +688,14 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     which does not compose) and the number of words are settled after, on
     optimal plays only.
     """
-    ndig = hand[0]
+    ndig = hand[HAND_DIGITS]
     ncand = ndig if discard != 0 else 1
     njs = 2 if need_words > 0 else 1
     bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
     hand_points = state_points(hand, full_swar)
     cards = -1 if discard != 0 else 0  # the cards a play holds
     for d in range(ndig):
-        cards += hand[HAND_HEAD + HAND_STRIDE * d + 1]
+        cards += hand[HAND_HEAD + HAND_STRIDE * d + DIGIT_COUNT]
     best_total = INFEASIBLE
     # Pass 1: the best (total, goes out), cheapest discard first: a discard
     # whose remaining points cannot reach the best so far is skipped.  The
@@ -569,9 +707,10 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     for _ in range(ncand):
         c = 0
         if discard != 0:
-            c = -1
+            c = NO_DIGIT
             for e in range(ndig):
-                if (used >> e) & 1 == 0 and (c < 0 or hand[HAND_HEAD + HAND_STRIDE * e + 2] < hand[HAND_HEAD + HAND_STRIDE * c + 2]):
+                if (used >> e) & 1 == 0 and (c == NO_DIGIT or hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS]
+                                             < hand[HAND_HEAD + HAND_STRIDE * c + DIGIT_POINTS]):  # fmt: skip
                     c = e
             used |= 1 << c
         radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
@@ -614,36 +753,35 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     # optimum fixes the length; words of that length then compete on the
     # number of words (W plus the most words among best plays of the rest).
     max_letters = len(group) - LENGTH_HEADS - 1
-    best_count = -1
+    best_count = NO_COUNT
     best_cand = 0
     best_j = 0
     best_f = 0
     best_mode = allow_left
-    found_w = -1
+    found_w = NO_WORD
     for length in range(max_letters, 1, -1):
-        if group[LENGTH_HEADS + length] < 0:
+        if group[LENGTH_HEADS + length] == NO_WORD:
             continue
         for c in range(ncand):
             if (optimal >> c) & 1 == 0:
                 continue
             radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
-            guarded = swar | hand[1]
+            guarded = swar | hand[HAND_GUARD]
             w = group[LENGTH_HEADS + length]
-            while w >= 0:
+            while w != NO_WORD:
                 word = w
                 wb = WORD_STRIDE * word
-                w = words[wb + 7]
-                if (guarded - words[wb + 2]) & hand[1] != hand[1]:
+                w = words[wb + WORD_NEXT]
+                if (guarded - words[wb + WORD_SWAR]) & hand[HAND_GUARD] != hand[HAND_GUARD]:
                     continue
-                if best_count > (cards - words[wb + 6]) // 2:
+                if best_count > (cards - words[wb + WORD_CARDS]) // 2:
                     # Its rest has too few cards (two a word) for a play
                     # with more words than the best so far: no search can
-                    # change the answer.  This skipped most of pass 2's
-                    # searches: a solve 13% faster.
+                    # change the answer (most of pass 2's searches).
                     continue
-                rest_radix = radix - words[wb + 1]
-                rest_swar = swar - words[wb + 2]
-                rest_points = points - words[wb + 3]
+                rest_radix = radix - words[wb + WORD_RADIX]
+                rest_swar = swar - words[wb + WORD_SWAR]
+                rest_points = points - words[wb + WORD_POINTS]
                 for jj in range(njs):
                     j0 = need_words if jj == 1 else 0
                     cj = j0 - 1 if j0 > 0 else 0
@@ -655,7 +793,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                         mode = 0 if target_points == points + bonus else allow_left
                         value = state_value(words, group, hand, memo, stack, rest_radix, rest_swar, rest_points,
                                             cj, cf, need_words, long_target, long_after, mode)  # fmt: skip
-                        if value == INFEASIBLE or value + ((words[wb + 3] + bonus) << SCORE_SHIFT) != best_total:
+                        if value == INFEASIBLE or value + ((words[wb + WORD_POINTS] + bonus) << SCORE_SHIFT) != best_total:
                             continue
                         count = 1 + state_count(words, group, hand, memo, stack, kstack, rest_radix, rest_swar,
                                                 rest_points, cj, cf, need_words, long_target, long_after,
@@ -667,9 +805,9 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                             best_j = cj
                             best_f = cf
                             best_mode = mode
-        if found_w >= 0:
+        if found_w != NO_WORD:
             break
-    if found_w < 0:
+    if found_w == NO_WORD:
         # No word is in any optimal play: every card is left over.
         for c in range(ncand):
             radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
@@ -678,12 +816,12 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                 best_cand = c
                 break
     radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, best_cand)
-    out[ob] = best_cand if discard != 0 else -1
-    out[ob + 3] = best_total
-    if found_w >= 0:
+    out[ob + OUT_DISCARD] = best_cand if discard != 0 else NO_DISCARD
+    out[ob + OUT_KEY] = best_total
+    if found_w != NO_WORD:
         wb = WORD_STRIDE * found_w
         out[ob + OUT_HEAD] = found_w
-        trace(words, hand, memo, radix - words[wb + 1], swar - words[wb + 2], best_j, best_f,
+        trace(words, hand, memo, radix - words[wb + WORD_RADIX], swar - words[wb + WORD_SWAR], best_j, best_f,
               need_words, long_target, long_after, best_mode, out, ob, 1, 0)  # fmt: skip
     else:
         state_count(words, group, hand, memo, stack, kstack, radix, swar, points, 0, 0, need_words, long_target,
@@ -700,7 +838,8 @@ def _candidate(hand, full_radix, full_swar, hand_points, discard, c):
     if discard == 0:
         return full_radix, full_swar, hand_points
     h = HAND_HEAD + HAND_STRIDE * c
-    return full_radix - hand[h + 3], full_swar - (1 << hand[h + 4]), hand_points - hand[h + 2]
+    return (full_radix - hand[h + DIGIT_STRIDE], full_swar - (1 << hand[h + DIGIT_SHIFT]),
+            hand_points - hand[h + DIGIT_POINTS])  # fmt: skip
 
 
 @kernel
@@ -720,38 +859,38 @@ def layout_hand(face_count, face_points, hand):
         while (1 << bits) <= count:
             bits += 1
         h = HAND_HEAD + HAND_STRIDE * ndig
-        hand[h] = face
-        hand[h + 1] = count
-        hand[h + 2] = face_points[face]
-        hand[h + 3] = stride
-        hand[h + 4] = shift
-        hand[h + 5] = (1 << bits) - 1
+        hand[h + DIGIT_FACE] = face
+        hand[h + DIGIT_COUNT] = count
+        hand[h + DIGIT_POINTS] = face_points[face]
+        hand[h + DIGIT_STRIDE] = stride
+        hand[h + DIGIT_SHIFT] = shift
+        hand[h + DIGIT_MASK] = (1 << bits) - 1
         guard |= 1 << (shift + bits)
         fields |= ((1 << bits) - 1) << shift
         stride *= count + 1
         shift += bits + 1
         ndig += 1
-    hand[0] = ndig
-    hand[1] = guard
-    hand[2] = stride
-    hand[3] = fields
+    hand[HAND_DIGITS] = ndig
+    hand[HAND_GUARD] = guard
+    hand[HAND_STATES] = stride
+    hand[HAND_FIELDS] = fields
     return stride
 
 
 @kernel
 def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack):
     """Lay the hand out, find its words and group them; shared set-up of the
-    entry kernels.  Returns the number of states, or ``-1`` if ``words`` or
-    ``-2`` if ``memo`` is too small."""
+    entry kernels.  Returns the number of states, or ``WORDS_FULL`` if
+    ``words`` or ``MEMO_FULL`` if ``memo`` is too small."""
     nstates = layout_hand(face_count, face_points, hand)
-    size = 1 + 2 * MEMO_SLOT * nstates * (params[1] + 1) * (params[2] + 1)
+    size = 1 + 2 * MEMO_SLOT * nstates * (params[PARAM_NEED_WORDS] + 1) * (params[PARAM_LONG_TARGET] + 1)
     if size > len(memo):
-        return -2
+        return MEMO_FULL
     capacity = len(words) // WORD_STRIDE
     nwords = find_words(edges, ranks, 0, hand, face_points, face_letters, words, capacity, stack)
     if nwords < 0:
-        return -1
-    group_words(words, nwords, hand[0], group)
+        return WORDS_FULL
+    group_words(words, nwords, hand[HAND_DIGITS], group)
     return nstates
 
 
@@ -760,10 +899,10 @@ def full_state(hand):
     """(radix, swar) of the whole hand."""
     radix = 0
     swar = 0
-    for d in range(hand[0]):
+    for d in range(hand[HAND_DIGITS]):
         h = HAND_HEAD + HAND_STRIDE * d
-        radix += hand[h + 1] * hand[h + 3]
-        swar += hand[h + 1] << hand[h + 4]
+        radix += hand[h + DIGIT_COUNT] * hand[h + DIGIT_STRIDE]
+        swar += hand[h + DIGIT_COUNT] << hand[h + DIGIT_SHIFT]
     return radix, swar
 
 
@@ -777,26 +916,27 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
     the best going-out play to the next block, each laid out as
     :func:`best_play` describes and named by :func:`name_words` (word ranks,
     and kernel faces for the discard and leftovers), with the second
-    block's ``[3]`` set to ``INFEASIBLE`` when the hand cannot go out.  Returns the number of words
-    found, or ``-1`` if ``words`` was too small (nothing else is written) or
-    ``-2`` if ``memo`` was.
+    block's ``[OUT_KEY]`` set to ``INFEASIBLE`` when the hand cannot go out.  Returns the number of
+    words found, or ``WORDS_FULL`` if ``words`` was too small (nothing else is written) or
+    ``MEMO_FULL`` if ``memo`` was.
     """
     nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
                       stack)  # fmt: skip
     if nstates < 0:
         return nstates
-    nwords = group[hand[0]]
+    nwords = group[hand[HAND_DIGITS]]
     full_radix, full_swar = full_state(hand)
     block = OUT_BLOCK
-    memo[0] += 1  # a new generation: every slot stamped otherwise is unknown
+    memo[MEMO_GENERATION] += 1  # a new generation: every slot stamped otherwise is unknown
     for allow_left in range(1, -1, -1):
         start = 0 if allow_left == 1 else block
         result = best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_swar,
-                           params[0], params[1], params[2], params[3], params[4], params[5],
+                           params[PARAM_DISCARD], params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET],
+                           params[PARAM_LONG_AFTER], params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS],
                            allow_left, out, start)  # fmt: skip
-        out[start + 3] = result
+        out[start + OUT_KEY] = result
         name_words(edges, ranks, hand, words, out, start)
-        if allow_left == 1 and out[2] == 0:
+        if allow_left == 1 and out[OUT_LEFT] == 0:
             for i in range(block):  # the best play goes out: it is the best going-out play
                 out[block + i] = out[i]
             break
@@ -825,60 +965,59 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
                       stack)  # fmt: skip
     if nstates < 0:
         return nstates
-    discard = params[0]
-    need_words = params[1]
-    long_target = params[2]
-    long_after = params[3]
-    word_bonus = params[4] if need_words > 0 else 0
-    long_bonus = params[5] if long_target > 0 else 0
-    naug = (need_words + 1) * (long_target + 1)
-    memo[0] += 1
+    discard = params[PARAM_DISCARD]
+    need_words = params[PARAM_NEED_WORDS]
+    long_target = params[PARAM_LONG_TARGET]
+    long_after = params[PARAM_LONG_AFTER]
+    word_bonus = params[PARAM_WORD_BONUS] if need_words > 0 else 0
+    long_bonus = params[PARAM_LONG_BONUS] if long_target > 0 else 0
+    nf = long_target + 1
+    naug = (need_words + 1) * nf
+    memo[MEMO_GENERATION] += 1
     limit = len(keys)
     block = OUT_BLOCK
-    maxc = OUT_MAXC
     found = 0
     full_radix, full_swar = full_state(hand)
-    ndig = hand[0]
-    guard = hand[1]
+    ndig = hand[HAND_DIGITS]
+    guard = hand[HAND_GUARD]
     ncand = ndig if discard != 0 else 1
     maxlen = 0  # letters of the hand's longest word
     for w in range(group[ndig]):
-        maxlen = max(maxlen, words[WORD_STRIDE * w + 4])
+        maxlen = max(maxlen, words[WORD_STRIDE * w + WORD_LETTERS])
     for c in range(ncand):
         radix = full_radix
         swar = full_swar
         if discard != 0:
             h = HAND_HEAD + HAND_STRIDE * c
-            radix -= hand[h + 3]
-            swar -= 1 << hand[h + 4]
-        # frame: radix, swar, first digit, cursor, score so far, words, longest, all in words, memo choice
-        dfs[0] = radix
-        dfs[1] = swar
-        dfs[2] = first_digit(hand, swar)
-        dfs[3] = -2
-        dfs[4] = 0
-        dfs[5] = 0
-        dfs[6] = 0
-        dfs[7] = 1
-        dfs[8] = -3
-        dfs[9] = group[dfs[2]] if dfs[2] < ndig else 0
-        dfs[10] = 0
+            radix -= hand[h + DIGIT_STRIDE]
+            swar -= 1 << hand[h + DIGIT_SHIFT]
+        dfs[DFS_RADIX] = radix
+        dfs[DFS_SWAR] = swar
+        dfs[DFS_DIGIT] = first_digit(hand, swar)
+        dfs[DFS_CURSOR] = CURSOR_PREFERRED
+        dfs[DFS_SCORE] = 0
+        dfs[DFS_WORDS] = 0
+        dfs[DFS_LONGEST] = 0
+        dfs[DFS_GOES_OUT] = 1
+        dfs[DFS_PREFERRED] = NO_CHOICE
+        dfs[DFS_FLOOR] = group[dfs[DFS_DIGIT]] if dfs[DFS_DIGIT] < ndig else 0
+        dfs[DFS_LEFTOVER_ONLY] = 0
         sp = 0
         while sp >= 0:
             fb = DFS_FRAME * sp
-            radix = dfs[fb]
-            swar = dfs[fb + 1]
-            acc = dfs[fb + 4]
-            nw = dfs[fb + 5]
-            longest = dfs[fb + 6]
-            go = dfs[fb + 7]
+            radix = dfs[fb + DFS_RADIX]
+            swar = dfs[fb + DFS_SWAR]
+            acc = dfs[fb + DFS_SCORE]
+            nw = dfs[fb + DFS_WORDS]
+            longest = dfs[fb + DFS_LONGEST]
+            go = dfs[fb + DFS_GOES_OUT]
             if radix == 0:
                 total = acc
                 if nw >= need_words:
                     total += word_bonus
                 if longest > long_after:
                     total += long_bonus
-                key = ((total + SCORE_OFFSET) << 16) | (go << 15) | (longest << 7) | nw
+                key = ((total + SCORE_OFFSET) << TOP_SCORE_SHIFT) | (go << TOP_GO_SHIFT) | (longest << TOP_LONGEST_SHIFT) | nw
                 if found < limit or key > keys[limit - 1]:
                     slot = found if found < limit else limit - 1
                     while slot > 0 and keys[slot - 1] < key:
@@ -890,8 +1029,8 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
                             out[i * block + t] = out[(i - 1) * block + t]
                     keys[slot] = key
                     ob = slot * block
-                    out[ob] = c if discard != 0 else -1
-                    out[ob + 3] = ((total + SCORE_OFFSET) << SCORE_SHIFT) | (go << 7) | nw
+                    out[ob + OUT_DISCARD] = c if discard != 0 else NO_DISCARD
+                    out[ob + OUT_KEY] = ((total + SCORE_OFFSET) << SCORE_SHIFT) | (go << GO_SHIFT) | nw
                     nwd = 0
                     nleft = 0
                     for i in range(sp):
@@ -900,64 +1039,64 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
                             out[ob + OUT_HEAD + nwd] = choice
                             nwd += 1
                         else:
-                            out[ob + OUT_HEAD + maxc + nleft] = -1 - choice
+                            out[ob + OUT_LEFTOVERS + nleft] = LEFT_OVER - choice
                             nleft += 1
-                    out[ob + 1] = nwd
-                    out[ob + 2] = nleft
+                    out[ob + OUT_WORDS] = nwd
+                    out[ob + OUT_LEFT] = nleft
                     if found < limit:
                         found += 1
                 sp -= 1
                 continue
-            d = dfs[fb + 2]
-            cursor = dfs[fb + 3]
+            d = dfs[fb + DFS_DIGIT]
+            cursor = dfs[fb + DFS_CURSOR]
             h = HAND_HEAD + HAND_STRIDE * d
-            if cursor == -2:
+            if cursor == CURSOR_PREFERRED:
                 # Try the memo's best choice first, so good plays come early and
                 # the bound starts cutting at once.
                 state_value(words, group, hand, memo, stack, radix, swar, state_points(hand, swar), 0, 0,
                             need_words, long_target, long_after, 1)  # fmt: skip
-                dfs[fb + 8] = memo[1 + MEMO_SLOT * (radix * naug) + 2]  # allow_left = 1: the first half
-            floor = dfs[fb + 9]
-            leftover_only = dfs[fb + 10]
-            preferred = dfs[fb + 8]
+                dfs[fb + DFS_PREFERRED] = memo[memo_slot(radix, 0, 0, naug, nf, 0) + MEMO_CHOICE]  # allow_left = 1
+            floor = dfs[fb + DFS_FLOOR]
+            leftover_only = dfs[fb + DFS_LEFTOVER_ONLY]
+            preferred = dfs[fb + DFS_PREFERRED]
             if preferred >= 0 and (leftover_only != 0 or preferred < floor):
-                preferred = -3  # not allowed here (see below): no preference
-            # Next option: -2 the preferred one, -1 left over, then the words.
-            option = -4
-            while option == -4:
-                if cursor == -2:
-                    cursor = -1
-                    if preferred != -3:
+                preferred = NO_CHOICE  # not allowed here (see below): no preference
+            # Next option: the preferred one, then the leftover, then the words.
+            option = NO_OPTION
+            while option == NO_OPTION:
+                if cursor == CURSOR_PREFERRED:
+                    cursor = CURSOR_LEFTOVER
+                    if preferred != NO_CHOICE:
                         option = preferred
-                elif cursor == -1:
+                elif cursor == CURSOR_LEFTOVER:
                     cursor = group[d + 1] if leftover_only != 0 else floor
-                    if preferred != -1:
-                        option = -1
+                    if preferred != LEFT_OVER:
+                        option = LEFT_OVER
                 elif cursor < group[d + 1]:
                     w = cursor
                     cursor += 1
-                    if w != preferred and ((swar | guard) - words[WORD_STRIDE * w + 2]) & guard == guard:
+                    if w != preferred and ((swar | guard) - words[WORD_STRIDE * w + WORD_SWAR]) & guard == guard:
                         option = w
                 else:
-                    option = -5
-            dfs[fb + 3] = cursor
-            if option == -5:
+                    option = OPTIONS_DONE
+            dfs[fb + DFS_CURSOR] = cursor
+            if option == OPTIONS_DONE:
                 sp -= 1
                 continue
-            if option == -1:
-                child_radix = radix - hand[h + 3]
-                child_swar = swar - (1 << hand[h + 4])
-                child_acc = acc - hand[h + 2]
+            if option == LEFT_OVER:
+                child_radix = radix - hand[h + DIGIT_STRIDE]
+                child_swar = swar - (1 << hand[h + DIGIT_SHIFT])
+                child_acc = acc - hand[h + DIGIT_POINTS]
                 child_nw = nw
                 child_longest = longest
                 child_go = 0
             else:
                 wb = WORD_STRIDE * option
-                child_radix = radix - words[wb + 1]
-                child_swar = swar - words[wb + 2]
-                child_acc = acc + words[wb + 3]
+                child_radix = radix - words[wb + WORD_RADIX]
+                child_swar = swar - words[wb + WORD_SWAR]
+                child_acc = acc + words[wb + WORD_POINTS]
                 child_nw = nw + 1
-                child_longest = max(longest, words[wb + 4])
+                child_longest = max(longest, words[wb + WORD_LETTERS])
                 child_go = go
             if found == limit:
                 rest = state_value(words, group, hand, memo, stack, child_radix, child_swar,
@@ -965,44 +1104,46 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
                                    1)  # fmt: skip
                 bound = child_acc + ((rest >> SCORE_SHIFT) - SCORE_OFFSET) + word_bonus + long_bonus
                 worst = keys[limit - 1]
-                if bound < (worst >> 16) - SCORE_OFFSET:
+                if bound < (worst >> TOP_SCORE_SHIFT) - SCORE_OFFSET:
                     continue
-                if bound == (worst >> 16) - SCORE_OFFSET:
+                if bound == (worst >> TOP_SCORE_SHIFT) - SCORE_OFFSET:
                     # A tie on score enters only with a better (goes out,
                     # longest word, words): bound those too, or every play
-                    # tied with the K-th is visited (millions on 20 cards).
+                    # tied with the K-th is visited (a great many on big hands).
                     left = 0
                     letters = 0
                     for dd in range(ndig):
                         hh = HAND_HEAD + HAND_STRIDE * dd
-                        k = (child_swar >> hand[hh + 4]) & hand[hh + 5]
+                        k = (child_swar >> hand[hh + DIGIT_SHIFT]) & hand[hh + DIGIT_MASK]
                         left += k
-                        letters += k * face_letters[hand[hh]]
+                        letters += k * face_letters[hand[hh + DIGIT_FACE]]
                     reach = max(child_longest, min(letters, maxlen))
-                    if ((bound + SCORE_OFFSET) << 16) | (child_go << 15) | (reach << 7) | (child_nw + left // 2) <= worst:
+                    reach_key = ((bound + SCORE_OFFSET) << TOP_SCORE_SHIFT) | (child_go << TOP_GO_SHIFT)
+                    reach_key |= (reach << TOP_LONGEST_SHIFT) | (child_nw + left // 2)
+                    if reach_key <= worst:
                         continue
-            path[sp] = option if option >= 0 else -1 - d
+            path[sp] = option if option >= 0 else LEFT_OVER - d  # a leftover: LEFT_OVER - its digit
             nb = fb + DFS_FRAME
-            dfs[nb] = child_radix
-            dfs[nb + 1] = child_swar
-            dfs[nb + 2] = first_digit(hand, child_swar)
-            dfs[nb + 3] = -2
-            dfs[nb + 4] = child_acc
-            dfs[nb + 5] = child_nw
-            dfs[nb + 6] = child_longest
-            dfs[nb + 7] = child_go
-            dfs[nb + 8] = -3
+            dfs[nb + DFS_RADIX] = child_radix
+            dfs[nb + DFS_SWAR] = child_swar
+            dfs[nb + DFS_DIGIT] = first_digit(hand, child_swar)
+            dfs[nb + DFS_CURSOR] = CURSOR_PREFERRED
+            dfs[nb + DFS_SCORE] = child_acc
+            dfs[nb + DFS_WORDS] = child_nw
+            dfs[nb + DFS_LONGEST] = child_longest
+            dfs[nb + DFS_GOES_OUT] = child_go
+            dfs[nb + DFS_PREFERRED] = NO_CHOICE
             # Identical cards would let one partition be reached several ways
             # (this copy left over and that one in a word, or two words in
             # either order).  So, while a digit stays first: words come in
             # rising index order, then its leftovers, then nothing else.
-            cd = dfs[nb + 2]
+            cd = dfs[nb + DFS_DIGIT]
             if cd == d:
-                dfs[nb + 9] = option if option >= 0 else group[d + 1]
-                dfs[nb + 10] = 1 if option < 0 else 0
+                dfs[nb + DFS_FLOOR] = option if option >= 0 else group[d + 1]
+                dfs[nb + DFS_LEFTOVER_ONLY] = 1 if option < 0 else 0
             else:
-                dfs[nb + 9] = group[cd] if cd < ndig else 0
-                dfs[nb + 10] = 0
+                dfs[nb + DFS_FLOOR] = group[cd] if cd < ndig else 0
+                dfs[nb + DFS_LEFTOVER_ONLY] = 0
             sp += 1
     for i in range(found):
         name_words(edges, ranks, hand, words, out, i * OUT_BLOCK)
@@ -1012,8 +1153,8 @@ def top_plays(edges, ranks, face_count, face_points, face_letters, params,
 @kernel
 def display_key(words, w):
     """Word ``w``'s place in a play's display: points, then letters (a
-    word has fewer than 256 letters)."""
-    return (words[WORD_STRIDE * w + 3] << 8) + words[WORD_STRIDE * w + 4]
+    word has fewer than ``1 << DISPLAY_POINTS_SHIFT`` letters)."""
+    return (words[WORD_STRIDE * w + WORD_POINTS] << DISPLAY_POINTS_SHIFT) + words[WORD_STRIDE * w + WORD_LETTERS]
 
 
 @kernel
@@ -1028,13 +1169,13 @@ def name_words(edges, ranks, hand, words, out, ob):
     then most letters, and ``[OUT_TIES]`` says whether two of them tie on
     both (only then must the caller order by the words' text): sorting
     them in Python, on objects the kernel had just pushed out of the CPU's
-    caches, cost about a microsecond of every ``solve()``.
+    caches, cost a noticeable part of every ``solve()``.
     """
-    if out[ob + 3] == INFEASIBLE:
+    if out[ob + OUT_KEY] == INFEASIBLE:
         return
     start = ob + OUT_HEAD
     ties = 0
-    for i in range(start + 1, start + out[ob + 1]):  # insertion sort: a play has a few words
+    for i in range(start + 1, start + out[ob + OUT_WORDS]):  # insertion sort: a play has a few words
         w = out[i]
         key = display_key(words, w)
         j = i
@@ -1048,20 +1189,20 @@ def name_words(edges, ranks, hand, words, out, ob):
             j -= 1
         out[j] = w
     out[ob + OUT_TIES] = ties
-    if out[ob] >= 0:
-        out[ob] = hand[HAND_HEAD + HAND_STRIDE * out[ob]]
-    for i in range(ob + OUT_HEAD + OUT_MAXC, ob + OUT_HEAD + OUT_MAXC + out[ob + 2]):
-        out[i] = hand[HAND_HEAD + HAND_STRIDE * out[i]]
+    if out[ob + OUT_DISCARD] != NO_DISCARD:
+        out[ob + OUT_DISCARD] = hand[HAND_HEAD + HAND_STRIDE * out[ob + OUT_DISCARD] + DIGIT_FACE]
+    for i in range(ob + OUT_LEFTOVERS, ob + OUT_LEFTOVERS + out[ob + OUT_LEFT]):
+        out[i] = hand[HAND_HEAD + HAND_STRIDE * out[i] + DIGIT_FACE]
     half = len(edges) >> 1
-    for i in range(out[ob + 1]):
-        radix = words[WORD_STRIDE * out[ob + OUT_HEAD + i] + 1]
+    for i in range(out[ob + OUT_WORDS]):
+        radix = words[WORD_STRIDE * out[ob + OUT_HEAD + i] + WORD_RADIX]
         rank = 0
-        e = 0
-        for d in range(hand[0]):
+        e = ROOT_EDGE
+        for d in range(hand[HAND_DIGITS]):
             h = HAND_HEAD + HAND_STRIDE * d
-            below = (1 << hand[h]) - 1  # the faces before this one
-            for _ in range((radix // hand[h + 3]) % (hand[h + 1] + 1)):
-                e = (edges[e] >> 11) + count_ones(edges[half + e] & below)
+            below = (1 << hand[h + DIGIT_FACE]) - 1  # the faces before this one
+            for _ in range((radix // hand[h + DIGIT_STRIDE]) % (hand[h + DIGIT_COUNT] + 1)):
+                e = (edges[e] >> EDGE_FIRST_SHIFT) + count_ones(edges[half + e] & below)
                 rank += ranks[e]
         out[ob + OUT_HEAD + i] = rank
 
@@ -1074,19 +1215,19 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     hand (a one-row ``jobs``) and for batches (one call per thread, each
     with its own ``work``; the GIL is released, so threads run in parallel).
 
-    A row of ``jobs`` is ``JOB_WIDTH`` numbers: the hand's 32 face counts,
-    the six solve parameters, then the result: :func:`solve_counts`' return
+    A row of ``jobs`` is ``JOB_WIDTH`` numbers: the hand's ``FACE_SLOTS`` face counts,
+    the solve parameters from ``JOB_PARAMS``, then the result: :func:`solve_counts`' return
     value at ``JOB_STATUS`` (negative: the packed buffers were too small,
     solve that hand with more room) and its two play blocks from ``JOB_OUT``.
     ``capacity`` words fit in ``work`` (see :func:`work_size`).
-    Each array argument costs the caller's side of a compiled call about a
-    microsecond to check and unpack, so there are two besides the trie.
-    ``work`` starts with the face points and letters (32 each); the memo
+    Each array argument costs the caller's side of a compiled call a check
+    and an unpacking, so there are two besides the trie.
+    ``work`` starts with the face points and letters (``FACE_SLOTS`` each); the memo
     comes last, at a fixed offset, so its generation stamps outlive the call.
     """
     at = FACE_TABLES
-    hand = work[at : at + HAND_HEAD + HAND_STRIDE * 32]
-    at += HAND_HEAD + HAND_STRIDE * 32
+    hand = work[at : at + HAND_SIZE]
+    at += HAND_SIZE
     group = work[at : at + GROUP_SIZE]
     at += GROUP_SIZE
     stack = work[at : at + STACK_SIZE]
@@ -1098,7 +1239,8 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     memo = work[at:]
     for i in range(first, len(jobs), step):
         job = jobs[i]
-        job[JOB_STATUS] = solve_counts(edges, ranks, job[:32], work[:32], work[32:64], job[32:JOB_STATUS], hand,
+        job[JOB_STATUS] = solve_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
+                                       work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
                                        words, group, memo, stack, kstack, job[JOB_OUT:])  # fmt: skip
     return 0
 
@@ -1106,4 +1248,4 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
 def work_size(capacity: int, memo_size: int) -> int:
     """The size of a :func:`solve_rows` work array with room for ``capacity``
     words and a memo of ``memo_size``."""
-    return FACE_TABLES + HAND_HEAD + HAND_STRIDE * 32 + GROUP_SIZE + 2 * STACK_SIZE + WORD_STRIDE * capacity + memo_size
+    return FACE_TABLES + HAND_SIZE + GROUP_SIZE + 2 * STACK_SIZE + WORD_STRIDE * capacity + memo_size

@@ -1,9 +1,10 @@
-"""The numba build of :mod:`quiddler.solver._kernels`, and where it is cached.
+"""Loading the numba build of :mod:`quiddler.solver._kernels`, and where it is cached.
 
-:func:`load` imports numba (a few hundred milliseconds), executes the kernel
-source a second time as its own module with ``kernel_decorator`` set to
-``numba.njit``, so the pure-Python backend and this one share one source of
-truth, and compiles every kernel (or loads it from numba's on-disk cache).
+:func:`load` imports numba (slow, next to a one-off solve), has
+:mod:`quiddler.solver._build` run the kernel source a second time as its
+own module with ``kernel_decorator`` set to ``numba.njit``, so the
+pure-Python backend and this one share one source of truth, and compiles
+every kernel (or loads it from numba's on-disk cache).
 
 Compiling is what makes a first use slow, so it is kept small:
 
@@ -12,8 +13,8 @@ Compiling is what makes a first use slow, so it is kept small:
   callees before callers, and then frozen.  Left to itself numba compiles a
   new copy of a kernel, and of everything it calls, for each literal
   argument it is called with (``find_words(edges, ranks, 0, ...)``): the big
-  search kernels were compiled three or four times each;
-* there is no ``parallel=True`` kernel (its compile alone took 8 s): a batch
+  search kernels were compiled several times each;
+* there is no ``parallel=True`` kernel (its compile alone is slow): a batch
   runs the same serial entry point on Python threads (the kernels release
   the GIL).
 
@@ -39,13 +40,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import _kernels
+from . import _build
 
 __all__ = ["cache_folder", "load", "ready", "start_background_compile"]
 
 log = logging.getLogger("quiddler.solver")
 
-KERNEL_FILE = Path(_kernels.__file__)
+KERNEL_FILE = _build.KERNEL_FILE
 _lock = threading.Lock()
 _loaded: ModuleType | None = None
 
@@ -88,35 +89,11 @@ def _choose_cache() -> bool:
     return cache_folder() is not None
 
 
-#: How every kernel is compiled.  ``nogil``: batches run the kernels on
-#: Python threads.  ``_nrt=False``: the kernels only read and write arrays
-#: they are given (they allocate nothing), so numba's reference counting
-#: has nothing to protect, yet it cost an atomic increment and decrement
-#: per array argument on every call and slice (about 6% of an 11-card
-#: discard solve, measured in a same-run A/B).  numba's cache keys on the
-#: source file and bytecode, not on these options: after changing them in a
-#: source tree, delete ``quiddler/solver/__pycache__/*.nb*``.
-_OPTIONS = {"nogil": True, "_nrt": False}
-
-
-def _decorator(numba: Any, cache: bool) -> Any:
-    """``numba.njit`` for a kernel: cached if possible, never failing for want of a cache."""
-
-    def decorate(fn: Any) -> Any:
-        if cache:
-            try:
-                return numba.njit(cache=True, **_OPTIONS)(fn)
-            except RuntimeError as exc:  # "cannot cache function ...: no locator available"
-                log.warning("compiled solver kernels cannot be cached (%s); set NUMBA_CACHE_DIR", exc)
-        return numba.njit(**_OPTIONS)(fn)
-
-    return decorate
-
-
 def _declare() -> ModuleType:
-    """The kernel module with numba dispatchers, nothing compiled yet."""
-    cache = _choose_cache()
-    import numba
+    """The kernel module with numba dispatchers, nothing compiled yet (see
+    :func:`quiddler.solver._build.kernel_module`), caching where
+    :func:`cache_folder` says."""
+    cache = _choose_cache()  # before numba is imported: it may set NUMBA_CACHE_DIR
     from numba.core import config
 
     wanted = os.environ.get("NUMBA_CACHE_DIR", "")
@@ -124,116 +101,10 @@ def _declare() -> ModuleType:
         # numba was imported before quiddler chose the folder: make it read
         # its configuration again, or the kernels would find no cache locator.
         config.reload_config()  # type: ignore[no-untyped-call]
-    name = "quiddler.solver._kernels_jit"
-    spec = importlib.util.spec_from_file_location(name, KERNEL_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    module.kernel_decorator = _decorator(numba, cache)  # type: ignore[attr-defined]
-    module.index_cast = numba.uint64  # type: ignore[attr-defined]
-    if not getattr(config, "DISABLE_JIT", False):  # plain Python keeps int's own bit counting
-        module.count_ones_native, module.lowest_bit_native = _bit_intrinsics()  # type: ignore[attr-defined]
-    sys.modules[name] = module
-    # The package's own kernel source, run as its module (as the import
-    # system would run it), after the unsigned-index pass.
-    code = compile(_unsigned_indices(KERNEL_FILE.read_text(encoding="utf-8")), str(KERNEL_FILE), "exec")
-    exec(code, module.__dict__)  # noqa: S102
-    return module
+    return _build.kernel_module(cache)
 
 
-def _bit_intrinsics() -> tuple[Any, Any]:
-    """The CPU's population count and count of trailing zeros for the
-    kernels' ``count_ones`` and ``lowest_bit`` (LLVM's ``ctpop`` and
-    ``cttz``: one instruction each on a CPU that has them).  numba's cache
-    keys on the kernel source, not on these: after changing them in a
-    source tree, delete ``quiddler/solver/__pycache__/*.nb*``."""
-    from llvmlite import ir  # type: ignore[import-untyped]
-    from numba.core import types
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def count_ones(typingctx: Any, bits: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            return builder.ctpop(args[0])
-
-        return (bits(bits), codegen) if isinstance(bits, types.Integer) else None
-
-    @intrinsic
-    def lowest_bit(typingctx: Any, bits: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))  # defined for 0 too
-
-        return (bits(bits), codegen) if isinstance(bits, types.Integer) else None
-
-    return count_ones, lowest_bit
-
-
-def _unsigned_indices(source: str) -> Any:
-    """The kernel source with every array index of every kernel made an
-    unsigned integer for numba.
-
-    numba makes ``a[i]`` with a signed ``i`` work from the end when ``i`` is
-    negative, three more instructions per access that LLVM can only drop
-    where it can prove ``i >= 0``; with an unsigned index there is nothing to
-    check.  The kernels never index from the end, so this changes no result,
-    and it made the trie walk 15-20% faster (same-run A/B).  The pure-Python
-    backend runs the source as written; numba's cache keys on the bytecode,
-    so cached kernels of the untransformed source are never reused.
-    """
-    import ast
-
-    class UnsignedIndex(ast.NodeTransformer):
-        def visit_Subscript(self, node: ast.Subscript) -> ast.Subscript:
-            self.generic_visit(node)
-            if not isinstance(node.slice, (ast.Slice, ast.Tuple)):  # an element, not a slice
-                cast = ast.Call(func=ast.Name(id="index_cast", ctx=ast.Load()), args=[node.slice], keywords=[])
-                node.slice = ast.copy_location(cast, node.slice)
-            return node
-
-    tree = ast.parse(source)
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and any(
-            isinstance(d, ast.Name) and d.id == "kernel" for d in node.decorator_list
-        ):
-            UnsignedIndex().visit(node)
-    return ast.fix_missing_locations(tree)
-
-
-def kernel_names(module: ModuleType) -> list[str]:
-    """The kernels of ``module``, callees before their callers."""
-    kernels = {name: fn for name, fn in vars(module).items() if hasattr(fn, "py_func")}
-    order: list[str] = []
-
-    def visit(name: str) -> None:
-        if name in order:
-            return
-        for callee in kernels[name].py_func.__code__.co_names:
-            if callee in kernels and callee != name:
-                visit(callee)
-        order.append(name)
-
-    for name in sorted(kernels):
-        visit(name)
-    return order
-
-
-def _signature(fn: Any) -> tuple[Any, ...]:
-    """The one signature a kernel is compiled for, from its parameter names."""
-    from numba import types
-
-    vector = types.Array(types.int64, 1, "C")
-    special = {
-        "edges": types.Array(types.int32, 1, "C"),
-        "ranks": types.Array(types.int32, 1, "C", readonly=True),
-        "jobs": types.Array(types.int64, 2, "C"),
-    }
-    code = fn.py_func.__code__
-    return tuple(
-        special.get(name, vector if name in _kernels.ARRAY_PARAMETERS else types.int64)
-        for name in code.co_varnames[: code.co_argcount]
-    )
-
-
-#: Kernels compiled only when first used (top-K: a quarter of the compile
+#: Kernels compiled only when first used (top-K: a large part of the compile
 #: time, and most programs never ask for it).
 ON_DEMAND = frozenset({"top_plays"})
 #: The kernels the backend calls from Python.  When the cache is known to be
@@ -254,8 +125,8 @@ def load(everything: bool = False) -> ModuleType:
         started = time.perf_counter()
         # A cold cache compiles every kernel, callees first, so that each is
         # compiled once for its one signature; a warm one loads the entry points.
-        wanted = ENTRY_POINTS if ready() and not everything else frozenset(kernel_names(_loaded))
-        for name in kernel_names(_loaded):
+        wanted = ENTRY_POINTS if ready() and not everything else frozenset(_build.kernel_names(_loaded))
+        for name in _build.kernel_names(_loaded):
             if name in wanted and (everything or name not in ON_DEMAND):
                 _compile(_loaded, name)
         log.debug("solver kernels ready in %.1f s", time.perf_counter() - started)
@@ -263,10 +134,16 @@ def load(everything: bool = False) -> ModuleType:
 
 
 def kernel(name: str) -> Any:
-    """The compiled kernel ``name`` (compiled now if it is on demand)."""
-    module = load()
-    with _lock:
-        _compile(module, name)
+    """The compiled kernel ``name`` (compiled now if it is on demand).
+
+    Called on every top-K solve: once the kernel is compiled it is returned
+    at once, without :func:`load`, whose :func:`ready` reads and hashes the
+    kernel source."""
+    module = _loaded
+    if module is None or name not in _compiled:
+        module = load()
+        with _lock:
+            _compile(module, name)
     return getattr(module, name)
 
 
@@ -274,10 +151,10 @@ def _compile(module: ModuleType, name: str) -> None:
     dispatcher = getattr(module, name)
     if name in _compiled or not hasattr(dispatcher, "py_func"):  # NUMBA_DISABLE_JIT: plain Python
         return
-    dispatcher.compile(_signature(dispatcher))
+    dispatcher.compile(_build.signature(dispatcher))
     dispatcher.disable_compile()  # callers use this signature, literal arguments included
     _compiled.add(name)
-    if _compiled >= set(kernel_names(module)):  # the cache holds every kernel now
+    if _compiled >= set(_build.kernel_names(module)):  # the cache holds every kernel now
         folder = cache_folder()
         if folder is not None:
             _mark_ready(folder)
@@ -288,12 +165,12 @@ def _compile(module: ModuleType, name: str) -> None:
 
 def _ready_file(folder: Path) -> Path | None:
     """The marker file saying the kernels are compiled in ``folder`` for this
-    kernel source, numba and Python; None if numba is not installed."""
+    kernel source, build, numba and Python; None if numba is not installed."""
     spec = importlib.util.find_spec("numba")
     if spec is None or spec.origin is None:
         return None
     digest = hashlib.sha256()
-    for path in (KERNEL_FILE, Path(__file__), Path(spec.origin)):
+    for path in (KERNEL_FILE, Path(_build.__file__), Path(__file__), Path(spec.origin)):
         try:
             stat = path.stat()
             digest.update(f"{stat.st_size}\0{stat.st_mtime_ns}\0".encode())  # not the path: links differ
@@ -315,7 +192,7 @@ def _mark_ready(folder: Path) -> None:
 
 def ready() -> bool:
     """True if the compiled kernels are in numba's cache (or loaded), so
-    :func:`load` takes about a second, not a compile."""
+    :func:`load` loads them rather than compiles them."""
     folder = cache_folder()
     marker = _ready_file(folder) if folder is not None else None
     return marker is not None and marker.is_file()

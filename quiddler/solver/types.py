@@ -3,28 +3,28 @@
 All are frozen, slotted dataclasses holding tuples; everything derivable
 (points, score, whether a play goes out) is a property, so a value can never
 disagree with itself.
-
-The solver builds its plays and solutions with :func:`new_play` and
-:func:`new_solution`, which give exactly what ``Play(...)`` and
-``Solution(...)`` give, faster (see :func:`_slot_filler`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import Any
 
 from ..cards import Card
 
-__all__ = ["Play", "Solution", "Word", "new_play", "new_solution"]
-
-_T = TypeVar("_T")
+__all__ = ["Play", "Solution", "Word", "make_play", "make_solution"]
 
 
 @dataclass(frozen=True, slots=True)
 class Word:
-    """A word laid down with particular cards: ``Word("queen", (qu, e, e, n))``."""
+    """A word laid down with particular cards: ``Word("queen", (qu, e, e, n))``.
+
+    ``str(word)`` is its text.
+
+    :ivar text: The word as spelled, lowercase: ``"queen"``.
+    :ivar cards: The cards that spell it, in order (``qu`` is one card).
+    """
 
     text: str
     cards: tuple[Card, ...]
@@ -43,6 +43,10 @@ class Word:
         return self.text
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of a word (see [JSON shapes](../json.md#word)).
+
+        :returns: ``{"word", "cards", "points"}``.
+        """
         return {"word": self.text, "cards": [c.face for c in self.cards], "points": self.points}
 
 
@@ -52,6 +56,11 @@ class Play:
 
     ``bonus`` is what bonus targets given to the solver add (0 otherwise);
     ``score`` includes it.
+
+    :ivar words: The words laid down, best first.
+    :ivar unused: The cards left over, which count against the score.
+    :ivar discard: The card discarded (a solve with ``discard=True``), or None.
+    :ivar bonus: What the bonus targets the play meets add to its score.
     """
 
     words: tuple[Word, ...]
@@ -81,6 +90,7 @@ class Play:
 
     @property
     def word_count(self) -> int:
+        """The number of words."""
         return len(self.words)
 
     @property
@@ -90,7 +100,10 @@ class Play:
         return used + self.unused + ((self.discard,) if self.discard is not None else ())
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of a play (see ``docs/json.md``)."""
+        """The JSON shape of a play (see [JSON shapes](../json.md#play)).
+
+        :returns: The play's fields and properties, cards as faces.
+        """
         return {
             "score": self.score,
             "goes_out": self.goes_out,
@@ -109,6 +122,13 @@ class Solution:
 
     ``plays`` holds the ``top`` best distinct plays, best first (ordered by
     score, then going out, then the longest word, then the number of words).
+
+    :ivar cards: The hand solved, in the order given.
+    :ivar discard_required: Whether the solve discarded a card (``discard=True``).
+    :ivar plays: The best distinct plays, best first: one unless the solve
+        asked for ``top`` more.
+    :ivar best_go_out: The best play that goes out, or None if none does;
+        it may score less than :attr:`best`.
     """
 
     cards: tuple[Card, ...]
@@ -127,7 +147,10 @@ class Solution:
         return self.best_go_out is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of a solved hand (see ``docs/json.md``)."""
+        """The JSON shape of a solved hand (see [JSON shapes](../json.md#solution)).
+
+        :returns: The solution's fields and properties, plays as :meth:`Play.to_dict` gives them.
+        """
         return {
             "cards": [c.face for c in self.cards],
             "discard_required": self.discard_required,
@@ -138,44 +161,46 @@ class Solution:
         }
 
 
-def _slot_filler(cls: type[_T]) -> Callable[..., _T]:
-    """A constructor of ``cls`` taking every field by position, in order.
-
-    A frozen dataclass's ``__init__`` sets each field through
-    ``object.__setattr__`` (the class's own ``__setattr__`` refuses): about
-    0.15 µs a field, most of the time :func:`~quiddler.solver.solve` spends
-    on value objects.  Calling each slot's descriptor sets it directly, in
-    about a third of that.  The dataclasses here have no ``__post_init__``,
-    defaults aside nothing runs in ``__init__``, and equality, hashing, repr,
-    pickling and immutability all read the slots: the result is the same
-    value (tests/test_api.py checks each of these).
-    """
-    setters = tuple(getattr(cls, field.name).__set__ for field in fields(cls))  # type: ignore[arg-type]
-    if len(setters) != 4:  # Play and Solution: spelled out below, no loop
-        raise TypeError(f"{cls.__name__} has {len(setters)} fields, not 4")
-    first, second, third, fourth = setters
-
-    # The constructor's tools are default values, not closure cells: read
-    # as locals, without a cell each (0.035 µs a value in situ, after a
-    # kernel call).  Positional: keyword-only defaults cost 0.04 µs more a
-    # call; the exported type takes exactly the four fields.
-    def make(a: object, b: object, c: object, d: object, new: Any = object.__new__, cls: type[_T] = cls,
-             first: Any = first, second: Any = second, third: Any = third, fourth: Any = fourth) -> _T:  # fmt: skip
-        value: _T = new(cls)
-        first(value, a)
-        second(value, b)
-        third(value, c)
-        fourth(value, d)
-        return value
-
-    make.__name__ = f"new_{cls.__name__.lower()}"
-    make.__doc__ = f"``{cls.__name__}(...)`` from its fields by position, without the dataclass ``__init__``."
-    return make
+# -- building values after a kernel call ------------------------------------------------
+#
+# A frozen dataclass's ``__init__`` sets each field through
+# ``object.__setattr__`` (its own ``__setattr__`` refuses), which costs more
+# per solve than the rest of the wrapping; the solver builds its values by
+# setting the slots directly, which gives the same value (equality, hashing,
+# repr, pickling and immutability all read the slots; tests check each).
+# Neither class has a ``__post_init__``: nothing else runs in ``__init__``.
 
 
-#: ``new_play(words, unused, discard, bonus) == Play(words, unused, discard, bonus)``
-new_play: Callable[[tuple[Word, ...], tuple[Card, ...], Card | None, int], Play] = _slot_filler(Play)
-#: ``new_solution(cards, discard_required, plays, best_go_out) == Solution(...)`` of the same fields
-new_solution: Callable[[tuple[Card, ...], bool, tuple[Play, ...], Play | None], Solution] = (
-    _slot_filler(Solution)
-)
+def _setter(cls: type, name: str) -> Callable[[object, object], None]:
+    """The function that sets field ``name`` of a ``cls`` (its slot's descriptor)."""
+    return getattr(cls, name).__set__  # type: ignore[no-any-return]
+
+
+_SET_WORDS, _SET_UNUSED, _SET_DISCARD, _SET_BONUS = (_setter(Play, name) for name in
+                                                     ("words", "unused", "discard", "bonus"))  # fmt: skip
+_SET_CARDS, _SET_REQUIRED, _SET_PLAYS, _SET_GO_OUT = (_setter(Solution, name) for name in
+                                                      ("cards", "discard_required", "plays", "best_go_out"))  # fmt: skip
+_new = object.__new__
+assert [f.name for f in fields(Play)] == ["words", "unused", "discard", "bonus"]
+assert [f.name for f in fields(Solution)] == ["cards", "discard_required", "plays", "best_go_out"]
+
+
+def make_play(words: tuple[Word, ...], unused: tuple[Card, ...], discard: Card | None, bonus: int) -> Play:
+    """``Play(words, unused, discard, bonus)``, slot by slot."""
+    play: Play = _new(Play)
+    _SET_WORDS(play, words)
+    _SET_UNUSED(play, unused)
+    _SET_DISCARD(play, discard)
+    _SET_BONUS(play, bonus)
+    return play
+
+
+def make_solution(cards: tuple[Card, ...], discard_required: bool, plays: tuple[Play, ...],
+                  best_go_out: Play | None) -> Solution:  # fmt: skip
+    """``Solution(cards, discard_required, plays, best_go_out)``, slot by slot."""
+    solution: Solution = _new(Solution)
+    _SET_CARDS(solution, cards)
+    _SET_REQUIRED(solution, discard_required)
+    _SET_PLAYS(solution, plays)
+    _SET_GO_OUT(solution, best_go_out)
+    return solution

@@ -23,6 +23,7 @@ from quiddler.game import (
     GoOut,
     LayDown,
     Phase,
+    Rules,
     hint,
     make_player,
     play_game,
@@ -32,6 +33,7 @@ from quiddler.game.ai import EV, EXPERT, AIPlayer, advise
 from quiddler.game.counting import known_holdings
 from quiddler.game.hints import position_view
 from quiddler.game.plans import next_action
+from quiddler.game.state import PublicEvent
 from quiddler.game.vocabulary import vocabulary, vocabulary_wordlist
 from quiddler.solver import Word, solve
 from quiddler.wordlist import default_wordlist
@@ -112,7 +114,7 @@ def test_final_turn_ties_the_longest_word_to_void_the_bonus() -> None:
     options = hint(view).options
     best = options[0]
     assert best.words is not None and max(w.letters for w in best.words) == 5
-    assert "voids" in hint(view).reason or "beats" in hint(view).reason
+    assert "tying the longest word laid down so its holder loses the bonus" in hint(view).reason
 
 
 def test_goes_out_at_once_when_leading_in_the_last_round() -> None:
@@ -268,3 +270,96 @@ def test_computer_players_act_legally_in_every_phase() -> None:
         kinds.add(type(action))
         game.apply(action)
     assert {Draw, GoOut, LayDown} <= kinds and game.phase is Phase.GAME_OVER
+
+
+# -- the expert with three and four players: the terms that only matter then -------------------------
+
+
+def _option(advice, action: str, card: str):  # type: ignore[no-untyped-def]
+    return next(o for o in advice.options if o.action == action and o.card == Card(card))
+
+
+@pytest.mark.parametrize(("opponents", "deny"), [(1, 1.0), (2, 1 / 2), (3, 1 / 3)])
+def test_tying_to_cancel_a_bonus_is_weighted_by_the_rivals_it_is_shared_with(opponents: int, deny: float) -> None:
+    """A final turn: one player went out with cat (3 letters, 1 word); dog ties
+    both, which takes both bonuses from that player.  With two players that
+    is worth the whole bonus to you; with more, the goer is one of several
+    rivals, so the bonus they lose counts 1/(players - 1)."""
+    went_out = (Word("cat", parse_hand("c,a,t")),)
+    view = position_view(parse_hand("d,o,g,z"), opponents=opponents, went_out=went_out)
+    advice = hint(view)
+    best = advice.recommended
+    assert [w.text for w in best.words or ()] in (["dog"], ["god"]) and best.card == Card("z")
+    card_score = sum(Card(f).points for f in "dog")
+    assert best.value == pytest.approx(card_score + deny * 10 + deny * 10)
+    assert ("weighted" in advice.reason) == (opponents > 1)
+
+
+@pytest.mark.parametrize("opponents", [2, 3])
+def test_the_gift_penalty_counts_what_the_next_player_holds_not_the_others(opponents: int) -> None:
+    """The player after you takes your discard; what another opponent is known
+    to hold does not matter.  The next player took an e face up: discarding
+    b hands them be (b 8 + e 2 = 10 points, from -2 for the lone e), a gift of
+    (10 - (-2) + 8) / 2 = 10, charged at the expert's weight 0.5."""
+    base = position_view(parse_hand("a,b,r,s,t,x"), opponents=opponents)
+
+    def values(holder: int) -> dict[tuple[str, str], float]:
+        view = dataclasses.replace(base, log=(PublicEvent(Draw(holder, "discard"), taken=Card("e")),))
+        return {(o.action, str(o.card)): o.value for o in advise(view, EXPERT).options}
+
+    nxt, later = values(1), values(opponents)  # seat 1 plays after you; the last seat plays before you
+    hand_made = {"b": (10 + 2 + 8) / 2, "x": (14 + 2 + 12) / 2, "a": (4 + 2 + 2) / 2}  # be, ex, ae
+    for face, gift in hand_made.items():
+        assert nxt[("discard", face)] - later[("discard", face)] == pytest.approx(-EXPERT.gift_weight * gift)
+    assert nxt[("go-out", "x")] - later[("go-out", "x")] == pytest.approx(-EXPERT.gift_weight * hand_made["x"])
+
+
+def test_the_chance_of_keeping_a_bonus_falls_with_each_opponent() -> None:
+    """Going out keeps a bonus only if every other player ends below it: the
+    chance one does (the share of sampled best plays below the play) is
+    raised to the number of opponents."""
+    from quiddler.game.ai import _bonus_parts, _Position, _share_below, _table
+    from quiddler.solver.types import Play
+
+    hand = parse_hand("a,b,r,s,t,x")
+    last = Rules(round_sizes=(5,))  # the last round with level totals: going out at once (so the hint explains it)
+    kept: dict[int, tuple[float, float]] = {}
+    for opponents in (1, 2, 3):
+        view = position_view(hand, opponents=opponents, rules=last)
+        out = _option(advise(view, EXPERT), "go-out", "x")
+        words = tuple(out.words or ())
+        pos = _Position(view, EXPERT)
+        kept[opponents] = _bonus_parts(pos, Play(words, (), None))
+        _, longest, counts = _table(pos.words, pos.n)
+        below_long = _share_below(longest, max(w.letters for w in words))
+        below_count = _share_below(counts, len(words))
+        assert kept[opponents] == pytest.approx((10 * below_long**opponents, 10 * below_count**opponents))
+        assert 0 < below_long < 1  # the position is one where the number of opponents matters
+        against = "" if opponents == 1 else f" against {opponents} others"
+        assert f"longest-word bonus it should keep{against}" in advise(view, EXPERT).reason
+    assert kept[1][0] > kept[2][0] > kept[3][0]
+    # The going-out values differ by exactly the bonus terms (the rest does not depend on the opponents).
+    values = {k: _option(advise(position_view(hand, opponents=k, rules=last), EXPERT), "go-out", "x").value
+              for k in (1, 2, 3)}  # fmt: skip
+    assert values[1] - values[3] == pytest.approx(sum(kept[1]) - sum(kept[3]))
+
+
+@pytest.mark.parametrize(("others", "waits", "cost"), [
+    ((40, 0, 0), True, EXPERT.wait_cost),  # one rival ahead, the others far behind: not leading
+    ((20, 25, 29), False, None),  # ahead of every rival: go out at once
+    ((70, 0, 0), True, 0.0),  # 40 behind the leader: waiting is free, only a bigger hand can win
+])  # fmt: skip
+def test_the_standings_in_the_last_round_count_the_best_rival(others: tuple[int, ...], waits: bool,
+                                                             cost: float | None) -> None:  # fmt: skip
+    """With four players the lead is measured against the best of the three others."""
+    rules = Rules(round_sizes=(5,))
+    view = dataclasses.replace(position_view(parse_hand("a,b,r,s,t,x"), opponents=3, rules=rules),
+                               totals=(30, *others))  # fmt: skip
+    options = advise(view, EXPERT).options
+    assert any(o.action == "discard" for o in options) == waits
+    if waits:
+        level = dataclasses.replace(view, totals=(30, 31, 0, 0))  # 1 behind: the ordinary waiting cost
+        base = {str(o.card): o.value for o in advise(level, EXPERT).options if o.action == "discard"}
+        for o in options:
+            if o.action == "discard":
+                assert o.value == pytest.approx(base[str(o.card)] + EXPERT.wait_cost - cost)  # type: ignore[operator]

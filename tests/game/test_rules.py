@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from quiddler import Card, parse_hand
+from quiddler.errors import QuiddlerError
 from quiddler.game import RoundScore, Rules, add_to_totals, score_round, word_of
+from quiddler.game.errors import RulesError, RulesTypeError
 from quiddler.game.rules import bonus_winner
 
 
@@ -101,7 +103,41 @@ def test_rules_validation_and_dict_round_trip() -> None:
     Rules(round_sizes=(3, 14, 4)).check_players(8)  # 8 x 14 + 1 = 113 cards fit
     with pytest.raises(ValueError, match="a round of 21 cards is too large.*at most 20"):
         Rules(round_sizes=(3, 21))
-    assert Rules(round_sizes=(20,)).round_sizes == (20,)
+    # A round of 20 deals 20 cards, and the first draw makes a hand of 21: one more than the solver takes.
+    with pytest.raises(RulesError, match="round_sizes: a round of 20 cards is too large"):
+        Rules(round_sizes=(3, 20))
+    assert Rules(round_sizes=(19,)).round_sizes == (19,)
+
+
+@pytest.mark.parametrize(
+    ("settings", "builtin", "named"),
+    [
+        ({"round_sizes": (20,)}, ValueError, "20"),
+        ({"round_sizes": (1,)}, ValueError, "not 1"),
+        ({"round_sizes": ()}, ValueError, "round_sizes"),
+        ({"round_sizes": (3.0,)}, TypeError, "3.0"),
+        ({"round_sizes": "345"}, TypeError, "'345'"),
+        ({"longest_word_bonus": -1}, ValueError, "-1"),
+        ({"turn_limit": 0}, ValueError, "not 0"),
+        ({"floor_at_zero": 1}, TypeError, "not 1"),
+        ({"two_player_bonuses": "all"}, ValueError, "'all'"),
+        ({"first_turn_rule_rounds": -2}, ValueError, "-2"),
+    ],
+)
+def test_every_bad_setting_is_a_quiddler_error_naming_the_value(settings, builtin, named) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RulesError) as raised:
+        Rules(**settings)
+    assert isinstance(raised.value, QuiddlerError) and isinstance(raised.value, builtin)
+    assert named in str(raised.value)
+
+
+def test_tables_that_do_not_fit_are_quiddler_errors() -> None:
+    for players, sizes in ((9, (3,)), (1, (3,)), (8, (15,)), (7, (17,))):  # 7 x 17 + 1 = 120 cards
+        with pytest.raises(RulesError):
+            Rules(round_sizes=sizes).check_players(players)
+    Rules(round_sizes=(19,)).check_players(6)  # 6 x 19 + 1 = 115 cards fit
+    with pytest.raises(RulesTypeError):
+        Rules().check_players(True)  # type: ignore[arg-type]
     rules = Rules(
         round_sizes=(3, 4, 3), no_going_out_first_turn=True, first_turn_rule_rounds=2, floor_at_zero=False
     )

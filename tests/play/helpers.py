@@ -71,7 +71,7 @@ class Script:
         self.pending: list[str] = []
         self.read = 0
 
-    def readline(self) -> str:
+    def readline(self, size: int = -1) -> str:
         if self.limit is not None and self.read >= self.limit:
             if self.interrupt:
                 raise KeyboardInterrupt

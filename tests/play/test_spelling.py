@@ -62,3 +62,18 @@ def test_going_out_needs_the_one_spelling_that_leaves_one_card() -> None:
 def test_words_that_cannot_be_laid_down_are_explained(words: str, hand: str, options: dict, message: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(WordProblem, match=re.escape(message)):
         match_words(words.split(), cards(hand), WORDS, **options)
+
+
+def test_more_words_than_the_cards_can_hold_are_refused_before_any_search() -> None:
+    hand = cards("a,x,t,e,th,e,r")
+    with pytest.raises(WordProblem, match="3,000 words need at least 6,000 cards, and you have 7"):
+        match_words(["ax"] * 3000, hand, WORDS, mode="lay-down")
+    with pytest.raises(WordProblem, match="4 words need at least 8 cards, and you have 6 besides the discard"):
+        match_words(["ax", "ta", "eh", "re"], hand, WORDS, discard=Card("r"))
+
+
+def test_words_that_fit_alone_but_not_together_are_explained_quickly() -> None:
+    # Ten words with two spellings each (th or t+h): the explanation looks at a bounded number of combinations.
+    hand = cards("t,h,e,th,e,t,h,e,th,e,t,h,e,th,e,t,h,e,th,e")
+    with pytest.raises(WordProblem, match="at once: together they need"):
+        match_words(["the"] * 10, hand, WORDS, mode="lay-down")

@@ -1,4 +1,4 @@
-"""The library's limits and bad input (issue 11): huge ``top``, bounded
+"""The library's limits and bad input: huge ``top``, bounded
 numbers, the search's memory bound, type errors naming the argument, caches
 that die with their word list, and word lists no hand can exhaust."""
 
@@ -15,8 +15,10 @@ import pytest
 
 from quiddler import (
     HandTooLargeError,
+    InvalidArgumentError,
     InvalidCardError,
     QuiddlerError,
+    Solver,
     UnplayableWordsWarning,
     WordList,
     WordListError,
@@ -32,7 +34,7 @@ from quiddler.cardtrie import MAX_WORD_CARDS, card_spellings
 from quiddler.solver import core
 from quiddler.solver._backends import get_backend
 
-from .naive import NO_TARGETS, Reference, RefPlay
+from ..naive import NO_TARGETS, Reference, RefPlay
 
 BACKENDS = ["python", "numba"]
 #: Twenty distinct faces: the largest search a 20-card hand can need.
@@ -44,7 +46,7 @@ def private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("QUIDDLER_CACHE_DIR", str(tmp_path / "cache"))
 
 
-# -- top=K (item 1 and the tie gap) ---------------------------------------------
+# -- top=K and the tie gap ---------------------------------------------
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -123,7 +125,7 @@ def test_compiled_find_words_on_a_20_card_hand_matches_python():
     assert compiled == find_words(hand, backend="python")
 
 
-# -- numbers in range (item 7) ---------------------------------------------------
+# -- numbers in range ---------------------------------------------------
 
 
 @pytest.mark.parametrize("bonus", [core.MAX_BONUS + 1, 2**55, 10**20])
@@ -154,7 +156,7 @@ def test_unreachable_targets_of_any_size(backend):
     assert score_many(["q,u,i,t,e"], beat_longest=10**30) == [(plain.best.score, plain.best_go_out.score)]
 
 
-# -- type errors name the argument (item 12) ---------------------------------------
+# -- type errors name the argument ---------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -233,7 +235,7 @@ def test_long_bad_tokens_are_shortened():
         assert len(str(info.value)) < 120 and "100,00" in str(info.value)
 
 
-# -- the memory bound (item 5) ------------------------------------------------------
+# -- the memory bound ------------------------------------------------------
 
 
 def test_the_search_has_a_memory_bound_naming_the_limit(monkeypatch):
@@ -242,6 +244,7 @@ def test_the_search_has_a_memory_bound_naming_the_limit(monkeypatch):
     assert 8 * core._memo_size(core._face_counts(parse_hand(hand)), core._params(20, True, 20, 8, 10)) > 1.5e9
     assert core.max_memory_bytes() == core.DEFAULT_MAX_MEMORY_MB << 20
     monkeypatch.setenv(core.MEMORY_ENV, "64")
+    monkeypatch.setattr(core, "_DEFAULT_SOLVERS", {})  # default Solvers made from now on read the setting
     for call in (lambda: solve(hand, discard=True, beat_longest=20, beat_words=8, backend="python"),
                  lambda: solve(hand, discard=True, beat_longest=20, beat_words=8, backend="numba"),
                  lambda: score_many([hand], discard=True, beat_longest=20, beat_words=8)):  # fmt: skip
@@ -254,8 +257,11 @@ def test_the_search_has_a_memory_bound_naming_the_limit(monkeypatch):
 @pytest.mark.parametrize("value", ["lots", "0", "-3"])
 def test_a_bad_memory_setting_is_named(monkeypatch, value):
     monkeypatch.setenv(core.MEMORY_ENV, value)
-    with pytest.raises(ValueError, match=core.MEMORY_ENV):
+    monkeypatch.setattr(core, "_DEFAULT_SOLVERS", {})
+    with pytest.raises(InvalidArgumentError, match=core.MEMORY_ENV):
         solve("c,a,t")
+    with pytest.raises(ValueError, match=core.MEMORY_ENV):
+        Solver(backend="python")
 
 
 def test_search_size_measures_the_memo():
@@ -264,7 +270,7 @@ def test_search_size_measures_the_memo():
     assert core.search_size(DISTINCT_20, beat_longest=5, beat_words=2) == 2**20 * 4 * 2
 
 
-# -- caches die with their word list (item 6) ------------------------------------------
+# -- caches die with their word list ------------------------------------------
 
 
 def _solve_with_fresh_lists(count: int, size: int) -> list[weakref.ref]:
@@ -305,7 +311,7 @@ def test_memory_does_not_grow_with_the_number_of_lists():
     assert after_many - after_few < 200_000  # 27 more lists, each ~100 kB when kept
 
 
-# -- word lists no hand can exhaust (item 8) -----------------------------------------
+# -- word lists no hand can exhaust -----------------------------------------
 
 
 def test_a_thousand_letter_word_is_skipped_not_a_recursion_error():

@@ -23,7 +23,7 @@ from quiddler import (
     parse_hand,
 )
 
-from . import strategies as qst
+from .. import strategies as qst
 
 # The deck table of RULES.md, written out again: face -> (copies, points).
 RULES_TABLE = {

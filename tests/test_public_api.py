@@ -11,8 +11,10 @@ import pytest
 
 import quiddler
 from quiddler import (
+    ArgumentTypeError,
     HandTooLargeError,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidCardError,
     InvalidWordError,
     QuiddlerError,
@@ -73,6 +75,8 @@ def test_version():
     ("error", "builtin"),
     [
         (InvalidCardError, ValueError),
+        (InvalidArgumentError, ValueError),
+        (ArgumentTypeError, TypeError),
         (HandTooLargeError, ValueError),
         (WordListError, OSError),
         (IllegalActionError, ValueError),

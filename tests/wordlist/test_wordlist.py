@@ -26,9 +26,9 @@ from quiddler import (
     solve,
 )
 
-from .naive import spell
+from ..naive import spell
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 SMALL = DATA / "small_words.txt"
 SMALL_WORDS = ["clint", "in", "net", "quee", "queen", "rein", "ten", "tent", "the", "then"]
 ENABLE = Path(quiddler.__file__).parent / "data" / "enable.txt"
@@ -426,7 +426,7 @@ def test_needs_indexing_until_built_or_cached(private_cache):
     assert load_wordlist(SMALL).needs_indexing()
 
 
-# -- hostile cache paths ----------------------------------------------------------
+# -- hostile cache paths -----------------------------------
 
 _PROBE = """
 import resource, sys

@@ -20,8 +20,8 @@ from quiddler import (
     solve,
 )
 
-from . import strategies as qst
-from .naive import NO_TARGETS, Reference, RefPlay, Targets, enable_reference, points
+from .. import strategies as qst
+from ..naive import NO_TARGETS, Reference, RefPlay, Targets, enable_reference, points
 
 BACKENDS = ["python", "numba"]
 
@@ -231,7 +231,7 @@ def test_largest_hands(hand, discard, targets):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_issue_example(backend):
+def test_the_eleven_card_example_scores_59_and_57_with_a_discard(backend):
     hand = parse_hand("d,cl,o,g,a,b,er,in,n,y,s")
     best = solve(hand, backend=backend).best
     assert best.score == 59

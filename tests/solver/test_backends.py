@@ -10,7 +10,7 @@ import time
 import pytest
 
 from quiddler import score_many, solve, solve_many
-from quiddler.solver import _backends, _native
+from quiddler.solver import _backends, _native, core
 from quiddler.solver._backends import AutoBackend, NumbaBackend, batch_backend, show_notices
 
 HAND = "d,cl,o,g,a,b,er,in,n,y,s"
@@ -31,6 +31,7 @@ def auto(monkeypatch: pytest.MonkeyPatch) -> AutoBackend:
     backend = AutoBackend()
     backend._POLL_SECONDS = 0.0
     monkeypatch.setitem(_backends._backends, "auto", backend)
+    monkeypatch.setattr(core, "_DEFAULT_SOLVERS", {})  # the default Solvers take up this backend
     return backend
 
 

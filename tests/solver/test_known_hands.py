@@ -10,7 +10,7 @@ import pytest
 
 from quiddler import default_wordlist, parse_hand, solve
 
-KNOWN = [json.loads(line) for line in (Path(__file__).parent / "data" / "known_hands.jsonl").open()]
+KNOWN = [json.loads(line) for line in (Path(__file__).parent.parent / "data" / "known_hands.jsonl").open()]
 
 
 def test_the_file_is_complete():
@@ -40,7 +40,7 @@ def test_known_hand(backend, row):
 
 
 @pytest.mark.parametrize("backend", ["python", "numba"])
-def test_issue_example_goes_out_with_every_card(backend):
+def test_the_eleven_card_example_goes_out_with_every_card(backend):
     hand = parse_hand("d,cl,o,g,a,b,er,in,n,y,s")
     solution = solve(hand, backend=backend)
     assert (solution.best.score, solution.best.goes_out) == (59, True)

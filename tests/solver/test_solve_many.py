@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from quiddler import HandTooLargeError, InvalidCardError, WordList, score_many, solve, solve_many
 
-from . import strategies as qst
+from .. import strategies as qst
 
 
 def _one_by_one(hands, **kwargs):

@@ -1,10 +1,10 @@
-"""The fast paths around the kernel call (issue 9: ``solve()`` within 1.5x of
-its kernel) give what the plain paths give: the same values, the same errors,
-the same answers from the compiled backend's every branch."""
+"""Every way to the solver gives the same answer: a prepared :class:`Solver`
+and the module-level functions, every form of a hand, every backend's
+branches; bad arguments raise the same errors, of the library's classes."""
 
 from __future__ import annotations
 
-import dataclasses
+import gc
 import os
 import pickle
 import random
@@ -12,11 +12,26 @@ import threading
 
 import pytest
 
-from quiddler import Card, InvalidCardError, full_deck, parse_hand, solve
+from quiddler import (
+    ArgumentTypeError,
+    Card,
+    InvalidArgumentError,
+    InvalidCardError,
+    QuiddlerError,
+    Solver,
+    WordList,
+    default_wordlist,
+    find_words,
+    full_deck,
+    parse_hand,
+    score_many,
+    solve,
+    solve_many,
+)
 from quiddler.errors import HandTooLargeError
-from quiddler.solver import _backends, core
+from quiddler.solver import _backends, core, score_counts, search_size
 from quiddler.solver._backends import AutoBackend, NumbaBackend, PythonBackend, get_backend
-from quiddler.solver.types import Play, Solution, Word, new_play, new_solution
+from quiddler.solver.types import Play, Solution, Word
 
 HAND = "d,cl,o,g,a,b,er,in,n,y,s"
 
@@ -27,7 +42,7 @@ def _deals(count: int, size: int, seed: int = 9) -> list[list[Card]]:
     return [rng.sample(deck, size) for _ in range(count)]
 
 
-# -- value objects built from their slots ---------------------------------------------
+# -- value objects ---------------------------------------------
 
 
 def _rebuilt(solution: Solution) -> Solution:
@@ -41,16 +56,19 @@ def _rebuilt(solution: Solution) -> Solution:
                     best_go_out=go_out)  # fmt: skip
 
 
-def test_new_play_and_new_solution_are_the_dataclass_values():
+def test_values_made_slot_by_slot_are_the_dataclass_values():
+    import dataclasses
+
+    from quiddler.solver.types import make_play, make_solution
+
     cat = Word("cat", tuple(parse_hand("c,a,t")))
-    fast = new_play((cat,), (Card("q"),), Card("z"), 3)
+    fast = make_play((cat,), (Card("q"),), Card("z"), 3)
     plain = Play(words=(cat,), unused=(Card("q"),), discard=Card("z"), bonus=3)
     assert type(fast) is Play and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
     assert dataclasses.astuple(fast) == dataclasses.astuple(plain)
-    assert fast.score == plain.score == 13 - 15 + 3
     assert pickle.loads(pickle.dumps(fast)) == plain
     assert dataclasses.replace(fast, bonus=4) == Play((cat,), (Card("q"),), Card("z"), 4)
-    solution = new_solution(tuple(parse_hand("c,a,t,q,z")), True, (fast,), None)
+    solution = make_solution(tuple(parse_hand("c,a,t,q,z")), True, (fast,), None)
     assert solution == Solution(tuple(parse_hand("c,a,t,q,z")), True, (plain,), None)
     assert hash(solution) == hash(Solution(tuple(parse_hand("c,a,t,q,z")), True, (plain,), None))
     for value, field in ((fast, "bonus"), (solution, "plays")):
@@ -101,45 +119,111 @@ def test_lists_of_cards_are_size_checked():
 
 
 def test_options_keep_their_checks():
-    bad = (({"top": True}, TypeError), ({"top": 1.0}, TypeError), ({"top": 0}, ValueError),
-           ({"discard": 2}, TypeError), ({"discard": "yes"}, TypeError), ({"bonus": 10.0}, TypeError),
-           ({"bonus": True}, TypeError), ({"bonus": -1}, ValueError),
-           ({"bonus": core.MAX_BONUS + 1}, ValueError),
-           ({"backend": 3}, TypeError))  # fmt: skip
+    bad = (({"top": True}, ArgumentTypeError), ({"top": 1.0}, ArgumentTypeError), ({"top": 0}, InvalidArgumentError),
+           ({"discard": 2}, ArgumentTypeError), ({"discard": "yes"}, ArgumentTypeError),
+           ({"bonus": 10.0}, ArgumentTypeError), ({"bonus": True}, ArgumentTypeError),
+           ({"bonus": -1}, InvalidArgumentError), ({"bonus": core.MAX_BONUS + 1}, InvalidArgumentError),
+           ({"backend": 3}, ArgumentTypeError), ({"backend": "gpu"}, InvalidArgumentError))  # fmt: skip
     for kwargs, error in bad:
-        with pytest.raises(error):
+        with pytest.raises(error) as info:
             solve("c,a,t", **kwargs)  # type: ignore[arg-type]
+        builtin = TypeError if issubclass(error, TypeError) else ValueError
+        assert isinstance(info.value, QuiddlerError) and isinstance(info.value, builtin)
+        name = next(iter(kwargs))
+        assert name in str(info.value) or "unknown backend" in str(info.value)
     assert solve("c,a,t", bonus=3) == solve("c,a,t")  # no targets: the bonus changes nothing
     assert solve("c,a,t", discard=1) == solve("c,a,t", discard=True)
 
 
 @pytest.mark.parametrize("backend", ["python", "numba"])
-def test_the_usual_call_gives_what_the_checked_path_gives(backend, monkeypatch):
-    # The usual arguments skip the checks; an equal word list, another
-    # spelling of an option or a memory setting goes through them.
-    from quiddler import default_wordlist
-
+def test_the_usual_call_gives_what_the_checked_path_gives(backend):
+    # The usual arguments skip most checks; an equal word list or another
+    # spelling of an option goes through them.
     for size in (1, 2, 7, 11, 12, 13):
         for hand in _deals(12, size, seed=size):
             for discard in (True, False):
                 usual = solve(hand, discard=discard, backend=backend)
                 assert usual == solve(hand, discard=discard, wordlist=default_wordlist(), backend=backend)
                 assert usual == solve(hand, discard=int(discard), top=1, bonus=10, backend=backend)
-    monkeypatch.setenv(core.MEMORY_ENV, "4096")
-    for hand in _deals(12, 11):
-        assert solve(hand, discard=True, backend=backend) == solve(hand, discard=True, wordlist=default_wordlist(),
-                                                                   backend=backend)  # fmt: skip
 
 
-# -- solve()'s flat path for the usual call: whatever leaves it, the plain path decides --------
+# -- a prepared Solver gives what the module-level functions give ------------------------------
 
 
-@pytest.fixture
-def every_backend_made():
-    """The flat path needs its backend made already: make them all, so
-    these tests take it wherever it applies, whatever ran before."""
-    for name in ("auto", "python", "numba"):
-        get_backend(name)
+@pytest.mark.parametrize("backend", ["auto", "python", "numba"])
+def test_a_solver_gives_what_the_functions_give(backend):
+    solver = Solver(backend=backend)
+    hands = _deals(20, 11, seed=41) + _deals(10, 6, seed=42)
+    for hand in hands:
+        for options in ({"discard": True}, {"discard": False, "top": 3}, {"discard": True, "beat_longest": 5,
+                                                                          "beat_words": 2}):  # fmt: skip
+            assert solver.solve(hand, **options) == solve(hand, backend=backend, **options)  # type: ignore[arg-type]
+    assert solver.solve_many(hands, discard=True) == solve_many(hands, discard=True, backend=backend)
+    assert solver.score_many(hands, discard=True, beat_words=1) == score_many(hands, discard=True, beat_words=1,
+                                                                              backend=backend)  # fmt: skip
+    assert solver.find_words("qu,e,e,n") == find_words("qu,e,e,n", backend=backend)
+    assert solver.search_size("a,a,b", beat_words=0) == search_size("a,a,b", beat_words=0)
+
+
+def test_a_solver_on_its_own_list_gives_what_the_functions_give():
+    words = WordList(["cat", "act", "at", "ta", "dog", "god", "go", "do", "to", "tag", "cog"], name="small")
+    solver = Solver(words, backend="python")
+    assert solver.wordlist is words and solver.backend == "python"
+    assert repr(solver) == "Solver(wordlist='small', backend='python')"
+    for text in ("c,a,t,d,o,g", "t,a,g,c,o", "d,o,g,z"):
+        assert solver.solve(text, discard=True) == solve(text, discard=True, wordlist=words, backend="python")
+
+
+def test_score_counts_of_a_solver_is_the_functions():
+    import numpy as np
+
+    hands = _deals(30, 9, seed=43)
+    counts = np.array([core._face_counts(hand) for hand in hands], dtype=np.int64)
+    best, go_out = Solver(backend="numba").score_counts(counts, discard=True)
+    expected_best, expected_out = score_counts(counts, discard=True)
+    assert best.tolist() == expected_best.tolist() and go_out.tolist() == expected_out.tolist()
+    assert best.tolist() == [score for score, _ in score_many(hands, discard=True)]
+
+
+@pytest.mark.parametrize(("wordlist", "backend", "error", "text"), [
+    ("words.txt", "auto", ArgumentTypeError, "wordlist must be a WordList"),
+    (None, "gpu", InvalidArgumentError, "unknown backend: 'gpu'"),
+    (None, 3, ArgumentTypeError, "backend must be"),
+])  # fmt: skip
+def test_a_solver_checks_its_word_list_and_backend_when_made(wordlist, backend, error, text):
+    with pytest.raises(error, match=text):
+        Solver(wordlist, backend)  # type: ignore[arg-type]
+
+
+def test_the_default_solver_is_made_once_per_backend_and_a_list_of_ones_own_is_not_kept():
+    assert core.default_solver() is core.default_solver(None, "auto") is core.default_solver(default_wordlist())
+    assert core.default_solver(None, "python") is not core.default_solver(None, "numba")
+    words = WordList(["cat", "act", "at"], name="short-lived")
+    assert core.default_solver(words) is not core.default_solver(words)  # made per call: nothing holds the list
+    trie = __import__("weakref").ref(words.card_trie)
+    solve("c,a,t", wordlist=words)
+    del words
+    gc.collect()
+    assert trie() is None
+
+
+class _Name(str):
+    """A backend name that is no plain str."""
+
+
+@pytest.mark.parametrize("backend", ["auto", "python", "numba"])
+def test_every_form_of_the_arguments_gives_the_same_solution(backend):
+    for size in (1, 2, 3, 7, 11, 12, 13):
+        for hand in _deals(8, size, seed=100 + size):
+            for discard in (True, False):
+                usual = solve(tuple(hand), discard=discard, backend=backend)
+                checked = solve(" ".join(card.face for card in hand), discard=discard, top=1, bonus=10,
+                                wordlist=default_wordlist(), backend=backend)  # fmt: skip
+                assert usual == checked and type(usual.cards) is tuple and usual.cards == tuple(hand)
+                assert solve(hand, discard=discard, backend=_Name(backend)) == usual
+
+
+# -- bad input: the same error whatever the form of the hand ---------------------------------------
 
 
 _BAD_OPTIONS = ({"top": True}, {"top": 1.0}, {"top": 0}, {"discard": 2}, {"discard": "yes"}, {"bonus": 10.0},
@@ -155,56 +239,28 @@ def _error(call):
     return None
 
 
-@pytest.mark.usefixtures("every_backend_made")
 @pytest.mark.parametrize("options", _BAD_OPTIONS)
 def test_bad_options_raise_the_same_error_for_every_form_of_hand(options):
     cards = parse_hand("c,a,t")
     errors = {_error(lambda hand=hand: solve(hand, **options)) for hand in ("c,a,t", cards, list(cards))}
     assert len(errors) == 1 and None not in errors, errors
+    ((kind, _),) = errors
+    assert issubclass(kind, QuiddlerError)
 
 
-@pytest.mark.usefixtures("every_backend_made")
-@pytest.mark.parametrize("options", [{}, {"top": 0}, {"backend": "nope"}, {"discard": True}])
+@pytest.mark.parametrize("options", [{}, {"top": 0}, {"discard": True}, {"bonus": -1}])
 @pytest.mark.parametrize("bad", [[Card("a"), 5], (Card("a"), None), [Card("a"), [1]], (Card("a"), "zz"), [],
                                  full_deck()[:21]])  # fmt: skip
-def test_a_bad_hand_raises_first_and_as_the_parser_does(bad, options):
-    # A hand the flat path cannot count goes down the plain path, which
-    # looks at the cards before the options, as it always has.
+def test_a_bad_hand_raises_before_the_options_are_checked_and_as_the_parser_does(bad, options):
+    # (The word list and backend are checked first, when the Solver is made.)
     plain = _error(lambda: solve(bad if isinstance(bad, list) else list(bad)))
     assert plain is not None and _error(lambda: solve(bad, **options)) == plain
-
-
-@pytest.mark.usefixtures("every_backend_made")
-@pytest.mark.parametrize("backend", ["auto", "python", "numba"])
-def test_the_flat_path_gives_what_the_checked_path_gives(backend):
-    from quiddler import default_wordlist
-
-    class Name(str):
-        """A backend name that is no plain str (the plain path takes it: the flat one wants a str)."""
-
-    for size in (1, 2, 3, 7, 11, 12, 13):
-        for hand in _deals(8, size, seed=100 + size):
-            for discard in (True, False):
-                flat = solve(tuple(hand), discard=discard, backend=backend)
-                checked = solve(" ".join(card.face for card in hand), discard=discard, top=1, bonus=10,
-                                wordlist=default_wordlist(), backend=backend)  # fmt: skip
-                assert flat == checked and type(flat.cards) is tuple and flat.cards == tuple(hand)
-                assert solve(hand, discard=discard, backend=Name(backend)) == flat
-
-
-def test_a_backend_not_made_yet_is_made_by_the_plain_path(monkeypatch):
-    expected = solve(HAND, discard=True, backend="python")
-    monkeypatch.delitem(_backends._backends, "python")
-    assert solve(parse_hand(HAND), discard=True, backend="python") == expected
-    assert type(_backends._backends["python"]) is PythonBackend
 
 
 def test_words_named_so_far_and_words_not_yet_mix_in_one_play():
     # Two fresh lists with the same words, solved in different orders: each
     # names a word when it first meets it (some of a play's words named
     # before, some not), and every solution comes out the same.
-    from quiddler import WordList
-
     words = ["cat", "act", "at", "ta", "dog", "god", "go", "do", "to", "tag", "cog", "cod", "coat", "taco", "goat"]
     hands = [parse_hand(text) for text in ("c,a,t,d,o,g", "t,a,g,c,o,d", "g,o,a,t,c,a", "d,o,c,t,a,o,g,a")]
     first, second = WordList(words, name="first"), WordList(words, name="second")
@@ -214,91 +270,64 @@ def test_words_named_so_far_and_words_not_yet_mix_in_one_play():
     assert all(len(solution.best.words) >= 2 for solution in forwards[:2])
 
 
-@pytest.mark.usefixtures("every_backend_made")
-def test_the_flat_path_names_words_by_the_list_in_use(monkeypatch):
-    # Solves on another list in between make the default list's names not
-    # the last ones used: the flat path must notice (and a fresh process's
-    # first solves meet words not named yet).
-    from quiddler import WordList
-
-    other = WordList(["cat", "act", "at", "ta", "dog", "god", "go", "do", "to"], name="other")
-    monkeypatch.setattr(core, "_last_names", None)
+def test_solvers_on_different_lists_name_words_by_their_own_list():
+    other = Solver(WordList(["cat", "act", "at", "ta", "dog", "god", "go", "do", "to"], name="other"))
+    usual = Solver()
     for hand in _deals(30, 11, seed=5):
         for backend in ("python", "numba"):
-            flat = solve(tuple(hand), discard=True, backend=backend)
-            assert flat == solve(" ".join(card.face for card in hand), discard=True, bonus=10, backend=backend)
-            solve(tuple(hand), discard=True, wordlist=other, backend=backend)
+            expected = solve(" ".join(card.face for card in hand), discard=True, bonus=10, backend=backend)
+            assert usual.solve(tuple(hand), discard=True) == expected
+            other.solve(tuple(hand), discard=True)
+            assert Solver(backend=backend).solve(tuple(hand), discard=True) == expected
 
 
-class _AnyWord(dict):  # type: ignore[type-arg]
-    """Names any rank, wrongly: what another list's names must never be used for."""
-
-    def __missing__(self, rank: int) -> Word:
-        return Word("zz", (Card("z"), Card("z")))
+# -- the memory setting, read when a Solver is made ------------------------------------------
 
 
-def test_the_flat_path_never_names_words_by_another_lists_names(monkeypatch):
-    import weakref
-
-    from quiddler import WordList
-
-    hands = [tuple(hand) for hand in _deals(20, 11, seed=6)]
-    expected = [solve(" ".join(card.face for card in hand), discard=True) for hand in hands]
-    stranger = WordList(["zz"], name="stranger").card_trie
-    for hand, solution in zip(hands, expected):
-        monkeypatch.setattr(core, "_last_names", (weakref.ref(stranger), (_AnyWord(), {})))
-        assert solve(hand, discard=True) == solution
-
-
-# -- the memory setting, read at dict speed ---------------------------------------------
-
-
-def test_the_memory_setting_follows_every_change(monkeypatch):
-    assert core._memory_setting() == os.environ.get(core.MEMORY_ENV)
+def test_a_solver_reads_the_memory_setting_once_when_made(monkeypatch):
+    monkeypatch.delenv(core.MEMORY_ENV, raising=False)
+    assert Solver().max_memory_bytes == core.DEFAULT_MAX_MEMORY_MB << 20
     monkeypatch.setenv(core.MEMORY_ENV, "64")
-    assert core._memory_setting() == "64" and core.max_memory_bytes() == 64 << 20
+    solver = Solver(backend="python")
+    assert solver.max_memory_bytes == 64 << 20 == core.max_memory_bytes()
     monkeypatch.setenv(core.MEMORY_ENV, " 7 ")
-    assert core.max_memory_bytes() == 7 << 20
-    os.environ[core.MEMORY_ENV] = "lots"
-    with pytest.raises(ValueError, match=core.MEMORY_ENV):
-        solve("c,a,t")
-    with pytest.raises(ValueError, match=core.MEMORY_ENV):  # errors are not cached
-        solve("c,a,t")
+    assert solver.max_memory_bytes == 64 << 20  # read once: a later change is for Solvers made later
+    assert Solver().max_memory_bytes == 7 << 20
+    hand = "a,e,i,o,u,r,s,t,l,n,d,g,p,m,b,c,h,y,er,th"
+    with pytest.raises(HandTooLargeError, match="over the limit of 7 MB"):
+        Solver(backend="python").solve(hand, beat_words=3)
     monkeypatch.delenv(core.MEMORY_ENV)
-    assert core._memory_setting() is None and core.max_memory_bytes() == core.DEFAULT_MAX_MEMORY_MB << 20
+    assert core.max_memory_bytes() == core.DEFAULT_MAX_MEMORY_MB << 20
 
 
-def test_a_stand_in_for_os_environ_is_asked_the_ordinary_way(monkeypatch):
+def test_the_module_functions_follow_the_memory_setting_at_once(monkeypatch):
+    hand = "a,e,i,o,u,r,s,t,l,n,d,g,p,m,b,c,h,y,er,th"
+    solve(hand, backend="python")  # the default Solver exists before the setting changes
+    monkeypatch.setenv(core.MEMORY_ENV, "7")
+    with pytest.raises(HandTooLargeError, match="over the limit of 7 MB"):
+        solve(hand, beat_words=3, backend="python")
+    with pytest.raises(HandTooLargeError, match="over the limit of 7 MB"):
+        score_many([hand], beat_words=3, backend="python")
+    assert solve("c,a,t", backend="python").best.score  # a small search never looks
+    monkeypatch.setenv(core.MEMORY_ENV, "4096")
+    assert solve("a,b,c,d,e,f,g,h,i,j,k,l,m,n", beat_words=1, backend="python").best.score is not None
+
+
+@pytest.mark.parametrize("value", ["lots", "0", "-3", "1.5"])
+def test_a_bad_memory_setting_is_refused_when_a_solver_is_made(monkeypatch, value):
+    monkeypatch.setenv(core.MEMORY_ENV, value)
+    for _ in range(2):  # errors are not cached
+        with pytest.raises(InvalidArgumentError, match=core.MEMORY_ENV):
+            Solver()
+    with pytest.raises(ValueError, match=core.MEMORY_ENV):
+        solve("c,a,t", wordlist=WordList(["cat"]))  # a list of one's own: a Solver made now
+
+
+def test_a_stand_in_for_os_environ_is_read_the_ordinary_way(monkeypatch):
     monkeypatch.setattr(core.os, "environ", {core.MEMORY_ENV: "0"})
-    with pytest.raises(ValueError, match="at least 1"):
-        solve("c,a,t", backend="python")
-
-
-def test_imported_under_a_stand_in_the_real_environ_is_still_read():
-    """quiddler imported while os.environ is a stand-in: once the real one is
-    back, its setting is read (the ordinary way), not ignored."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    code = """
-import os
-real = os.environ
-os.environ = dict(real)
-from quiddler import solve
-from quiddler.solver import core
-os.environ = real
-os.environ[core.MEMORY_ENV] = "0"
-try:
-    solve(('c', 'a', 't'), backend='python')
-except ValueError as exc:
-    print('refused:', exc)
-"""
-    root = Path(__file__).resolve().parent.parent
-    env = dict(os.environ, PYTHONPATH=str(root))
-    env.pop(core.MEMORY_ENV, None)
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert "refused:" in done.stdout and "at least 1" in done.stdout, done.stdout + done.stderr
+    with pytest.raises(InvalidArgumentError, match="at least 1"):
+        Solver(backend="python")
+    assert os.environ.get(core.MEMORY_ENV) == "0"
 
 
 # -- the memo room ----------------------------------------------------------------------
@@ -324,7 +353,7 @@ def get_trie():
 
 def _plays(blocks, hand, params):
     """The two plays of a kernel call's blocks (the rest of a block is scratch)."""
-    return core._best_plays(blocks, get_trie(), bool(params[1] or params[2]))
+    return Solver()._best_plays(blocks, bool(params[1] or params[2]))
 
 
 def _python_blocks(hand, params):
@@ -420,25 +449,23 @@ def test_the_kernel_is_called_without_the_dispatcher_when_compiled():
 def test_the_auto_backend_is_skipped_once_compiled(monkeypatch):
     auto = AutoBackend()
     monkeypatch.setitem(_backends._backends, "auto", auto)
-    assert core._engine("auto") is auto
+    solver = Solver()
+    assert solver._current() is auto
     expected = solve(HAND, discard=True, backend="python")
     auto.compiled = get_backend("numba")  # type: ignore[assignment]
-    assert core._engine("auto") is auto.compiled
-    assert solve(HAND, discard=True) == expected
-    assert solve(parse_hand(HAND), discard=True) == expected  # the flat path skips it too
+    assert solver.solve(HAND, discard=True) == expected
+    assert solver._current() is auto.compiled and Solver()._current() is auto.compiled
+    assert solver.solve(parse_hand(HAND), discard=True) == expected
 
 
-def test_the_last_names_go_with_their_word_list():
-    import gc
-
-    from quiddler import WordList
-
+def test_the_names_of_a_lists_words_go_with_the_list():
     words = WordList(["cat", "act", "at"], name="short-lived")
     assert solve("c,a,t", wordlist=words).best.words[0].text == "act"
-    assert core._last_names is not None and core._last_names[0]() is words.card_trie
+    assert words.card_trie in core._NAMES
+    before = len(core._NAMES)
     del words
     gc.collect()
-    assert core._last_names is None
+    assert len(core._NAMES) <= before - 1
     assert solve("c,a,t").best.score == solve("c,a,t", backend="python").best.score
 
 

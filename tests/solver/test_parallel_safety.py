@@ -1,6 +1,6 @@
 """score_many/solve_many from several threads and in forked children
-(issue 11, item 3: a numba ``parallel=True`` batch kernel aborted the
-process under the workqueue layer and killed forked children under OpenMP).
+(a numba ``parallel=True`` batch kernel once aborted the process under
+the workqueue layer and killed forked children under OpenMP).
 Each case runs in a fresh interpreter, because numba's threading layer is
 chosen once per process and a failure aborts it."""
 

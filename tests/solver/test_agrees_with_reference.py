@@ -10,9 +10,9 @@ import pytest
 
 from quiddler import parse_hand
 
-from .naive import Reference, RefPlay, Targets, enable_reference, spell
+from ..naive import Reference, RefPlay, Targets, enable_reference, spell
 
-KNOWN = [json.loads(line) for line in (Path(__file__).parent / "data" / "known_hands.jsonl").open()]
+KNOWN = [json.loads(line) for line in (Path(__file__).parent.parent / "data" / "known_hands.jsonl").open()]
 
 
 def test_spell():

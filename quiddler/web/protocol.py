@@ -1,0 +1,544 @@
+"""The browser game's wire protocol: the strict schema of what a client
+may send, and the JSON the server sends back.
+
+The server is the only trusted party.  Every client message is parsed here
+against a closed schema (known types only, no extra fields, bounded sizes,
+cards parsed by :meth:`~quiddler.cards.Card.parse`); anything else is a
+:class:`ProtocolError`, answered with an ``error`` message while the
+connection stays open.  The seat an action is for never comes from a
+message: it is the seat of the connection's token, so an action that names
+a ``player`` is refused.
+
+REST (JSON bodies of at most 16 KiB; errors are ``{"error": CODE, "message": TEXT}``)
+-----------------------------------------------------------------------------------
+
+``POST /api/tables`` ``{"seats": ["human", "expert", ...], "rules": {...},
+"hints": true, "name": "Ann"}`` -> ``201 {"table": ID, "invite": CODE,
+"seat": 0, "token": TOKEN}``.  ``seats`` has 2 to 8 entries, each
+``"human"`` or a name of ``GET /api/players``; seat 0 (the creator's) must
+be ``"human"``.  ``rules`` (optional) holds :class:`~quiddler.game.Rules`
+fields by name (``GET /api/rules``; the word list is always ENABLE).
+``hints`` (optional, default true) allows the hint button.  ``name``
+(optional) is the creator's display name.  ``400`` for a bad body, ``503``
+(``too_many_tables``) when the server holds its maximum of tables.
+
+``POST /api/tables/{table}/join`` ``{"invite": CODE, "name": "Bo"}`` ->
+``200 {"seat": K, "token": TOKEN}`` for the next free human seat; ``404``
+no such table, ``403`` a wrong invite (whether or not a seat is free),
+``409`` the right invite but no free seat.
+
+``GET /api/tables/{table}`` -> ``200 {"table": ID, "seats": [SEAT, ...],
+"started": bool, "over": bool, "hints": bool, "rules": RULES}``: what an
+invite page shows before joining (public: no token, invite, hand or seed).
+
+``GET /api/tables/{table}/record`` -> the game record once the game is
+over (the engine's JSON, ``docs/game.md``; players by name: a person's
+display name, a computer's level); ``403`` before, ``404`` no such table.
+
+``GET /api/players`` -> ``{"players": [NAME, ...], "levels": ["easy",
+"medium", "hard", "expert"], "default": "medium"}``: the computer players a
+seat may name (``levels`` the ones worth offering first, weakest first).
+
+``GET /api/rules`` -> ``{"defaults": RULES, "variants": [{"name", "type",
+"default", "help"}, ...], "max_seats": 8, "min_seats": 2}``: the rule
+options a table may set (the variants ``quiddler play`` offers, by field).
+
+WebSocket ``/ws/{table}``
+-------------------------
+
+The handshake's ``Origin`` must be the server's own origin (scheme, host
+and port of the request, the host being one the server answers to) or one
+given with ``--allow-origin``; anything else, or no ``Origin``, is refused
+(HTTP 403).  So is a connection over the per-address limit.  Every message
+is one JSON object in a text frame of at most :data:`MAX_MESSAGE_BYTES`
+(64 KiB); a bigger one closes the connection with code 1009.  A
+connection that sends nothing for the idle time (30 minutes by default) is
+closed with code 1000; the page reconnects when it is used again.
+
+Client -> server:
+
+- ``{"type": "hello", "token": TOKEN}``: take the seat of that token, or
+  ``{"type": "hello", "watch": true}``: watch as a spectator.  Must come
+  first; a wrong token gets ``error`` ``bad_token`` and no view (another
+  hello may follow).  Answered by ``welcome``, then ``lobby`` or ``state``.
+- ``{"type": "action", "action": ACTION}``: ACTION is the game record's
+  action encoding without ``"player"``: ``{"type": "draw", "source":
+  "pile"}`` (or ``"discard"``), ``{"type": "discard", "card": "q"}``,
+  ``{"type": "go_out", "words": [["qu", "i", "t"]], "discard": "e"}``,
+  ``{"type": "lay_down", "words": [...], "discard": "z"}``.  Accepted:
+  the next ``state`` shows it.  Refused: ``error``.
+- ``{"type": "hint"}`` -> ``{"type": "hint", "hint": HINT}``, HINT in the
+  shape of ``quiddler hint --json`` (``recommended``, ``options``,
+  ``reason``), for the connection's own seat on its turn only.
+- ``{"type": "match", "words": ["quiet", "dog"], "discard": "e" or null,
+  "mode": "go_out" or "lay_down"}``: words typed as text, matched to the
+  hand's cards as ``quiddler play`` does -> ``{"type": "match", "matches":
+  [{"words": [["qu", "i", "e", "t"], ...], "discard": FACE or null,
+  "left": [FACE, ...], "points": N}, ...]}`` (every distinct way, most
+  points first; ``discard`` null when the player must still choose one of
+  ``left``), or ``error`` ``no_match`` with ``play``'s exact reason.
+- ``{"type": "ping"}`` -> ``{"type": "pong"}``.
+
+Server -> client (clients ignore types and fields they do not know):
+
+- ``{"type": "welcome", "table": ID, "seat": K or null, "hints": bool}``
+- ``{"type": "lobby", "seats": [SEAT, ...]}`` until every seat is taken.
+- ``{"type": "state", "view": VIEW, "seats": [SEAT, ...], "moves": N,
+  "hints": bool}`` at once and after every change at the table (an
+  action, a seat connecting or leaving); ``moves`` counts the actions
+  accepted so far, so a client can tell a newer state from a re-sent one.
+- ``{"type": "hint", ...}``, ``{"type": "match", ...}``, ``{"type": "pong"}``.
+- ``{"type": "error", "code": CODE, "message": TEXT}``.  Codes:
+  ``bad_message`` (not JSON, unknown type, missing or extra field,
+  oversized string, bad card, an action naming a player), ``hello_first``,
+  ``bad_token``, ``not_seated`` (a spectator acting or asking a hint),
+  ``not_started`` (seats still free), ``not_your_turn``, ``illegal`` (the
+  engine's exact reason), ``no_hints`` (the table has hints off),
+  ``no_match``, ``rate_limited``, ``busy`` (a hint took too long),
+  ``no_table``.
+
+SEAT is ``{"seat": K, "kind": "human" or a level, "name": TEXT or null,
+"taken": bool, "connected": bool}``: a computer seat is always taken and
+connected and is named by its level; a free human seat has name null.
+
+VIEW is a :class:`~quiddler.game.PlayerView` as JSON, field by field
+(cards are faces such as ``"qu"``; a word is a list of faces):
+
+- ``seat``: the viewer's seat, null for a spectator.
+- ``players``: seats at the table.  ``rounds``: rounds in the game.
+- ``rules``: the table's :class:`~quiddler.game.Rules` fields by name
+  (``round_sizes`` a list), ``wordlist`` its name.
+- ``round``: the round in play, 0-based.  ``round_size``: cards dealt in it.
+- ``dealer``: the seat that dealt.  ``turn``: the seat to move.
+- ``phase``: ``"draw"`` (the seat to move draws), ``"discard"`` (it has
+  drawn: discard, go out or lay down) or ``"game_over"``.
+- ``hand``: the viewer's cards in the order held (empty for a spectator).
+- ``hand_sizes``: cards each seat holds (public).
+- ``discard_top``: the face-up card, or null.  ``draw_pile_size``,
+  ``discard_pile_size``: cards in each pile.
+- ``seen``: every card turned face up on the discard pile this round, oldest first.
+- ``laid_down``: per seat, the words laid down this round (lists of faces).
+- ``totals``: each seat's total after the finished rounds.
+- ``went_out``: the seat that went out this round, or null.
+- ``turns_taken``: turns the viewer has started this round (null for a spectator).
+- ``my_turn``: the viewer is to move.  ``final_turn``: someone went out,
+  so the seat to move is on its last turn of the round.  ``may_go_out``:
+  the rules let the viewer go out now (the first-turn variant; cards aside).
+  ``may_draw_from_pile``: the pile is not empty, or can be refilled.
+- ``history``: each finished round, oldest first: ``{"round": 1-based,
+  "cards", "dealer", "went_out", "scores": [{"score", "words", "unused",
+  "longest_bonus", "most_words_bonus", "went_out"} per seat], "totals",
+  "turn_limit"}``; ``score`` is the words' points minus the unused cards'
+  plus both bonuses; ``totals`` are after the zero floor when the rules
+  floor totals (``rules.floor_at_zero``), so a total can differ from the
+  sum of scores.
+- ``log``: this round's actions as the table saw them, oldest first: the
+  action's record encoding with ``player`` (``{"type": "draw", "player",
+  "source"}``, ``discard`` with ``card``, ``go_out``/``lay_down`` with
+  ``words`` and ``discard``), plus ``taken`` (the face-up card a draw from
+  the discard pile took, else null; a blind draw never shows its card) and
+  ``reshuffled`` (the discard pile was shuffled into a new draw pile first).
+- ``winners``: the seats with the highest total once the game is over, else empty.
+
+Never in any message before the game is over: another seat's hand, the
+draw pile, the game's seed, the record.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+from ..cards import Card
+from ..errors import QuiddlerError
+from ..game.engine import Game
+from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from ..game.state import Action, Discard, Draw, GoOut, LayDown, Phase, PlayerView, PublicEvent, word_of
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "ActionRequest",
+    "Hello",
+    "HintRequest",
+    "MatchRequest",
+    "Ping",
+    "ProtocolError",
+    "encode_view",
+    "error_message",
+    "parse_message",
+    "spectator_view",
+    "to_engine_action",
+]
+
+#: The largest message either side sends; a bigger client message closes the connection (1009).
+MAX_MESSAGE_BYTES = 64 * 1024
+#: The longest string a client may put in any field (tokens are 43 characters).
+MAX_STRING = 64
+#: The most words in one action or match request, and cards in one word (a hand holds at most 20 cards).
+MAX_WORDS = 20
+MAX_WORD_CARDS = 20
+
+
+class ProtocolError(Exception):
+    """A message the server refuses; ``code`` is the error reply's code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def error_message(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+# -- client messages -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    token: str | None  #: None for a spectator
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRequest:
+    """An action without its seat: :func:`to_engine_action` adds the connection's."""
+
+    kind: Literal["draw", "discard", "go_out", "lay_down"]
+    source: Literal["pile", "discard"] = "pile"
+    card: Card | None = None  #: the discard of every kind but a draw
+    words: tuple[tuple[Card, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HintRequest:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRequest:
+    words: tuple[str, ...]
+    discard: Card | None
+    mode: Literal["go_out", "lay_down"]
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    pass
+
+
+ClientMessage = Hello | ActionRequest | HintRequest | MatchRequest | Ping
+
+
+def _bad(message: str) -> ProtocolError:
+    return ProtocolError("bad_message", message)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _bad(f"field {_shown(key)} appears twice")
+        out[key] = value
+    return out
+
+
+def _reject_constant(name: str) -> Any:
+    raise _bad(f"not a JSON number: {name}")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _fields(data: dict[str, Any], what: str, required: set[str], optional: frozenset[str] = frozenset()) -> None:
+    """``data`` has every required field and nothing but the known ones."""
+    missing = sorted(required - data.keys())
+    if missing:
+        raise _bad(f"{what} needs the field {_shown(missing[0])}")
+    extra = sorted(data.keys() - required - optional)
+    if extra:
+        if "player" in extra and what == "an action":
+            raise _bad("an action must not name a player: the seat is the one of your token")
+        raise _bad(f"{what} has an unknown field {_shown(extra[0])}")
+
+
+def _string(value: Any, what: str, limit: int = MAX_STRING) -> str:
+    if not isinstance(value, str):
+        raise _bad(f"{what} must be a string, not {_shown(value)}")
+    if len(value) > limit:
+        raise _bad(f"{what} is too long ({len(value)} characters; at most {limit})")
+    return value
+
+
+def _card(value: Any, what: str) -> Card:
+    face = _string(value, what, 8)
+    try:
+        return Card.parse(face)
+    except QuiddlerError as exc:
+        raise _bad(f"{what}: {exc}") from None
+
+
+def _list(value: Any, what: str, limit: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise _bad(f"{what} must be a list, not {_shown(value)}")
+    if len(value) > limit:
+        raise _bad(f"{what} is too long ({len(value)} entries; at most {limit})")
+    return value
+
+
+def _words(value: Any) -> tuple[tuple[Card, ...], ...]:
+    words = _list(value, "words", MAX_WORDS)
+    return tuple(
+        tuple(_card(face, f"words[{i}][{j}]") for j, face in enumerate(_list(word, f"words[{i}]", MAX_WORD_CARDS)))
+        for i, word in enumerate(words)
+    )
+
+
+def _action(value: Any) -> ActionRequest:
+    if not isinstance(value, dict):
+        raise _bad(f"action must be an object, not {_shown(value)}")
+    kind = value.get("type")
+    if kind == "draw":
+        _fields(value, "an action", {"type", "source"})
+        source = value["source"]
+        if source not in ("pile", "discard"):
+            raise _bad(f"a draw's source must be 'pile' or 'discard', not {_shown(source)}")
+        return ActionRequest("draw", source=source)
+    if kind == "discard":
+        _fields(value, "an action", {"type", "card"})
+        return ActionRequest("discard", card=_card(value["card"], "card"))
+    if kind in ("go_out", "lay_down"):
+        _fields(value, "an action", {"type", "words", "discard"})
+        return ActionRequest(kind, card=_card(value["discard"], "discard"), words=_words(value["words"]))
+    raise _bad(f"unknown action type {_shown(kind)} (expected draw, discard, go_out or lay_down)")
+
+
+def parse_message(text: str) -> ClientMessage:
+    """The client message in ``text``, or :class:`ProtocolError` saying what is wrong."""
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise _bad(f"not JSON: {exc}"[:200]) from None
+    if not isinstance(data, dict):
+        raise _bad(f"a message must be a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    if kind == "hello":
+        if "watch" in data:
+            _fields(data, "hello", {"type", "watch"})
+            if data["watch"] is not True:
+                raise _bad("watch must be true")
+            return Hello(None)
+        _fields(data, "hello", {"type", "token"})
+        return Hello(_string(data["token"], "token"))
+    if kind == "action":
+        _fields(data, "an action message", {"type", "action"})
+        return _action(data["action"])
+    if kind == "hint":
+        _fields(data, "hint", {"type"})
+        return HintRequest()
+    if kind == "match":
+        _fields(data, "match", {"type", "words", "mode"}, frozenset({"discard"}))
+        texts = tuple(_string(w, f"words[{i}]", 32) for i, w in enumerate(_list(data["words"], "words", MAX_WORDS)))
+        if not texts:
+            raise _bad("match needs at least one word")
+        mode = data["mode"]
+        if mode not in ("go_out", "lay_down"):
+            raise _bad(f"mode must be 'go_out' or 'lay_down', not {_shown(mode)}")
+        discard = data.get("discard")
+        return MatchRequest(texts, None if discard is None else _card(discard, "discard"), mode)
+    if kind == "ping":
+        _fields(data, "ping", {"type"})
+        return Ping()
+    raise _bad(f"unknown message type {_shown(kind)} (expected hello, action, hint, match or ping)")
+
+
+def to_engine_action(request: ActionRequest, seat: int) -> Action:
+    """The engine action for the connection's seat."""
+    if request.kind == "draw":
+        return Draw(seat, request.source)
+    assert request.card is not None
+    if request.kind == "discard":
+        return Discard(seat, request.card)
+    words = tuple(word_of(cards) for cards in request.words)
+    if request.kind == "go_out":
+        return GoOut(seat, words, request.card)
+    return LayDown(seat, words, request.card)
+
+
+# -- REST bodies -----------------------------------------------------------------
+
+#: The longest display name.
+MAX_NAME = 24
+#: The most rounds a table may play, and the highest turn limit it may set.
+MAX_ROUNDS = 20
+MAX_TURN_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    seats: tuple[str, ...]
+    rules: Rules
+    hints: bool
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRequest:
+    invite: str
+    name: str | None  #: None: "Player K" for seat K - 1
+
+
+def parse_body(body: bytes) -> dict[str, Any]:
+    """A REST body: one JSON object (ProtocolError otherwise)."""
+    try:
+        data = json.loads(body, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise _bad(f"the body is not JSON: {exc}"[:200]) from None
+    if not isinstance(data, dict):
+        raise _bad(f"the body must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def parse_name(value: Any, default: str) -> str:
+    """A display name: printable text, at most :data:`MAX_NAME` characters once trimmed."""
+    if value is None:
+        return default
+    name = " ".join(_string(value, "name").split())
+    if not name:
+        raise _bad("name must not be empty")
+    if len(name) > MAX_NAME:
+        raise _bad(f"name is too long ({len(name)} characters; at most {MAX_NAME})")
+    if not name.isprintable():
+        raise _bad("name must be printable text")
+    return name
+
+
+def parse_rules(value: Any) -> Rules:
+    """Rules fields by name (no word list: tables play with ENABLE)."""
+    if value is None:
+        return Rules()
+    if not isinstance(value, dict):
+        raise _bad(f"rules must be an object, not {_shown(value)}")
+    known = [f.name for f in fields(Rules) if f.name != "wordlist"]
+    for key in value:
+        if key == "wordlist":
+            raise _bad("rules: a table plays with the ENABLE word list; wordlist cannot be set")
+        if key not in known:
+            raise _bad(f"rules: unknown field {_shown(key)} (known: {', '.join(known)})")
+    sizes = value.get("round_sizes")
+    if sizes is not None:
+        _list(sizes, "rules.round_sizes", MAX_ROUNDS)
+    limit = value.get("turn_limit")
+    if isinstance(limit, int) and limit > MAX_TURN_LIMIT:
+        raise _bad(f"rules.turn_limit must be at most {MAX_TURN_LIMIT}, not {limit}")
+    try:
+        return Rules.from_dict(value)
+    except (TypeError, ValueError) as exc:
+        raise _bad(f"rules: {exc}") from None
+
+
+def parse_new_table(data: dict[str, Any], players: tuple[str, ...]) -> NewTable:
+    """``POST /api/tables``; ``players`` are the computer players' names."""
+    _fields(data, "a new table", {"seats"}, frozenset({"rules", "hints", "name"}))
+    seats = _list(data["seats"], "seats", MAX_PLAYERS)
+    if len(seats) < MIN_PLAYERS:
+        raise _bad(f"a table needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(seats)}")
+    for number, kind in enumerate(seats):
+        _string(kind, f"seats[{number}]")
+        if kind != "human" and kind not in players:
+            raise _bad(f"seats[{number}]: {_shown(kind)} is neither 'human' nor a computer player "
+                       f"({', '.join(players)})")  # fmt: skip
+    if seats[0] != "human":
+        raise _bad("seats[0] is the creator's seat: it must be 'human'")
+    hints = data.get("hints", True)
+    if not isinstance(hints, bool):
+        raise _bad(f"hints must be true or false, not {_shown(hints)}")
+    rules = parse_rules(data.get("rules"))
+    try:
+        rules.check_players(len(seats))
+    except ValueError as exc:
+        raise _bad(str(exc)) from None
+    return NewTable(tuple(seats), rules, hints, parse_name(data.get("name"), "Player 1"))
+
+
+def parse_join(data: dict[str, Any]) -> JoinRequest:
+    """``POST /api/tables/{table}/join``."""
+    _fields(data, "a join", {"invite"}, frozenset({"name"}))
+    name = data.get("name")
+    return JoinRequest(_string(data["invite"], "invite"), None if name is None else parse_name(name, ""))
+
+
+# -- server messages -------------------------------------------------------------
+
+
+def _faces(cards: Any) -> list[str]:
+    return [c.face for c in cards]
+
+
+def _event(event: PublicEvent) -> dict[str, Any]:
+    out = event.action.to_dict()
+    out["taken"] = None if event.taken is None else event.taken.face
+    out["reshuffled"] = event.reshuffled
+    return out
+
+
+def encode_view(view: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
+    """A seat's view as the JSON the server sends in a ``state`` message.
+
+    Every field of :class:`~quiddler.game.PlayerView` by its name, cards as
+    faces and words as lists of faces (the module docstring lists them).
+
+    :param view: the seat's view, from :meth:`quiddler.game.Game.view`.
+    :param spectator: blank the seat, the hand and the turn count: any
+        seat's view less those is the public view a spectator gets.
+    :returns: the view as a JSON-ready dict.
+    """
+    over = view.phase is Phase.GAME_OVER
+    rules = view.rules.settings()
+    rules["wordlist"] = view.rules.words.name
+    best = max(view.totals)
+    return {
+        "seat": None if spectator else view.seat,
+        "players": view.players,
+        "rounds": view.rules.rounds,
+        "rules": rules,
+        "round": view.round,
+        "round_size": view.round_size,
+        "dealer": view.dealer,
+        "turn": view.turn,
+        "phase": view.phase.value,
+        "hand": [] if spectator else _faces(view.hand),
+        "hand_sizes": list(view.hand_sizes),
+        "discard_top": None if view.discard_top is None else view.discard_top.face,
+        "draw_pile_size": view.draw_pile_size,
+        "discard_pile_size": view.discard_pile_size,
+        "seen": _faces(view.seen),
+        "laid_down": [[_faces(w.cards) for w in words] for words in view.laid_down],
+        "totals": list(view.totals),
+        "went_out": view.went_out,
+        "turns_taken": None if spectator else view.turns_taken,
+        "my_turn": False if spectator else view.my_turn,
+        "final_turn": view.went_out is not None and not over,
+        "may_go_out": False if spectator else (view.my_turn and view.may_go_out),
+        "may_draw_from_pile": view.may_draw_from_pile,
+        "history": [r.to_dict() for r in view.history],
+        "log": [_event(e) for e in view.log],
+        "winners": [seat for seat, total in enumerate(view.totals) if total == best] if over else [],
+    }
+
+
+def spectator_view(game: Game) -> dict[str, Any]:
+    """The public VIEW: seat 0's view with its private fields blanked."""
+    return encode_view(game.view(0), spectator=True)
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """Compact JSON text of a server message (finite numbers only)."""
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)

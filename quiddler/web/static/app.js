@@ -1,0 +1,44 @@
+// The page's entry point: which screen the address asks for.
+//
+//   /              home: play now against the computer, or set up a table
+//   /t/{table}     a table: join it (with #invite=CODE), its lobby, the game
+//
+// The invite code travels in the fragment (#invite=...), which browsers
+// never send to a server, so it stays out of server logs.
+
+import { showHome } from "./home.js";
+import { TableSession } from "./session.js";
+
+let current = null; // the table session on screen, closed when leaving it
+
+export function navigate(path) {
+  history.pushState(null, "", path);
+  route();
+}
+
+function route() {
+  if (current) {
+    current.close();
+    current = null;
+  }
+  const main = document.getElementById("main");
+  const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
+  if (match) {
+    const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+    current = new TableSession(main, match[1], invite);
+  } else {
+    showHome(main, { navigate });
+  }
+}
+
+window.addEventListener("popstate", route);
+// Links inside the page (the brand, "back to the start") change screens
+// without a reload; the modifier keys keep their usual meaning.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a[href^='/']");
+  if (!link || link.hasAttribute("download") || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  navigate(link.getAttribute("href"));
+});
+route();

@@ -1,0 +1,152 @@
+// Talking to the server: the REST calls, the seat credentials kept in this
+// browser, and one WebSocket per table that reconnects by itself.
+//
+// A seat's token is the only proof of the seat.  It is kept in
+// localStorage under the table's id, so a reload, a closed tab or a server
+// restart puts the player back in their seat; it never goes into the URL
+// (URLs end up in histories, logs and Referer headers).
+
+const STORE_PREFIX = "quiddler.seat.";
+
+/** {token, seat, name, invite?} for the table, or null. */
+export function loadSeat(table) {
+  try {
+    const raw = localStorage.getItem(STORE_PREFIX + table);
+    const seat = raw ? JSON.parse(raw) : null;
+    return seat && typeof seat.token === "string" ? seat : null;
+  } catch {
+    return null; // storage disabled or a damaged entry: play on as a newcomer
+  }
+}
+
+export function saveSeat(table, seat) {
+  localStorage.setItem(STORE_PREFIX + table, JSON.stringify(seat));
+}
+
+export function forgetSeat(table) {
+  localStorage.removeItem(STORE_PREFIX + table);
+}
+
+/** An error answer of the REST API: `status` is the HTTP status, `message` the server's reason. */
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const reason = data && (data.message || data.error || data.detail);
+    throw new ApiError(response.status, typeof reason === "string" ? reason : `the server answered ${response.status}`);
+  }
+  return data;
+}
+
+/** POST /api/tables: {table, invite, seat, token}. */
+export const createTable = (settings) => request("POST", "/api/tables", settings);
+/** POST /api/tables/{table}/join: {seat, token}. */
+export const joinTable = (table, invite, name) =>
+  request("POST", `/api/tables/${encodeURIComponent(table)}/join`, { invite, name });
+/** GET /api/tables/{table}: the public facts (seats, started, over, hints, rules). */
+export const tableSummary = (table) => request("GET", `/api/tables/${encodeURIComponent(table)}`);
+/** Where the finished game's record is downloaded from. */
+export const recordUrl = (table) => `/api/tables/${encodeURIComponent(table)}/record`;
+/** GET /api/players, when the server lists its computer players (else null). */
+export async function listPlayers() {
+  try {
+    return await request("GET", "/api/players");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The table's WebSocket.  `hello` is the first message ({type: "hello",
+ * token} or {type: "hello", watch: true}); it is sent again after every
+ * reconnect, so the server's answer (a lobby or state) brings the page up
+ * to date.  Handlers: onMessage(msg), onStatus("open" | "connecting" |
+ * "offline", detail).
+ */
+export class TableSocket {
+  constructor(table, hello, { onMessage, onStatus }) {
+    this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(table)}`;
+    this.hello = hello;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.failures = 0;
+    this.closed = false;
+    this.ws = null;
+    this.connect();
+    // A phone that wakes up or a laptop back on the network: retry at once
+    // instead of waiting out the backoff.
+    this.retryNow = () => {
+      if (!this.closed && (!this.ws || this.ws.readyState === WebSocket.CLOSED)) {
+        clearTimeout(this.timer);
+        this.connect();
+      }
+    };
+    window.addEventListener("online", this.retryNow);
+    document.addEventListener("visibilitychange", this.retryNow);
+  }
+
+  connect() {
+    this.onStatus("connecting", this.failures);
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.failures = 0;
+      ws.send(JSON.stringify(this.hello));
+      this.onStatus("open");
+    });
+    ws.addEventListener("message", (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return; // not JSON: nothing the page can act on
+      }
+      if (msg && typeof msg === "object" && typeof msg.type === "string") this.onMessage(msg);
+    });
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws || this.closed) return;
+      this.failures += 1;
+      // Exponential backoff with jitter, at most 15 s: many clients of a
+      // restarted server should not all knock at the same moment.
+      const delay = Math.min(15000, 500 * 2 ** Math.min(this.failures - 1, 5)) * (0.75 + Math.random() / 2);
+      this.onStatus("offline", { code: event.code, delay });
+      this.timer = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  /**
+   * Send if connected; false when not.  Moves are never queued for later:
+   * after a reconnect the table may have moved on, and the fresh state the
+   * server sends decides what the player can do next.
+   */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    window.removeEventListener("online", this.retryNow);
+    document.removeEventListener("visibilitychange", this.retryNow);
+    if (this.ws) this.ws.close(1000);
+  }
+}

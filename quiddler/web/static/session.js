@@ -1,0 +1,381 @@
+// One table on screen: the seat credential, the connection and what the
+// server last said (lobby, state, hint, error).  Views are pure functions
+// of this object; every change re-renders the table.
+
+import { el, rerender, replace } from "./dom.js";
+import { lobbyView, joinView } from "./lobby.js";
+import { ApiError, TableSocket, forgetSeat, joinTable, loadSeat, saveSeat, tableSummary } from "./net.js";
+import { rememberName, rememberedName } from "./home.js";
+import { describeEvent, gameView, focusTarget, turnLine } from "./table.js";
+
+
+export class TableSession {
+  constructor(main, table, invite) {
+    this.main = main;
+    this.table = table;
+    this.invite = invite;
+    this.seat = loadSeat(table); // {token, seat, name, invite?} or null
+    this.socket = null;
+    this.watching = false;
+    this.lobby = null;
+    this.view = null;
+    this.names = [];
+    this.seats = []; // the server's seat facts: {seat, kind, name, taken, connected}
+    this.summary = null; // the table's public facts, on the invite page
+    this.joinName = rememberedName();
+    this.hintsAllowed = null; // null: the server did not say
+    this.hint = null; // {for: moveKey, hint} or {for, pending: true}
+    this.error = null; // the last error message from the server, shown as it came
+    this.joinError = null;
+    this.joinBusy = false;
+    this.status = "connecting";
+    this.copied = false;
+    this.builder = null; // words being built from the hand, see table.js
+    this.typed = ""; // what the person has typed into the words box
+    this.matching = false; // a match request is on its way
+    this.choice = null; // typed words that fit, waiting for the discard to be chosen
+    document.title = "Quiddler table";
+
+    if (this.seat) {
+      this.connect({ type: "hello", token: this.seat.token });
+    } else if (invite) {
+      this.render();
+      // Who is at the table already, shown on the invite page; a table that
+      // is full or gone is said at once rather than after typing a name.
+      tableSummary(table).then((summary) => {
+        this.summary = summary;
+        if (summary.started) this.joinError = "Every seat at this table is taken. You can still watch.";
+        this.render();
+      }, (exc) => {
+        if (exc instanceof ApiError && exc.status === 404) this.joinError = "There is no such table (the link may be old).";
+        this.render();
+      });
+    } else {
+      this.watch();
+    }
+  }
+
+  get mySeat() {
+    return this.view ? this.view.seat : this.seat ? this.seat.seat : null;
+  }
+
+  /** Whether a seat is played by the computer. */
+  isComputer(seat) {
+    const s = this.seats[seat];
+    return Boolean(s && s.kind && s.kind !== "human");
+  }
+
+  /** Whether a person's seat has no open connection (the player is away). */
+  isAway(seat) {
+    const s = this.seats[seat];
+    return Boolean(s && s.kind === "human" && s.connected === false);
+  }
+
+  /** Name of a seat: from the server's names, else "Seat N". */
+  nameOf(seat) {
+    const n = this.names[seat];
+    return typeof n === "string" && n ? n : `Seat ${seat + 1}`;
+  }
+
+  close() {
+    if (this.socket) this.socket.close();
+    this.socket = null;
+    const label = document.getElementById("connection");
+    if (label) replace(label);
+  }
+
+  connect(hello) {
+    this.close();
+    this.socket = new TableSocket(this.table, hello, {
+      onMessage: (msg) => this.receive(msg),
+      onStatus: (status, detail) => this.setStatus(status, detail),
+    });
+  }
+
+  watch() {
+    this.watching = true;
+    this.connect({ type: "hello", watch: true });
+    this.render();
+  }
+
+  async join(name) {
+    if (!name) {
+      this.joinError = "Type your name first: the others see it at the table.";
+      this.render();
+      return;
+    }
+    this.joinBusy = true;
+    this.joinError = null;
+    this.render();
+    try {
+      const joined = await joinTable(this.table, this.invite, name);
+      this.seat = { token: joined.token, seat: joined.seat, name };
+      saveSeat(this.table, this.seat);
+      rememberName(name);
+      // The invite has done its job; keep it out of the address bar so a
+      // copied address does not hand the next person this browser's role.
+      history.replaceState(null, "", location.pathname);
+      this.invite = null;
+      this.connect({ type: "hello", token: joined.token });
+    } catch (exc) {
+      this.joinError = !(exc instanceof ApiError) ? "The server cannot be reached; try again in a moment."
+        : exc.status === 403 ? "This invite link is not right for this table. Ask for the link again, or just watch."
+        : exc.status === 409 ? "Every seat at this table is taken. You can still watch."
+        : exc.status === 404 ? "There is no such table (the link may be old)."
+        : `The server refused: ${exc.message}`;
+    }
+    this.joinBusy = false;
+    this.render();
+  }
+
+  send(msg) {
+    this.error = null;
+    if (!this.socket || !this.socket.send(msg)) {
+      this.error = "Not connected to the server right now: your move was not sent. Reconnecting…";
+      this.render();
+      return false;
+    }
+    return true;
+  }
+
+  act(action) {
+    if (this.send({ type: "action", action })) {
+      this.pendingAction = true;
+      this.render();
+    }
+  }
+
+  /** Ask the server to match typed words to the hand; its answer comes as "match" or "error". */
+  askMatch(words, discard, mode) {
+    this.choice = null;
+    this.matching = { mode, for: this.moveKey() };
+    const msg = { type: "match", words, mode };
+    if (discard) msg.discard = discard;
+    if (!this.send(msg)) this.matching = false;
+    this.render();
+  }
+
+  /** The server's matches for the typed words: play the best one, or ask for the discard. */
+  matched(msg) {
+    const asked = this.matching;
+    this.matching = false;
+    if (!asked || asked.for !== this.moveKey() || !Array.isArray(msg.matches) || !msg.matches.length) return;
+    const best = msg.matches[0]; // most points first
+    if (best.discard) {
+      this.typed = "";
+      this.act({ type: asked.mode, words: best.words, discard: best.discard });
+    } else {
+      this.choice = { for: asked.for, kind: asked.mode, words: best.words, left: best.left };
+    }
+  }
+
+  askHint() {
+    const key = this.moveKey();
+    this.hint = { for: key, pending: true };
+    if (!this.send({ type: "hint" })) this.hint = null;
+    this.render();
+  }
+
+  /** Identifies the move in front of the player: a hint or a half-built word belongs to one move. */
+  moveKey() {
+    const v = this.view;
+    return v ? JSON.stringify([v.round, v.turn, v.phase, v.hand, v.turns_taken]) : "";
+  }
+
+  setStatus(status, detail) {
+    this.status = status;
+    const label = document.getElementById("connection");
+    if (label) {
+      replace(label, status === "open" ? "" : status === "connecting" ? "Connecting…"
+        : `Connection lost; retrying in ${Math.max(1, Math.round((detail?.delay ?? 1000) / 1000))} s`);
+    }
+    if (status !== "open") this.render();
+  }
+
+  receive(msg) {
+    switch (msg.type) {
+      case "lobby":
+        this.lobby = msg;
+        this.readTableFacts(msg);
+        break;
+      case "state":
+        if (!msg.view || typeof msg.view !== "object") return;
+        this.readTableFacts(msg);
+        this.newState(msg.view);
+        break;
+      case "welcome":
+        if (typeof msg.hints === "boolean") this.hintsAllowed = msg.hints;
+        break;
+      case "match":
+        this.matched(msg);
+        break;
+      case "hint":
+        if (this.hint && this.hint.pending) this.hint = { for: this.hint.for, hint: msg.hint };
+        break;
+      case "error":
+        this.pendingAction = false;
+        this.matching = false;
+        if (this.hint && this.hint.pending) this.hint = null;
+        if (msg.code === "no_table") {
+          // Nothing to reconnect to: the table was never made, or its time is up.
+          this.close();
+          this.gone = true;
+          this.error = "There is no such table (the link may be old: tables are kept for a while after their last move).";
+          break;
+        }
+        if (!this.view && !this.lobby && this.seat && !this.watching && msg.code === "bad_token") {
+          // The stored token opens no seat here (an old table, or a database
+          // that was wiped): forget it and offer the invite or watching.
+          forgetSeat(this.table);
+          this.seat = null;
+          this.close();
+          this.error = `This browser's seat at the table is not valid any more (${msg.message}).`;
+          break;
+        }
+        this.error = typeof msg.message === "string" ? msg.message : "the server refused that";
+        this.announce(this.error);
+        break;
+      default:
+        return; // a message type this page does not know: ignored, as the protocol says
+    }
+    this.render();
+  }
+
+  /**
+   * Names of the seats and whether hints are on.  A seat is {seat, kind,
+   * name, taken, connected}; a computer seat is named by its level, so two
+   * computers of one level get a number each to tell them apart.
+   */
+  readTableFacts(msg) {
+    if (Array.isArray(msg.seats)) {
+      this.seats = msg.seats;
+      const names = msg.seats.map((s) => {
+        if (!s || typeof s !== "object") return null;
+        if (s.kind && s.kind !== "human") return `Computer (${s.kind})`;
+        return typeof s.name === "string" && s.name ? s.name : null;
+      });
+      const counts = {};
+      names.forEach((n) => { if (n) counts[n] = (counts[n] || 0) + 1; });
+      const seen = {};
+      this.names = names.map((n) => {
+        if (!n || counts[n] === 1) return n;
+        seen[n] = (seen[n] || 0) + 1;
+        return `${n} ${seen[n]}`;
+      });
+    }
+    if (typeof msg.hints === "boolean") this.hintsAllowed = msg.hints;
+  }
+
+  newState(view) {
+    const old = this.view;
+    this.view = view;
+    this.lobby = null;
+    this.pendingAction = false;
+    const key = this.moveKey();
+    if (this.hint && this.hint.for !== key) this.hint = null;
+    if (this.builder && this.builder.for !== key) this.builder = null;
+    if (this.choice && this.choice.for !== key) this.choice = null;
+    if (!old || old.round !== view.round || old.phase !== view.phase || old.turn !== view.turn) this.error = null;
+    // What happened since the last state, for the screen reader's live region.
+    const said = [];
+    if (old && old.round === view.round && Array.isArray(view.log) && Array.isArray(old.log)) {
+      for (const event of view.log.slice(old.log.length)) {
+        if (event && event.player !== view.seat) said.push(describeEvent(event, this));
+      }
+    }
+    if (old && old.round !== view.round && Array.isArray(view.history) && view.history.length) {
+      said.push(`Round ${view.history.length} is over.`);
+    }
+    const line = turnLine(view, this);
+    if (!old || line !== turnLine(old, this) || said.length) said.push(line);
+    this.announce(said.join(" "));
+    this.justMoved = old && (old.turn !== view.turn || old.phase !== view.phase || old.round !== view.round);
+  }
+
+  announce(text) {
+    const region = document.getElementById("announce");
+    if (region && text) replace(region, text);
+  }
+
+  render() {
+    const active = document.activeElement;
+    const had = active && active !== this.main && this.main.contains(active) ? active.dataset.focus : undefined;
+    if (rerender(this.main, () => this.build())) return;
+    if (had !== undefined) this.refocus();
+    else this.placeFocus();
+  }
+
+  /**
+   * The focused control went away (a card moved into a word, a move was
+   * sent): put the keyboard on the next useful control rather than letting
+   * it fall back to the start of the page.
+   */
+  refocus() {
+    this.justMoved = false;
+    const candidates = ["go-out-send", focusTarget(this)];
+    for (const key of candidates) {
+      const node = key && this.main.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+      if (node && !node.disabled) return node.focus();
+    }
+    const card = this.main.querySelector('button[data-focus^="hand-"]:not([disabled])');
+    if (card) return card.focus();
+    return this.main.focus();
+  }
+
+  /** After a move, put the keyboard where the next action is (pile, then hand). */
+  placeFocus() {
+    if (!this.justMoved) return;
+    this.justMoved = false;
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== this.main && this.main.contains(active)) return;
+    const target = focusTarget(this);
+    if (target) {
+      const node = this.main.querySelector(`[data-focus="${CSS.escape(target)}"]`);
+      if (node) node.focus();
+    }
+  }
+
+  build() {
+    const parts = [];
+    if (!this.seat && !this.watching && this.invite) {
+      parts.push(joinView({
+        table: this.table, name: this.joinName, busy: this.joinBusy, error: this.joinError, summary: this.summary,
+        // What is typed is kept here: the form is drawn again when the table's facts arrive.
+        onName: (name) => { this.joinName = name; }, onJoin: (name) => this.join(name), onWatch: () => this.watch(),
+      }));
+    } else if (this.view) {
+      parts.push(gameView(this));
+    } else if (this.lobby) {
+      parts.push(lobbyView({
+        table: this.table, lobby: this.lobby, mySeat: this.mySeat, invite: this.seat?.invite, copied: this.copied,
+        onCopy: (link) => this.copy(link),
+      }));
+      if (this.error) parts.push(el("p", { class: "error", role: "alert" }, this.error));
+    } else if (this.error && !this.socket) {
+      parts.push(el("section", { class: "panel" },
+        el("p", { class: "error", role: "alert" }, this.error),
+        el("div", { class: "buttons" },
+          this.gone ? null : el("button", { type: "button", id: "watch", onclick: () => this.watch() }, "Watch the table"),
+          el("a", { href: "/", class: "button" }, "Back to the start"),
+        ),
+      ));
+    } else {
+      parts.push(el("p", { class: "loading" }, this.status === "open" ? "Waiting for the table…" : "Connecting to the table…"));
+      if (this.error) parts.push(el("p", { class: "error", role: "alert" }, this.error));
+    }
+    return parts;
+  }
+
+  async copy(link) {
+    try {
+      await navigator.clipboard.writeText(link);
+      this.copied = true;
+    } catch {
+      // No clipboard access (an insecure origin, or refused): select the
+      // text so the person can copy it with the keyboard.
+      const input = document.getElementById("invite-link");
+      if (input) input.select();
+    }
+    this.render();
+  }
+}

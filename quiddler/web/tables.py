@@ -1,0 +1,444 @@
+"""The tables in play: one :class:`Table` per game, held by :class:`Tables`.
+
+A table owns its :class:`~quiddler.game.Game` (the one mutable game
+object), its seats and the connections watching it.  Everything that
+changes a table happens under the table's :class:`asyncio.Lock`, so the
+actions at one table are applied one at a time, in the order accepted,
+while other tables go on.  An accepted action is written to the store
+*before* it is applied and before any client hears of it: what a player
+has seen acknowledged survives a crash.
+
+Computer players decide off the event loop, in a thread pool (the solver's
+compiled kernels release the GIL), with a time bound: a decision that
+takes longer is replaced by a plain legal move, so no table waits forever
+and a busy table never stalls the others.  Each decision is seeded from
+the game seed and where it falls in the game (as in ``quiddler play``), so
+a table rebuilt after a restart plays on as it would have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hashlib
+import hmac
+import logging
+import os
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from ..cards import Card
+from ..errors import IllegalActionError
+from ..game.engine import Game
+from ..game.hints import Hint, hint
+from ..game.players import make_player
+from ..game.record import game_record
+from ..game.rules import Rules
+from ..game.state import Action, Discard, Draw, LayDown, Phase, PlayerView, action_from_dict
+from ..play.session import decision_seed
+from .limits import Limits
+from .protocol import ProtocolError, dumps, encode_view, spectator_view
+from .store import SeatRow, Store, TableRow
+
+__all__ = ["HUMAN", "JoinError", "Listener", "SeatState", "Table", "Tables", "computer_action", "hash_secret"]
+
+log = logging.getLogger("quiddler.web")
+
+#: A seat kind: a person; every other kind is a computer player's name.
+HUMAN = "human"
+
+T = TypeVar("T")
+
+
+def hash_secret(secret: str) -> str:
+    """How tokens and invites are stored: their SHA-256, in hex."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def secret_matches(secret: str, stored_hash: str | None) -> bool:
+    """Whether ``secret`` hashes to ``stored_hash``, compared in constant time."""
+    if stored_hash is None:
+        return False
+    return hmac.compare_digest(hash_secret(secret), stored_hash)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def new_invite() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Listener(Protocol):
+    """A connection watching a table: its seat (None: a spectator) and a way
+    to queue a message to it without waiting."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None: ...
+
+
+@dataclass(slots=True)
+class SeatState:
+    kind: str
+    name: str | None
+    token_hash: str | None
+
+    @property
+    def computer(self) -> bool:
+        return self.kind != HUMAN
+
+    @property
+    def taken(self) -> bool:
+        return self.computer or self.token_hash is not None
+
+
+class JoinError(Exception):
+    """A join refused: ``status`` is the HTTP status (403, 404, 409)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def computer_action(strategy: str, game_seed: int, view: PlayerView) -> Action:
+    """A computer seat's move: its strategy, freshly seeded for this decision."""
+    player = make_player(strategy, decision_seed(game_seed, view.seat, view))
+    if view.phase is Phase.DRAW:
+        return player.choose_draw(view)
+    if view.final_turn:
+        return player.choose_lay_down(view)
+    return player.choose_end(view)
+
+
+def plain_action(view: PlayerView) -> Action:
+    """A legal move that needs no thought: what a computer plays when its
+    decision runs out of time (draw blind; shed the costliest card)."""
+    if view.phase is Phase.DRAW:
+        return Draw(view.seat, "pile" if view.may_draw_from_pile or view.discard_top is None else "discard")
+    card: Card = max(view.hand, key=lambda c: c.points)
+    if view.final_turn:
+        return LayDown(view.seat, (), card)
+    return Discard(view.seat, card)
+
+
+class Table:
+    """One game at one table."""
+
+    def __init__(self, host: Tables, table_id: str, game: Game, seats: list[SeatState], hints: bool,
+                 invite_hash: str, moves: int) -> None:  # fmt: skip
+        self.host = host
+        self.id = table_id
+        self.game = game
+        self.seats = seats
+        self.hints = hints
+        self.invite_hash = invite_hash
+        self.moves = moves  #: actions accepted (stored) so far
+        self.lock = asyncio.Lock()
+        self.listeners: set[Listener] = set()
+        self._computer_task: asyncio.Task[None] | None = None
+        self._version = 0  # bumps on every change a message shows
+        self._cache: dict[int | None, str] = {}
+        self._cache_version = -1
+
+    # -- reading -------------------------------------------------------------
+
+    @property
+    def full(self) -> bool:
+        return all(seat.taken for seat in self.seats)
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def names(self) -> list[str]:
+        """Each seat's name in the record: a person's display name, a computer's level."""
+        return [seat.kind if seat.computer else (seat.name or f"player{i}") for i, seat in enumerate(self.seats)]
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is; every seat is compared (in constant time)."""
+        digest = hash_secret(token)
+        found = None
+        for number, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(digest, seat.token_hash):
+                found = number
+        return found
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        connected = {listener.seat for listener in self.listeners}
+        return [
+            {"seat": number, "kind": seat.kind, "name": seat.kind if seat.computer else seat.name,
+             "taken": seat.taken, "connected": seat.computer or number in connected}
+            for number, seat in enumerate(self.seats)
+        ]  # fmt: skip
+
+    def summary(self) -> dict[str, Any]:
+        """The public facts of the table (``GET /api/tables/{table}``)."""
+        rules = self.game.rules.settings()
+        rules["wordlist"] = self.game.rules.words.name
+        return {"table": self.id, "seats": self.seats_json(), "started": self.full, "over": self.over,
+                "hints": self.hints, "rules": rules}  # fmt: skip
+
+    def record(self) -> dict[str, Any]:
+        return game_record(self.game, self.names())
+
+    def message_for(self, seat: int | None) -> str:
+        """The lobby or state message for a seat (None: a spectator), cached until the table changes."""
+        if self._cache_version != self._version:
+            self._cache.clear()
+            self._cache_version = self._version
+        text = self._cache.get(seat)
+        if text is None:
+            if not self.full:
+                message: dict[str, Any] = {"type": "lobby", "seats": self.seats_json()}
+            else:
+                view = spectator_view(self.game) if seat is None else encode_view(self.game.view(seat))
+                message = {"type": "state", "view": view, "seats": self.seats_json(), "moves": self.moves,
+                           "hints": self.hints}  # fmt: skip
+            text = self._cache[seat] = dumps(message)
+        return text
+
+    def broadcast(self) -> None:
+        """Tell every listener the table as it is now (called under the lock)."""
+        self._version += 1
+        for listener in list(self.listeners):
+            listener.send(self.message_for(listener.seat))
+
+    # -- changing ------------------------------------------------------------
+
+    async def connect(self, listener: Listener) -> None:
+        async with self.lock:
+            had_seat = self._seat_connected(listener.seat)
+            self.listeners.add(listener)
+            if listener.seat is not None and not had_seat:
+                self.broadcast()  # the others see the seat come online
+            else:
+                listener.send(self.message_for(listener.seat))
+
+    async def disconnect(self, listener: Listener) -> None:
+        async with self.lock:
+            if listener not in self.listeners:
+                return
+            self.listeners.discard(listener)
+            if listener.seat is not None and not self._seat_connected(listener.seat):
+                self.broadcast()
+        self.host.forget_if_done(self)
+
+    def _seat_connected(self, seat: int | None) -> bool:
+        return seat is not None and any(listener.seat == seat for listener in self.listeners)
+
+    async def join(self, invite: str, name: str | None) -> tuple[int, str]:
+        """Give the next free human seat to the holder of the invite: its
+        number and its token (shown once, stored only hashed)."""
+        async with self.lock:
+            if not secret_matches(invite, self.invite_hash):
+                raise JoinError(403, "bad_invite", "that is not this table's invite")
+            free = next((n for n, seat in enumerate(self.seats) if not seat.taken), None)
+            if free is None:
+                raise JoinError(409, "table_full", "every seat at this table is taken")
+            name = name if name is not None else f"Player {free + 1}"
+            token = new_token()
+            token_hash = hash_secret(token)
+            self.host.store.take_seat(self.id, free, name, token_hash)
+            self.seats[free].name = name
+            self.seats[free].token_hash = token_hash
+            self.broadcast()
+            self.start_computers()
+            return free, token
+
+    async def act(self, seat: int, action: Action) -> None:
+        """Apply a person's action for ``seat``: checked by the engine,
+        stored, applied, then shown to everyone.  Raises ProtocolError
+        (``not_started``) or the engine's IllegalActionError."""
+        async with self.lock:
+            if not self.full:
+                raise ProtocolError("not_started", "the game starts when every seat is taken")
+            self.game.legal(action)
+            self._commit(action)
+        self.start_computers()
+
+    def _commit(self, action: Action) -> None:
+        """Store, then apply, a legal action and broadcast (under the lock)."""
+        self.host.store.append_action(self.id, self.moves, action.to_dict())
+        self.moves += 1
+        self.game.apply(action)
+        if self.game.over:
+            self.host.store.mark_finished(self.id)
+        self.broadcast()
+
+    def view(self, seat: int) -> PlayerView:
+        return self.game.view(seat)
+
+    # -- computer players ----------------------------------------------------
+
+    def _computer_to_move(self) -> bool:
+        return self.full and not self.game.over and self.seats[self.game.turn].computer
+
+    def start_computers(self) -> None:
+        """Let the computer seats play, if one is to move (one task per table)."""
+        if self._computer_task is None and self._computer_to_move():
+            self._computer_task = asyncio.get_running_loop().create_task(self._play_computers())
+            self._computer_task.add_done_callback(self._computers_done)
+
+    def _computers_done(self, task: asyncio.Task[None]) -> None:
+        self._computer_task = None
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: the computer players stopped", self.id, exc_info=task.exception())
+
+    async def _play_computers(self) -> None:
+        while True:
+            async with self.lock:
+                if not self._computer_to_move():
+                    return
+                seat = self.game.turn
+                view = self.game.view(seat)
+                moves = self.moves
+                strategy = self.seats[seat].kind
+            # Decided outside the lock: the table still answers (errors, hints refused) meanwhile.
+            action = await self.host.decide(strategy, self.game.seed, view)
+            async with self.lock:
+                if self.moves != moves:
+                    continue  # cannot happen (only this task moves a computer seat); decide again
+                try:
+                    self.game.legal(action)
+                except IllegalActionError as exc:
+                    log.error("table %s: %s played an illegal move (%s); playing a plain one", self.id, strategy, exc)
+                    action = plain_action(view)
+                self._commit(action)
+
+    async def stop(self) -> None:
+        task = self._computer_task
+        if task is not None:
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+
+
+class Tables:
+    """Every table the server holds, the store behind them and the thread
+    pool the computer players think in."""
+
+    def __init__(self, store: Store, limits: Limits | None = None, workers: int | None = None) -> None:
+        self.store = store
+        self.limits = limits or Limits()
+        self.tables: dict[str, Table] = {}
+        self.executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=workers or max(2, os.cpu_count() or 2), thread_name_prefix="quiddler-player"
+        )
+
+    # -- thinking off the event loop ---------------------------------------
+
+    async def _in_pool(self, work: Callable[[], T]) -> T:
+        """Run ``work`` in the pool; TimeoutError after the decision time
+        (the thread finishes on its own: Python threads cannot be stopped)."""
+        future = asyncio.get_running_loop().run_in_executor(self.executor, work)
+        return await asyncio.wait_for(asyncio.shield(future), self.limits.decision_seconds)
+
+    async def decide(self, strategy: str, game_seed: int, view: PlayerView) -> Action:
+        try:
+            return await self._in_pool(lambda: computer_action(strategy, game_seed, view))
+        except TimeoutError:
+            log.warning("a %s decision took over %.0f s: playing a plain move", strategy, self.limits.decision_seconds)
+            return plain_action(view)
+
+    async def hint(self, view: PlayerView) -> Hint:
+        """The expert's hint for the view (TimeoutError if it takes too long)."""
+        return await self._in_pool(lambda: hint(view))
+
+    # -- tables ----------------------------------------------------------
+
+    def open_count(self) -> int:
+        return sum(1 for table in self.tables.values() if not table.over)
+
+    def create(self, kinds: list[str], rules: Rules, hints: bool, name: str,
+               seed: int | None = None) -> tuple[Table, str, str]:  # fmt: skip
+        """A new table with the creator in seat 0: (table, invite, token).
+        ``seed`` fixes the deal (tests); by default it is random.  Raises
+        JoinError (503) when the server holds its maximum of tables."""
+        if self.open_count() >= self.limits.max_tables:
+            raise JoinError(503, "too_many_tables", f"the server holds its maximum of {self.limits.max_tables} "
+                                                    "tables: try again later")  # fmt: skip
+        game = Game(len(kinds), rules=rules, seed=seed)
+        table_id = new_table_id()
+        while table_id in self.tables or self.store.load(table_id) is not None:
+            table_id = new_table_id()
+        invite, token = new_invite(), new_token()
+        seats = [SeatState(HUMAN, name, hash_secret(token))]
+        seats += [SeatState(kind, None, None) for kind in kinds[1:]]
+        self.store.create_table(table_id, game.seed, rules.settings(), hints, hash_secret(invite),
+                                [SeatRow(s.kind, s.name, s.token_hash) for s in seats])  # fmt: skip
+        table = Table(self, table_id, game, seats, hints, hash_secret(invite), 0)
+        self.tables[table_id] = table
+        table.start_computers()
+        return table, invite, token
+
+    def get(self, table_id: str) -> Table | None:
+        """The table, from memory or rebuilt from the store; None if there is none."""
+        table = self.tables.get(table_id)
+        if table is None:
+            row = self.store.load(table_id)
+            if row is None:
+                return None
+            table = self._rebuild(row)
+            if table is None:
+                return None
+            self.tables[table_id] = table
+        return table
+
+    def _rebuild(self, row: TableRow) -> Table | None:
+        """The table as its last stored action left it: the seed, the rules
+        and every action replayed through the engine."""
+        try:
+            game = Game(len(row.seats), seed=row.seed, rules=Rules.from_dict(row.rules))
+            for data in row.actions:
+                game.apply(action_from_dict(data))
+        except (ValueError, TypeError, KeyError) as exc:
+            log.error("table %s does not replay (%s): left out", row.id, exc)
+            return None
+        if game.over and not row.finished:
+            self.store.mark_finished(row.id)  # killed between its last action and marking it over
+        seats = [SeatState(s.kind, s.name, s.token_hash) for s in row.seats]
+        return Table(self, row.id, game, seats, row.hints, row.invite_hash, len(row.actions))
+
+    def resume(self) -> int:
+        """Load every unfinished table and let its computers play on; how many were loaded."""
+        self.purge()
+        for row in self.store.unfinished():
+            if row.id not in self.tables:
+                table = self._rebuild(row)
+                if table is not None:
+                    self.tables[row.id] = table
+        for table in self.tables.values():
+            table.start_computers()
+        return len(self.tables)
+
+    def purge(self) -> None:
+        """Drop what is kept no longer (see :class:`~quiddler.web.limits.Limits`)."""
+        now, day, limits = time.time(), 86400.0, self.limits
+        gone = self.store.purge(finished_before=now - limits.keep_finished_days * day,
+                                unfinished_before=now - limits.keep_unfinished_days * day,
+                                lobby_before=now - limits.keep_lobby_days * day)  # fmt: skip
+        for table_id in gone:
+            self.tables.pop(table_id, None)
+
+    def forget_if_done(self, table: Table) -> None:
+        """A finished game nobody watches leaves memory (the store keeps it)."""
+        if table.over and not table.listeners and self.tables.get(table.id) is table:
+            del self.tables[table.id]
+
+    async def close(self) -> None:
+        for table in list(self.tables.values()):
+            await table.stop()
+        self.executor.shutdown(wait=False, cancel_futures=True)
