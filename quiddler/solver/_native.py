@@ -31,6 +31,7 @@ import importlib.util
 import logging
 import os
 import platform
+import stat
 import subprocess
 import sys
 import tempfile
@@ -198,6 +199,19 @@ def ready() -> bool:
     return marker is not None and marker.is_file()
 
 
+def _open_regular(path: Path) -> int:
+    """A descriptor of the regular file at ``path``, made if missing, for
+    appending.  The cache folder is the user's: a FIFO put there in place of
+    the log or the lock file must be refused, not waited on for ever."""
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"'{path}' is not a regular file")
+    os.set_blocking(fd, True)
+    return fd
+
+
 def start_background_compile() -> subprocess.Popen[bytes] | None:
     """Compile the kernels into the cache in a separate process, so this one
     keeps solving (in pure Python) meanwhile; None if there is no cache to
@@ -208,7 +222,7 @@ def start_background_compile() -> subprocess.Popen[bytes] | None:
     if folder is None:
         return None
     try:
-        with open(folder / "quiddler-kernels.log", "ab") as log_file:
+        with os.fdopen(_open_regular(folder / "quiddler-kernels.log"), "ab") as log_file:
             # Run from the folder holding this very package, so the child
             # imports the same quiddler whatever the current folder holds.
             return subprocess.Popen(
@@ -231,7 +245,7 @@ def _compile_here() -> int:
     except ImportError:  # not POSIX: no lock, the compile may happen twice
         load(everything=True)
         return 0
-    with open(folder / "quiddler-kernels.lock", "a+b") as lock:
+    with os.fdopen(_open_regular(folder / "quiddler-kernels.lock"), "a+b") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not ready():
             load(everything=True)

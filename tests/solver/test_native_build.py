@@ -363,3 +363,17 @@ def test_a_compiled_kernel_is_handed_out_without_checking_the_cache_again(monkey
 
     monkeypatch.setattr(_native, "ready", no_more_checks)
     assert _native.kernel("top_plays") is first
+
+
+@pytest.mark.timeout(20)
+def test_a_fifo_in_place_of_the_compile_log_or_lock_is_refused_not_waited_on(monkeypatch, tmp_path, caplog):
+    """The cache folder is the user's: a FIFO where the background compile
+    writes its log, or where compiles take turns, must not hang the run."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    os.mkfifo(tmp_path / "quiddler-kernels.log")
+    os.mkfifo(tmp_path / "quiddler-kernels.lock")
+    with caplog.at_level("WARNING", logger="quiddler.solver"):
+        assert _native.start_background_compile() is None
+    assert "not a regular file" in caplog.text
+    with pytest.raises(OSError, match="not a regular file"):
+        _native._compile_here()
