@@ -81,14 +81,25 @@ class Hint:
         }
 
 
-def hint(view: PlayerView) -> Hint:
+def hint(view: PlayerView, level: str = "expert") -> Hint:
     """The expert's advice for the move ``view`` is at: which pile to draw
     from, or (after drawing) which card to discard or how to go out, or (on
     a final turn) which words to lay down.  ``view.my_turn`` must be true
-    (:func:`~quiddler.game.ai.advise` raises ValueError otherwise)."""
-    from .ai import EXPERT, advise  # the AI imports this module's types
+    (:func:`~quiddler.game.ai.advise` raises ValueError otherwise).
 
-    return advise(view, EXPERT)
+    ``level="master"`` asks ``master`` instead: the same advice, except that
+    where the player could go out, going out and waiting are compared by
+    simulated finishes of the round (:func:`~quiddler.game.master.master_hint`);
+    another AI level's name gives that level's valuation."""
+    from .ai import LEVELS, advise  # the AI imports this module's types
+
+    if level == "master":
+        from .master import master_hint
+
+        return master_hint(view)
+    if level not in LEVELS:
+        raise ValueError(f"unknown hint level: {level!r} (expected one of: {', '.join(sorted([*LEVELS, 'master']))})")
+    return advise(view, LEVELS[level])
 
 
 def position_view(hand: tuple[Card, ...], *, discard_top: Card | None = None, seen: tuple[Card, ...] = (),
