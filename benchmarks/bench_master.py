@@ -73,6 +73,7 @@ def play(names: Sequence[str], seed: int) -> dict[str, Any]:
     players = [make_player(name, seed + 1 + seat) for seat, name in enumerate(names)]
     game = Game(len(names), seed=seed)
     times: list[tuple[float, float, bool]] = []
+    expert_times: list[tuple[float, float]] = []  # the baseline, timed the same way in the same games
     while not game.over:
         seat = game.turn
         player = players[seat]
@@ -82,13 +83,15 @@ def play(names: Sequence[str], seed: int) -> dict[str, Any]:
         cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
         if isinstance(player, MasterPlayer):
             times.append((wall, cpu, len(player.searches) > searched_before))
+        elif player.name == "expert":
+            expert_times.append((wall, cpu))
         game.apply(action)
     turns = []
     for record in game.log:
         draws = [a for a in record["actions"] if a["type"] == "draw"]
         turns.append((record["cards"], max(sum(a["player"] == p for a in draws) for p in range(len(names)))))
     return {"names": list(names), "totals": list(game.totals), "winners": list(game.winners), "times": times,
-            "turns": turns, "turn_limit": sum(r.turn_limit for r in game.history)}  # fmt: skip
+            "expert_times": expert_times, "turns": turns, "turn_limit": sum(r.turn_limit for r in game.history)}  # fmt: skip
 
 
 def share(game: dict[str, Any], seat: int) -> tuple[float, float]:
@@ -126,6 +129,7 @@ def jobs(seed: int, scale: float) -> list[tuple[str, int, int]]:
 def summarize(results: dict[str, list[list[dict[str, Any]]]], planned: dict[str, int]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     master_times: list[tuple[float, float, bool]] = []
+    expert_times: list[tuple[float, float]] = []
     game_cpu: list[float] = []
     turns: dict[str, dict[int, list[int]]] = {"vs expert": defaultdict(list), "self-play": defaultdict(list)}
     limits = {"vs expert": 0, "self-play": 0}
@@ -139,6 +143,7 @@ def summarize(results: dict[str, list[list[dict[str, Any]]]], planned: dict[str,
                 pair.append(m)
                 times = game["times"]
                 master_times += times
+                expert_times += game.get("expert_times", [])
                 game_cpu.append(sum(c for _, c, _ in times))
                 for cards, t in game["turns"]:
                     turns["vs expert"][cards].append(t)
@@ -210,6 +215,7 @@ def summarize(results: dict[str, list[list[dict[str, Any]]]], planned: dict[str,
         "all_cpu": summary([c for _, c, _ in master_times]), "all_wall": summary([w for w, _, _ in master_times]),
         "searched_cpu": summary([c for _, c, _ in searched]), "searched_wall": summary([w for w, _, _ in searched]),
         "searched_share": len(searched) / len(master_times) if master_times else math.nan,
+        "expert_all_cpu_same_games": summary([c for _, c in expert_times]),
         "four_players_searched_cpu": summary([c for _, c, s in four_times if s]),
         "two_player_game_cpu_s": {"median": statistics.median(game_cpu) if game_cpu else math.nan,
                                    "p90": sorted(game_cpu)[int(0.9 * (len(game_cpu) - 1))] if game_cpu else math.nan,
