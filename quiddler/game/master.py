@@ -233,7 +233,10 @@ def explain(result: Search) -> str:
 
 def master_hint(view: PlayerView, settings: SearchSettings = MASTER, *, salt: int = 0) -> Hint:
     """``master``'s advice: the expert's, except where it could go out,
-    where the options are the searched candidates valued by the simulation."""
+    where the options are the searched candidates valued by the simulation.
+    The samples are seeded by the position and ``salt``: the hint is the move
+    of a master player seeded ``salt`` (another seed samples other finishes,
+    which can change a close decision)."""
     result = search(view, settings, salt=salt)
     if result is None:
         return advise(view, EXPERT)
