@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections import Counter
 
 from ..cards import DECK_SIZE, Card
+from ..errors import shown
 from ..solver.types import Word
-from .ai import EXPERT, advise
+from .ai import TUNINGS, advise
+from .errors import UnknownPlayerError
 from .hint_types import Hint, HintAction, HintOption
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from .state import Phase, PlayerView
@@ -26,17 +28,34 @@ from .state import Phase, PlayerView
 __all__ = ["Hint", "HintAction", "HintOption", "hint", "position_view"]
 
 
-def hint(view: PlayerView) -> Hint:
+def hint(view: PlayerView, level: str = "expert") -> Hint:
     """The expert's advice for the move ``view`` is at: which pile to draw
     from, or (after drawing) which card to discard or how to go out, or (on
     a final turn) which words to lay down.
 
+    With ``level="master"`` the advice is the ``master`` player's: the same,
+    except that where the player could go out, going out and waiting are
+    compared by simulated finishes of the round
+    (:func:`~quiddler.game.master.master_hint`). Another computer player's
+    name gives that player's valuation.
+
     :param view: The position, as the player to move sees it
         (:meth:`Game.view` of the seat to move); ``view.my_turn`` must be true.
+    :param level: The computer player whose advice it is: ``"expert"``,
+        ``"master"``, or another computer player's name.
     :returns: Every option of the move, best first, with the reason for the first.
+    :raises UnknownPlayerError: ``level`` names no computer player.
     :raises ValueError: It is not ``view.seat``'s move.
     """
-    return advise(view, EXPERT)
+    if level == "master":
+        from .master import master_hint
+
+        return master_hint(view)
+    tuning = TUNINGS.get(level) if isinstance(level, str) else None
+    if tuning is None:
+        known = ", ".join(sorted([*TUNINGS, "master"]))
+        raise UnknownPlayerError(f"unknown hint level: {shown(level)} (expected one of: {known})")
+    return advise(view, tuning)
 
 
 def position_view(hand: tuple[Card, ...], *, discard_top: Card | None = None, seen: tuple[Card, ...] = (),
