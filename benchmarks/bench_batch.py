@@ -3,7 +3,9 @@ commit in the same run: ``solve_many`` and ``score_many`` over the seeded
 deals of bench_solver.py (1,000 hands of each size from 4 to 11 cards,
 discard mode), with one thread and with every core; and the median and p99
 of one compiled kernel call (through the backend, as bench_solver.py
-measures it) and of one ``solve()`` on the 11-card hands.  Compiled backend,
+measures it), of one ``solve()`` and of one ``Solver(backend="numba").solve()``
+on the 11-card hands ("prepared_solve"; in a tree from before the Solver,
+its ``solve()`` again: the call the prepared one must not be slower than).  Compiled backend,
 kernels already cached.
 
 Each measurement runs in a fresh process per tree (the trees alternate,
@@ -28,7 +30,7 @@ from pathlib import Path
 from compare import ROOT, baseline_rev, checkout, medians_and_ratios, round_robin
 
 _PROBE = """
-import json, os, random, time
+import functools, json, os, random, time
 from quiddler import full_deck, score_many, solve_many
 rng = random.Random(2026)
 deck = full_deck()
@@ -52,11 +54,17 @@ for name, fn in (("solve_many", solve_many), ("score_many", score_many)):
 from quiddler import default_wordlist, solve
 from quiddler.solver._backends import get_backend
 from quiddler.solver.core import _face_counts, _memo_size, _params
+try:
+    from quiddler import Solver
+    prepared = Solver(backend="numba").solve
+except ImportError:  # a tree from before the Solver: its solve() is the one to beat
+    prepared = functools.partial(solve, backend="numba")
 engine = get_backend("numba")
 trie = default_wordlist().card_trie
 eleven = hands[-{hands}:]
 for label, call in (("kernel", lambda h, c, p, m: engine.solve_counts(trie, c, p, m)),
-                    ("solve", lambda h, c, p, m: solve(h, discard=True, backend="numba"))):
+                    ("solve", lambda h, c, p, m: solve(h, discard=True, backend="numba")),
+                    ("prepared_solve", lambda h, c, p, m: prepared(h, discard=True))):
     sweeps = []
     for _ in range(3):
         times = []
