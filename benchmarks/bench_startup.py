@@ -26,6 +26,7 @@ import json
 import os
 import platform
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -66,13 +67,23 @@ def _quiddler_command(env: dict[str, str], source: Path) -> list[str]:
 
 
 def _time_once(argv: list[str], env: dict[str, str]) -> float:
+    return _times_once(argv, env)[0]
+
+
+def _times_once(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) of one run of ``argv``.  The
+    CPU time hardly depends on how busy the machine is, so its ratios stay
+    steady where the wall-time ones swing with the other processes' load."""
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(argv, check=False, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, cwd=tempfile.gettempdir())  # fmt: skip
     elapsed = time.perf_counter() - started
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
-    return elapsed
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
+    return elapsed, cpu
 
 
 def _summary(times: list[float]) -> dict[str, float]:
@@ -101,19 +112,25 @@ def bench_startup(quiddler: list[str], runs: int, warmup: int, env: dict[str, st
         for _ in range(warmup):
             _time_once(argv, command_env)
     times: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):  # round-robin, so drift hits every command alike
         for name, (argv, command_env) in commands.items():
-            times[name].append(_time_once(argv, command_env))
-    stats = {name: _summary(t) for name, t in times.items()}
+            wall, used = _times_once(argv, command_env)
+            times[name].append(wall)
+            cpu[name].append(used)
+    stats = {name: {**_summary(times[name]), "cpu_median_s": statistics.median(cpu[name])} for name in commands}
     names = list(commands)
-    click = stats[names[1]]["median_s"]
+    click, click_cpu = stats[names[1]]["median_s"], stats[names[1]]["cpu_median_s"]
     result: dict[str, object] = {"quiddler_command": " ".join(quiddler), "commands": stats,
                                  "ratio_solve_to_import_click": stats[names[2]]["median_s"] / click,
+                                 "cpu_ratio_solve_to_import_click": stats[names[2]]["cpu_median_s"] / click_cpu,
                                  "target_ratio": TARGET_RATIO}  # fmt: skip
     if baseline is not None:
         result["baseline"] = baseline[0]
         result["baseline_ratio_solve_to_import_click"] = stats[names[3]]["median_s"] / click
+        result["baseline_cpu_ratio_solve_to_import_click"] = stats[names[3]]["cpu_median_s"] / click_cpu
         result["ratio_solve_to_baseline_solve"] = stats[names[2]]["median_s"] / stats[names[3]]["median_s"]
+        result["cpu_ratio_solve_to_baseline_solve"] = stats[names[2]]["cpu_median_s"] / stats[names[3]]["cpu_median_s"]
     return result
 
 
@@ -210,19 +227,21 @@ def _run(args: argparse.Namespace, source: Path, env: dict[str, str],
 def _report(args: argparse.Namespace, results: dict[str, object]) -> None:
     startup = results["startup"]
     assert isinstance(startup, dict)
-    print(f"{'command':<64} {'median':>9} {'p90':>9} {'min':>9}   ({args.runs} runs)")
+    print(f"{'command':<64} {'median':>9} {'p90':>9} {'min':>9} {'cpu med':>9}   ({args.runs} runs)")
     for name, stats in startup["commands"].items():
         print(f"{name:<64} {stats['median_s'] * 1000:>7.1f}ms {stats['p90_s'] * 1000:>7.1f}ms "
-              f"{stats['min_s'] * 1000:>7.1f}ms")  # fmt: skip
+              f"{stats['min_s'] * 1000:>7.1f}ms {stats['cpu_median_s'] * 1000:>7.1f}ms")  # fmt: skip
     machine = results["machine"]
     assert isinstance(machine, dict)
     print(f"{machine['nproc']} CPUs, Python {machine['python']}, load average "
           f"{machine['load_average_before'][0]:.1f} before, {machine['load_average_after'][0]:.1f} after")  # fmt: skip
     print(f"ratio of medians, solve / import click: {startup['ratio_solve_to_import_click']:.2f} "
           f"(target < {startup['target_ratio']})")  # fmt: skip
+    print(f"the same in CPU time: {startup['cpu_ratio_solve_to_import_click']:.2f}")
     if "baseline" in startup:
-        print(f"the same for {startup['baseline']}: {startup['baseline_ratio_solve_to_import_click']:.2f}; "
-              f"solve / its solve: {startup['ratio_solve_to_baseline_solve']:.2f}")  # fmt: skip
+        print(f"the same for {startup['baseline']}: {startup['baseline_ratio_solve_to_import_click']:.2f} "
+              f"(CPU {startup['baseline_cpu_ratio_solve_to_import_click']:.2f}); solve / its solve: "
+              f"{startup['ratio_solve_to_baseline_solve']:.2f} (CPU {startup['cpu_ratio_solve_to_baseline_solve']:.2f})")  # fmt: skip
     if "batch" in results:
         batch = results["batch"]
         assert isinstance(batch, dict)
