@@ -1,7 +1,8 @@
 """Batch throughput and steady-state latency, this tree against a baseline
 commit in the same run: ``solve_many`` and ``score_many`` over the seeded
 deals of bench_solver.py (1,000 hands of each size from 4 to 11 cards,
-discard mode), with one thread and with every core; and the median and p99
+discard mode), and the compiled batch kernel alone over them, with one thread
+and with every core; and the median and p99
 of one compiled kernel call (through the backend, as bench_solver.py
 measures it), of one ``solve()`` and of one ``Solver(backend="numba").solve()``
 on the 11-card hands ("prepared_solve"; in a tree from before the Solver,
@@ -66,6 +67,20 @@ except ImportError:  # a tree from before the Solver: its solve() is the one to 
     prepared = functools.partial(solve, backend="numba")
 engine = get_backend("numba")
 trie = default_wordlist().card_trie
+# The compiled batch alone (what solve_many's threads share), as bench_solver.py calls it.
+import numpy as np
+counts = np.array([_face_counts(h) for h in hands], dtype=np.int64)
+params = _params(11, True, None, None, 10)
+memo = max(_memo_size(row, params) for row in counts.tolist())
+engine.solve_batch(trie, counts[:50], params, memo, 1)
+for threads in sorted({{1, cores}}):
+    timings = []
+    for _ in range(3):
+        started, cpu = time.perf_counter(), time.process_time()
+        engine.solve_batch(trie, counts, params, memo, threads)
+        timings.append((time.perf_counter() - started, time.process_time() - cpu))
+    out[f"kernel_batch_threads_{{threads}}_hands_per_s"] = len(hands) / min(wall for wall, _ in timings)
+    out[f"kernel_batch_threads_{{threads}}_hands_per_cpu_s"] = len(hands) / min(cpu for _, cpu in timings)
 eleven = hands[-{hands}:]
 for label, call in (("kernel", lambda h, c, p, m: engine.solve_counts(trie, c, p, m)),
                     ("solve", lambda h, c, p, m: solve(h, discard=True, backend="numba")),
