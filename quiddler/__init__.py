@@ -3,9 +3,9 @@ Quiddler card word game.
 
 Every public name is imported from its module on first use (see
 :data:`_EXPORTS`): ``import quiddler`` costs almost nothing, and a program or
-command pays only for the parts it touches, so a one-shot ``quiddler solve``
-starts as fast as ``click`` allows.  ``from quiddler import solve``,
-``quiddler.solve`` and ``from quiddler import *`` all work as usual.
+a command (``quiddler.cli`` imports the package first) pays only for the
+parts it touches.  ``from quiddler import solve``, ``quiddler.solve`` and
+``from quiddler import *`` all work as usual.
 """
 
 from __future__ import annotations
