@@ -1,10 +1,17 @@
 """Batch throughput and steady-state latency, this tree against a baseline
 commit in the same run: ``solve_many`` and ``score_many`` over the seeded
 deals of bench_solver.py (1,000 hands of each size from 4 to 11 cards,
-discard mode), with one thread and with every core; and the median and p99
+discard mode), and the compiled batch kernel alone over them, with one thread
+and with every core; and the median and p99
 of one compiled kernel call (through the backend, as bench_solver.py
-measures it) and of one ``solve()`` on the 11-card hands.  Compiled backend,
+measures it), of one ``solve()`` and of one ``Solver(backend="numba").solve()``
+on the 11-card hands ("prepared_solve"; in a tree from before the Solver,
+its ``solve()`` again: the call the prepared one must not be slower than).  Compiled backend,
 kernels already cached.
+
+Throughput is given per second of wall time and per second of the process's
+CPU time (all threads): the CPU figure hardly moves with the load other
+processes put on the machine, so its ratio is the steadier one.
 
 Each measurement runs in a fresh process per tree (the trees alternate,
 ``--repeats`` times, so drift on this shared machine hits both alike); a
@@ -28,7 +35,7 @@ from pathlib import Path
 from compare import ROOT, baseline_rev, checkout, medians_and_ratios, round_robin
 
 _PROBE = """
-import json, os, random, time
+import functools, json, os, random, time
 from quiddler import full_deck, score_many, solve_many
 rng = random.Random(2026)
 deck = full_deck()
@@ -39,24 +46,45 @@ score_many(hands[:50], discard=True, **extra)
 cores = len(os.sched_getaffinity(0))
 
 def seconds(fn, threads):
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     fn(hands, discard=True, threads=threads, **extra)
-    return time.perf_counter() - started
+    return time.perf_counter() - started, time.process_time() - cpu
 
 out = {{}}
 for name, fn in (("solve_many", solve_many), ("score_many", score_many)):
     for threads in sorted({{1, cores}}):
-        best = min(seconds(fn, threads) for _ in range(3))
-        out[f"{{name}}_threads_{{threads}}_hands_per_s"] = len(hands) / best
+        timings = [seconds(fn, threads) for _ in range(3)]
+        out[f"{{name}}_threads_{{threads}}_hands_per_s"] = len(hands) / min(wall for wall, _ in timings)
+        out[f"{{name}}_threads_{{threads}}_hands_per_cpu_s"] = len(hands) / min(cpu for _, cpu in timings)
 
 from quiddler import default_wordlist, solve
 from quiddler.solver._backends import get_backend
 from quiddler.solver.core import _face_counts, _memo_size, _params
+try:
+    from quiddler import Solver
+    prepared = Solver(backend="numba").solve
+except ImportError:  # a tree from before the Solver: its solve() is the one to beat
+    prepared = functools.partial(solve, backend="numba")
 engine = get_backend("numba")
 trie = default_wordlist().card_trie
+# The compiled batch alone (what solve_many's threads share), as bench_solver.py calls it.
+import numpy as np
+counts = np.array([_face_counts(h) for h in hands], dtype=np.int64)
+params = _params(11, True, None, None, 10)
+memo = max(_memo_size(row, params) for row in counts.tolist())
+engine.solve_batch(trie, counts[:50], params, memo, 1)
+for threads in sorted({{1, cores}}):
+    timings = []
+    for _ in range(3):
+        started, cpu = time.perf_counter(), time.process_time()
+        engine.solve_batch(trie, counts, params, memo, threads)
+        timings.append((time.perf_counter() - started, time.process_time() - cpu))
+    out[f"kernel_batch_threads_{{threads}}_hands_per_s"] = len(hands) / min(wall for wall, _ in timings)
+    out[f"kernel_batch_threads_{{threads}}_hands_per_cpu_s"] = len(hands) / min(cpu for _, cpu in timings)
 eleven = hands[-{hands}:]
 for label, call in (("kernel", lambda h, c, p, m: engine.solve_counts(trie, c, p, m)),
-                    ("solve", lambda h, c, p, m: solve(h, discard=True, backend="numba"))):
+                    ("solve", lambda h, c, p, m: solve(h, discard=True, backend="numba")),
+                    ("prepared_solve", lambda h, c, p, m: prepared(h, discard=True))):
     sweeps = []
     for _ in range(3):
         times = []

@@ -1,46 +1,80 @@
 """quiddler: an exact, fast solver, command line and game engine for the
-Quiddler card word game."""
+Quiddler card word game.
 
-from typing import Any
+Every public name is imported from its module on first use (see
+:data:`_EXPORTS`): ``import quiddler`` costs almost nothing, and a program or
+a command (``quiddler.cli`` imports the package first) pays only for the
+parts it touches.  ``from quiddler import solve``, ``quiddler.solve`` and
+``from quiddler import *`` all work as usual.
+"""
 
-from .cards import DECK_SIZE, FACES, Card, Deck, format_hand, full_deck, parse_hand
-from .errors import (
-    ArgumentTypeError,
-    HandTooLargeError,
-    IllegalActionError,
-    InvalidArgumentError,
-    InvalidCardError,
-    InvalidWordError,
-    QuiddlerError,
-    WordListError,
-)
-from .solver import (
-    FACE_SLOTS,
-    MAX_BONUS,
-    MAX_CARDS,
-    NO_GO_OUT,
-    Play,
-    Solution,
-    Solver,
-    Word,
-    find_words,
-    hide_notices,
-    score_counts,
-    score_many,
-    search_size,
-    show_notices,
-    solve,
-    solve_many,
-    usable_cores,
-    warm,
-)
-from .wordlist import UnplayableWordsWarning, WordList, cache_dir, default_wordlist, load_wordlist
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names as type checkers and editors see them; at run time, __getattr__ below
+    from .cards import DECK_SIZE, FACES, Card, Deck, format_hand, full_deck, parse_hand
+    from .errors import (
+        ArgumentTypeError,
+        HandTooLargeError,
+        IllegalActionError,
+        InvalidArgumentError,
+        InvalidCardError,
+        InvalidWordError,
+        QuiddlerError,
+        WordListError,
+    )
+    from .solver import (
+        FACE_SLOTS,
+        MAX_BONUS,
+        MAX_CARDS,
+        NO_GO_OUT,
+        Play,
+        Solution,
+        Solver,
+        Word,
+        find_words,
+        hide_notices,
+        score_counts,
+        score_many,
+        search_size,
+        show_notices,
+        solve,
+        solve_many,
+        usable_cores,
+        warm,
+    )
+    from .wordlist import UnplayableWordsWarning, WordList, cache_dir, default_wordlist, load_wordlist
+
+#: The public names of each module, imported from it on first use (the
+#: same imports as the block above: a test keeps the two and ``__all__`` equal).
+# fmt: off
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "cards": ("DECK_SIZE", "FACES", "Card", "Deck", "format_hand", "full_deck", "parse_hand"),
+    "errors": ("ArgumentTypeError", "HandTooLargeError", "IllegalActionError", "InvalidArgumentError",
+               "InvalidCardError", "InvalidWordError", "QuiddlerError", "WordListError"),
+    "solver": ("FACE_SLOTS", "MAX_BONUS", "MAX_CARDS", "NO_GO_OUT", "Play", "Solution", "Solver", "Word",
+               "find_words", "hide_notices", "score_counts", "score_many", "search_size", "show_notices", "solve",
+               "solve_many", "usable_cores", "warm"),
+    "wordlist": ("UnplayableWordsWarning", "WordList", "cache_dir", "default_wordlist", "load_wordlist"),
+}
+# fmt: on
+_HOMES = {name: module for module, names in _EXPORTS.items() for name in names}
+#: Submodules that ``import quiddler`` alone used to bind, so that
+#: ``quiddler.solver.solve`` after a bare ``import quiddler`` keeps working.
+_SUBMODULES = frozenset(["cards", "cardtrie", "errors", "solver", "thresholds", "wordlist"])
 
 
 def __getattr__(name: str) -> Any:
-    # The version is looked up on first use: importlib.metadata costs ~20 ms
-    # of start-up, which a one-off CLI solve should not pay.
-    if name == "__version__":
+    home = _HOMES.get(name)
+    if home is not None:
+        value = getattr(importlib.import_module(f".{home}", __name__), name)
+        globals()[name] = value  # from now on a plain attribute: __getattr__ is not called again
+        return value
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name == "__version__":  # importlib.metadata alone costs more than the rest of a solve's imports
         from importlib.metadata import PackageNotFoundError, version
 
         try:
@@ -48,6 +82,11 @@ def __getattr__(name: str) -> Any:
         except PackageNotFoundError:  # a source tree that is not installed
             return "0.0.0+unknown"
     raise AttributeError(f"module 'quiddler' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "DECK_SIZE",

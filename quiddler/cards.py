@@ -8,13 +8,15 @@ cards sort in.  ``Card`` instances are interned: ``Card("qu") is Card("qu")``.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import TYPE_CHECKING, ClassVar, Self
 
 from .errors import InvalidCardError, shown
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = ["DECK_SIZE", "FACES", "Card", "Deck", "format_hand", "full_deck", "parse_hand"]
 
@@ -191,6 +193,7 @@ class Deck:
 
     ``len(deck)`` is the number of cards left.
 
+    >>> import random
     >>> deck = Deck(random.Random(1))
     >>> len(deck)
     118
@@ -204,7 +207,11 @@ class Deck:
 
     def __init__(self, rng: random.Random | None = None, cards: Sequence[Card] | None = None) -> None:
         self._cards = list(full_deck() if cards is None else cards)
-        (rng or random.Random()).shuffle(self._cards)
+        if rng is None:
+            import random  # here, not at the top: most programs that need cards never shuffle a deck
+
+            rng = random.Random()
+        rng.shuffle(self._cards)
 
     def __len__(self) -> int:
         return len(self._cards)

@@ -12,7 +12,6 @@ import hashlib
 import logging
 import os
 import re
-import tempfile
 import warnings
 from collections.abc import Iterable, Iterator
 from functools import cached_property
@@ -291,6 +290,8 @@ def _write_atomically(path: Path, data: bytes) -> str | None:
     """Write the cache file via a temporary file and a rename, so a reader
     never sees half a file.  Returns None, or why it could not be written
     (then there is simply no cache)."""
+    import tempfile  # here, not at the top: only a process that builds a card trie writes one
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
 import json
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -30,25 +34,15 @@ def isort_key(name: str) -> tuple[int, str]:
     return (1 if name[:1].isupper() else 2, name)
 
 
-def names_bound_in_init() -> set[str]:
-    """Public names that ``quiddler/__init__.py`` imports from the package or defines."""
+def names_typed_in_init() -> dict[str, str]:
+    """Public name -> its module, as the type checkers' imports at the top of
+    ``quiddler/__init__.py`` give them (at run time the names load lazily)."""
     tree = ast.parse(Path(quiddler.__file__).read_text())
-    names: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.level > 0:
-            names.update(alias.asname or alias.name for alias in node.names)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names.update(t.id for t in targets if isinstance(t, ast.Name))
-        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.Try):  # the version fallback
-            for inner in ast.walk(node):
-                if isinstance(inner, ast.Assign):
-                    names.update(t.id for t in inner.targets if isinstance(t, ast.Name))
-    if "__getattr__" in names:  # the version is looked up lazily by a module __getattr__
-        names.add("__version__")
-    return {name for name in names if not name.startswith("_") or name == "__version__"} - {"__all__"}
+    homes = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            homes.update({alias.asname or alias.name: node.module for alias in node.names})
+    return homes
 
 
 def test_all_is_sorted_and_unique():
@@ -56,9 +50,58 @@ def test_all_is_sorted_and_unique():
 
 
 def test_all_is_complete():
-    assert set(quiddler.__all__) == names_bound_in_init()
+    """Every name in ``__all__`` is typed for the type checkers and loaded at
+    run time from the same module, and nothing else is."""
+    typed = names_typed_in_init()
+    assert set(quiddler.__all__) == set(typed) | {"__version__"}
+    assert quiddler._HOMES == typed
     for name in quiddler.__all__:
         assert hasattr(quiddler, name), name
+    for name, module in typed.items():
+        assert getattr(quiddler, name) is getattr(importlib.import_module(f"quiddler.{module}"), name), name
+
+
+def test_names_load_on_first_use():
+    """``import quiddler`` imports none of its modules; a name imports its
+    own module and what that needs, nothing more; every public name is in
+    ``dir()`` and ``from quiddler import *`` gives them all."""
+    script = textwrap.dedent("""
+        import sys
+        import quiddler
+        loaded = lambda: sorted(m for m in sys.modules if m.startswith("quiddler."))
+        print(loaded())
+        print(set(quiddler.__all__) <= set(dir(quiddler)))
+        from quiddler import Card
+        print(loaded())
+        namespace = {}
+        exec("from quiddler import *", namespace)
+        print(sorted(set(quiddler.__all__) - set(namespace)))
+        import quiddler as again
+        print(again.solver.solve is quiddler.solve, quiddler.Card is Card)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True,
+                          cwd=Path(quiddler.__file__).parent.parent, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "[]",
+        "True",
+        "['quiddler.cards', 'quiddler.errors']",
+        "[]",
+        "True True",
+    ]
+
+
+def test_a_bare_import_still_reaches_the_submodules():
+    script = "import quiddler; print(quiddler.wordlist.default_wordlist is quiddler.default_wordlist)"
+    done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True,
+                          cwd=Path(quiddler.__file__).parent.parent, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'solve_everything'"):
+        quiddler.solve_everything  # noqa: B018
 
 
 @pytest.mark.parametrize("module", ["cards", "errors", "solver", "wordlist"])

@@ -1,0 +1,103 @@
+"""The CPU time of one call, this tree against a baseline commit in the same
+run: the compiled kernel (through the backend), the module-level ``solve()``
+and a prepared ``Solver(backend="numba").solve()`` (in a tree from before the
+Solver, its ``solve()`` again), on 300 seeded discard-mode hands of 4, 6, 8
+and 11 cards.
+
+CPU time, not wall time: on this shared machine the other processes' load
+moves wall-time figures by more than the differences sought.  Each tree runs
+in a fresh process per repeat, the trees alternating; a process reports, per
+figure, the fastest of 7 sweeps over the hands (microseconds per call).
+
+Usage: python benchmarks/compare_calls.py [--baseline REV] [--repeats N] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from compare import ROOT, baseline_rev, checkout, medians_and_ratios, round_robin
+
+_PROBE = """
+import json, random, time
+from quiddler import default_wordlist, full_deck, solve
+from quiddler.solver._backends import get_backend
+from quiddler.solver.core import _face_counts, _memo_size, _params
+try:
+    from quiddler import Solver
+    prepared = Solver(backend="numba").solve
+except ImportError:  # a tree from before the Solver: its solve() is the one to beat
+    prepared = lambda hand, discard: solve(hand, discard=discard, backend="numba")
+engine = get_backend("numba")
+trie = default_wordlist().card_trie
+rng = random.Random(2026)
+deck = full_deck()
+
+def per_call(fn, items):
+    best = float("inf")
+    for _ in range(7):
+        started = time.process_time()
+        for item in items:
+            fn(item)
+        best = min(best, time.process_time() - started)
+    return best / len(items) * 1e6
+
+out = {}
+for size in (4, 6, 8, 11):
+    hands = [rng.sample(deck, size) for _ in range(300)]
+    for hand in hands[:50]:
+        solve(hand, discard=True, backend="numba")
+    jobs = []
+    for hand in hands:
+        counts, params = _face_counts(hand), _params(size, True, None, None, 10)
+        jobs.append((counts, params, _memo_size(counts, params)))
+    out[f"kernel_{size}_cpu_us"] = per_call(lambda job: engine.solve_counts(trie, *job), jobs)
+    out[f"solve_{size}_cpu_us"] = per_call(lambda hand: solve(hand, discard=True, backend="numba"), hands)
+    out[f"prepared_solve_{size}_cpu_us"] = per_call(lambda hand: prepared(hand, discard=True), hands)
+print(json.dumps(out))
+"""
+
+
+def probe(tree: Path) -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-c", _PROBE], env=dict(os.environ, PYTHONPATH=str(tree)),
+                          capture_output=True, text=True, cwd=tempfile.gettempdir(), check=False)  # fmt: skip
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: {done.stderr[-800:]}")
+    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", default=None, help="commit to compare with (default: merge-base with main)")
+    parser.add_argument("--repeats", type=int, default=9, help="processes per tree (default 9)")
+    parser.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "calls-vs-baseline.json"))
+    args = parser.parse_args()
+    baseline = baseline_rev(args.baseline)
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="quiddler-calls-") as folder:
+        trees = {"baseline": checkout(baseline, Path(folder) / "baseline"), "this tree": ROOT}
+        for tree in trees.values():  # fill each tree's numba cache first
+            probe(tree)
+        runs = round_robin(trees, args.repeats, probe, ".2f")
+    medians, ratios = medians_and_ratios(runs)
+    print(f"\nmedians of {args.repeats} processes (CPU us per call, the fastest of 7 sweeps);"
+          f" baseline {baseline[:10]}; ratio = this tree / baseline")  # fmt: skip
+    for key in medians["baseline"]:
+        print(f"{key:<26} {medians['baseline'][key]:>8.2f} {medians['this tree'][key]:>8.2f} {ratios[key]:>6.2f}")
+    machine = {"cores": os.cpu_count(), "python": platform.python_version(), "load_average_before": load_before,
+               "load_average_after": os.getloadavg()}  # fmt: skip
+    result = {"machine": machine, "baseline": baseline, "hands_per_size": 300, "runs": runs, "medians": medians,
+              "ratio_this_tree_to_baseline": ratios}  # fmt: skip
+    Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
