@@ -61,7 +61,7 @@ log = logging.getLogger("quiddler.web")
 #: The page's files: index.html, its scripts and styles.
 STATIC = Path(__file__).with_name("static")
 #: The computer players a table form offers first, weakest first.
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = ("easy", "medium", "hard", "expert", "master")
 
 #: The Content-Security-Policy of every response; ``{ws}`` becomes the
 #: server's own WebSocket origins.  Scripts, styles, images and fonts come
