@@ -9,8 +9,10 @@ Messages are lower case and quote the offending value.
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentTypeError",
     "HandTooLargeError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidCardError",
     "InvalidWordError",
     "QuiddlerError",
@@ -20,6 +22,17 @@ __all__ = [
 
 class QuiddlerError(Exception):
     """Base class of every error raised by quiddler."""
+
+
+class InvalidArgumentError(QuiddlerError, ValueError):
+    """An argument or setting outside what it may be: ``top=0``, ``bonus=-1``,
+    ``backend="gpu"``, a ``$QUIDDLER_MAX_MEMORY_MB`` that is no whole number
+    of megabytes.  The message names the argument and quotes the value."""
+
+
+class ArgumentTypeError(QuiddlerError, TypeError):
+    """An argument of the wrong type (``top=1.0``, a path where a
+    :class:`~quiddler.WordList` belongs); the message names the argument."""
 
 
 class InvalidCardError(QuiddlerError, ValueError):

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from ..cards import Card
+from ..errors import ArgumentTypeError, shown
 from ..solver import Play, Solution, solve
 from ..wordlist import WordList
 from .errors import UnknownPlayerError
@@ -134,6 +135,9 @@ class RandomPlayer:
         if eager:
             self.name = "random-eager"
 
+    def __repr__(self) -> str:
+        return f"<RandomPlayer {self.name!r}>"
+
     def choose_draw(self, view: PlayerView) -> Draw:
         sources = []
         if view.may_draw_from_pile:
@@ -168,6 +172,9 @@ class GreedyPlayer:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)  # unused: greedy is deterministic
+
+    def __repr__(self) -> str:
+        return f"<GreedyPlayer {self.name!r}>"
 
     def choose_draw(self, view: PlayerView) -> Draw:
         top = view.discard_top
@@ -219,19 +226,24 @@ def player_names() -> tuple[str, ...]:
 
 
 def make_player(name: str, seed: int | None = None) -> Player:
-    """A player by name, seeded for reproducible play.
+    """A player by name (in any case, as the command line takes it), seeded
+    for reproducible play.
 
     >>> make_player("greedy").name
     'greedy'
+    >>> make_player("Expert")
+    <AIPlayer 'expert'>
     >>> make_player("clever")
     Traceback (most recent call last):
     ...
     quiddler.game.errors.UnknownPlayerError: unknown player: 'clever' (expected one of: easy, ev, expert, greedy...)
     """
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"a player name is a string, not {shown(name)}")
     try:
-        factory = _REGISTRY[name]
+        factory = _REGISTRY[name] if name in _REGISTRY else _REGISTRY[name.strip().lower()]
     except KeyError:
         raise UnknownPlayerError(
-            f"unknown player: {name!r} (expected one of: {', '.join(player_names())})"
+            f"unknown player: {shown(name)} (expected one of: {', '.join(player_names())})"
         ) from None
     return factory(seed)
