@@ -32,7 +32,7 @@ from .record import game_record_text
 from .rules import Rules
 from .state import Action, Phase
 
-__all__ = ["GamePlan", "GamePlans", "GameResult", "game_seeds", "next_action", "plan_games", "play_game", "play_planned"]
+__all__ = ["GamePlan", "GamePlans", "GameResult", "Plans", "game_seeds", "next_action", "plan_games", "play_game", "play_planned"]
 
 
 def next_action(game: Game, players: Sequence[Player]) -> Action:
@@ -114,6 +114,10 @@ class GamePlans:
         for group, seed in enumerate(game_seeds(self.seed, -(-self.games // n))):
             for rotation in range(min(n, self.games - group * n)):
                 yield GamePlan(group * n + rotation, seed, rotation)
+
+
+#: Planned games as the runner hands them on: a list, or made as they are read.
+Plans = Sequence[GamePlan] | GamePlans
 
 
 def plan_games(seed: int, games: int, players: int, *, paired: bool = True) -> list[GamePlan]:

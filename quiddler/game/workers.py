@@ -35,7 +35,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -46,7 +46,7 @@ from ..errors import ArgumentTypeError, InvalidArgumentError, shown
 from ..thresholds import MAX_CHUNK, SHARES
 from ..wordlist import WordList
 from .listhash import wordlist_sha256
-from .plans import GamePlan, GameResult, play_planned
+from .plans import GamePlan, GameResult, Plans, play_planned
 from .rules import Rules
 
 __all__ = ["ChunkJob", "WordSource", "dask_client", "dask_results", "play_chunk", "process_results", "start_method"]
@@ -143,7 +143,7 @@ def _end_with_parent() -> None:
         os._exit(1)
 
 
-def _chunks(plans: Collection[GamePlan], slots: int) -> Iterator[tuple[GamePlan, ...]]:
+def _chunks(plans: Plans, slots: int) -> Iterator[tuple[GamePlan, ...]]:
     """The plans cut into chunks, in order, each about 1/:data:`SHARES` of
     a worker slot's share of what is left and at most :data:`MAX_CHUNK`
     games: long chunks while there is much to do, short ones at the end, so
@@ -164,14 +164,14 @@ def _chunks(plans: Collection[GamePlan], slots: int) -> Iterator[tuple[GamePlan,
         yield tuple(chunk)
 
 
-def _jobs(names: Sequence[str], plans: Collection[GamePlan], rules: Rules, records: bool,
+def _jobs(names: Sequence[str], plans: Plans, rules: Rules, records: bool,
           slots: int) -> tuple[list[ChunkJob], WordSource | None]:  # fmt: skip
     """The tasks (see :func:`_chunks`) and the word list to send once per worker."""
     jobs, source = _job_stream(names, plans, rules, records, slots)
     return list(jobs), source
 
 
-def _job_stream(names: Sequence[str], plans: Collection[GamePlan], rules: Rules, records: bool,
+def _job_stream(names: Sequence[str], plans: Plans, rules: Rules, records: bool,
                 slots: int) -> tuple[Iterator[ChunkJob], WordSource | None]:  # fmt: skip
     """The tasks, made one by one as they are asked for, and the word list
     to send once per worker."""
@@ -237,12 +237,12 @@ _AHEAD = 2
 
 
 def _in_order(started: Sequence[Any], jobs: Iterator[ChunkJob], submit: Callable[[ChunkJob], Any], slots: int,
-              stop: _Stop) -> Iterator[GameResult]:  # fmt: skip
+              stop: _Stop, idle: Callable[[], None] | None = None) -> Iterator[GameResult]:  # fmt: skip
     """The games of the ``started`` futures, then of ``jobs`` as they are
     submitted, in order, with at most ``_AHEAD * slots + 1`` futures not yet
     read; polling, so a stop request is seen at once.  (Polling ``done()``
     works for both kinds of future; a Dask ``result(timeout=...)`` that
-    times out can fail inside Dask.)"""
+    times out can fail inside Dask.)  ``idle()`` is called while waiting."""
     window: collections.deque[Any] = collections.deque(started)
 
     def top_up() -> None:
@@ -258,6 +258,8 @@ def _in_order(started: Sequence[Any], jobs: Iterator[ChunkJob], submit: Callable
         while not future.done():
             if stop.requested:
                 return
+            if idle is not None:
+                idle()
             if isinstance(future, Future):
                 wait([future], timeout=0.1)
             else:
@@ -275,7 +277,7 @@ def _in_order(started: Sequence[Any], jobs: Iterator[ChunkJob], submit: Callable
         yield from games
 
 
-def process_results(workers: int, names: Sequence[str], plans: Collection[GamePlan], rules: Rules,
+def process_results(workers: int, names: Sequence[str], plans: Plans, rules: Rules,
                     records: bool, stop: _Stop) -> Iterator[GameResult]:  # fmt: skip
     """The games played by up to ``workers`` worker processes, in game order."""
     jobs, source = _job_stream(names, plans, rules, records, workers)
@@ -292,7 +294,11 @@ def process_results(workers: int, names: Sequence[str], plans: Collection[GamePl
     try:
         with _sigint_ignored():  # the pool starts its processes on the first submits
             started = [pool.submit(play_chunk, job) for job in first]
-        yield from _in_order(started, jobs, lambda job: pool.submit(play_chunk, job), processes, stop)
+        # A forked pool's parent started the kernels' compile, if one was
+        # needed, before forking: it goes on checking it while it waits, so
+        # the "compiled" notice comes (the workers print none).
+        idle = _expect_much_solving if method == "fork" else None
+        yield from _in_order(started, jobs, lambda job: pool.submit(play_chunk, job), processes, stop, idle)
         finished = not stop.requested
     finally:
         if finished:
@@ -377,7 +383,7 @@ def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -
         quiet.setLevel(level)
 
 
-def dask_results(client: Any, names: Sequence[str], plans: Collection[GamePlan], rules: Rules, records: bool,
+def dask_results(client: Any, names: Sequence[str], plans: Plans, rules: Rules, records: bool,
                  stop: _Stop) -> Iterator[GameResult]:  # fmt: skip
     """The games played as Dask tasks on ``client``'s workers, in game order."""
     slots = max(1, sum(client.nthreads().values()))
