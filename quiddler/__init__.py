@@ -1,8 +1,6 @@
 """quiddler: an exact, fast solver, command line and game engine for the
 Quiddler card word game."""
 
-from typing import Any
-
 from .cards import DECK_SIZE, FACES, Card, Deck, format_hand, full_deck, parse_hand
 from .errors import (
     HandTooLargeError,
@@ -30,7 +28,7 @@ from .solver import (
 from .wordlist import UnplayableWordsWarning, WordList, cache_dir, default_wordlist, load_wordlist
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> str:
     # The version is looked up on first use: importlib.metadata costs ~20 ms
     # of start-up, which a one-off CLI solve should not pay.
     if name == "__version__":

@@ -86,7 +86,7 @@ class OddsTable:
     rows: tuple[OddsRow, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"trials": self.trials, "seed": self.seed, "turn": self.turn,
+        return {"trials": self.trials, "seed": self.seed, "turn": self.turn, "wordlist": self.wordlist,
                 "rows": [row.to_dict() for row in self.rows]}  # fmt: skip
 
 

@@ -76,7 +76,10 @@ def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[flo
 
 @dataclass(slots=True)
 class PlayerStats:
-    """Totals for one player over a simulation (summed over its seats)."""
+    """Totals for one player over a simulation (summed over its seats), and
+    the figures made of them: :attr:`win_rate` with its :attr:`ci95`,
+    :attr:`mean_score`, :attr:`sd_score` and :attr:`going_out_rate`, named
+    as in :meth:`to_dict` (the ``--json`` output)."""
 
     seats: int = 0  #: seat-games played (games x seats with this player)
     wins: float = 0.0  #: a win shared by k players counts 1/k
@@ -84,6 +87,7 @@ class PlayerStats:
     score_squares: int = 0  #: sum of squared final scores (for the standard deviation)
     rounds: int = 0
     went_out: int = 0
+    games: int = 0  #: games this player took part in (once per game, however many seats it had)
 
     @property
     def score_sd(self) -> float:
@@ -93,15 +97,43 @@ class PlayerStats:
         variance = (self.score_squares - self.score_sum * self.score_sum / self.seats) / (self.seats - 1)
         return math.sqrt(max(0.0, variance))
 
-    def to_dict(self, games: int) -> dict[str, Any]:
+    @property
+    def sd_score(self) -> float:
+        """:attr:`score_sd` under its name in :meth:`to_dict`."""
+        return self.score_sd
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game played (shared wins counted 1/k)."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% Wilson interval of :attr:`win_rate`."""
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_score(self) -> float:
+        """Mean final score of its seats."""
+        return self.score_sum / self.seats if self.seats else 0.0
+
+    @property
+    def going_out_rate(self) -> float:
+        """Share of its seats' rounds that it went out of."""
+        return self.went_out / self.rounds if self.rounds else 0.0
+
+    def to_dict(self, games: int | None = None) -> dict[str, Any]:
+        """The ``--json`` figures; ``games`` (default: the games counted
+        here) is what the win rate is per."""
+        games = self.games if games is None else games
         low, high = wilson_interval(self.wins, games)
         return {
             "wins": round(self.wins, 6),
             "win_rate": round(self.wins / games, 6) if games else 0.0,
             "ci95": [round(low, 6), round(high, 6)],
-            "mean_score": round(self.score_sum / self.seats, 3) if self.seats else 0.0,
+            "mean_score": round(self.mean_score, 3),
             "sd_score": round(self.score_sd, 3),
-            "going_out_rate": round(self.went_out / self.rounds, 6) if self.rounds else 0.0,
+            "going_out_rate": round(self.going_out_rate, 6),
             "seats": self.seats,
         }
 
@@ -127,6 +159,8 @@ class SimulationStats:
         """Count one finished game (results must come in game order for
         sums of fractional wins to be exactly reproducible)."""
         winners = result.winners
+        for name in dict.fromkeys(result.seat_names):  # once per game, in seat order
+            self.strategies.setdefault(name, PlayerStats()).games += 1
         for seat, name in enumerate(result.seat_names):
             s = self.strategies.setdefault(name, PlayerStats())
             s.seats += 1

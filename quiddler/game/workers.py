@@ -336,8 +336,8 @@ def _import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise ValueError("Dask is not installed: pip install 'quiddler[dask]' "
-                         "(or dask[distributed]) to use --dask or --scheduler") from None  # fmt: skip
+        raise InvalidArgumentError("Dask is not installed: pip install 'quiddler[dask]' "
+                                   "(or dask[distributed]) to play games on Dask") from None  # fmt: skip
     return distributed
 
 
