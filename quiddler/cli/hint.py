@@ -112,7 +112,7 @@ def _hint_text(result: Hint) -> str:
               help="Number of other players.")  # fmt: skip
 @click.option("--round", "round_number", type=click.IntRange(1, _ROUNDS), default=None, metavar="N",
               help=f"Round number, 1-{_ROUNDS} (default: the round that deals this many cards).")  # fmt: skip
-@click.option("--turn", type=click.IntRange(1, Rules().turn_limit), default=1, show_default=True, metavar="N",
+@click.option("--turn", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Your turn number in this round, this turn included (the expert waits only early).")  # fmt: skip
 @click.option("--went-out", metavar="WORDS", default=None,
               help="Words an opponent went out with: this is your final turn (HAND after drawing).")  # fmt: skip
