@@ -14,7 +14,6 @@ import sys
 import pytest
 
 from quiddler import WordList, default_wordlist
-from quiddler.cli.simulate import simulate as simulate_command
 from quiddler.game import Rules
 from quiddler.game.plans import GameResult, plan_games
 from quiddler.game.record import replay

@@ -31,8 +31,7 @@ def test_the_largest_table_that_fits_is_accepted() -> None:
 
 def test_seen_cards_count_towards_the_deck() -> None:
     hand = parse_hand("a,b,c,d,e,f,g,h,i,j")  # after drawing: 9 dealt; 8 x 9 + 1 = 73 in hands
-    seen = tuple(card for card in (Card(f) for f in "a a a a a a a a a e e e e e e e e e e e".split()))
-    seen += parse_hand("i,i,i,i,i,i,i,o,o,o,o,o,o,o,o,u,u,u,u,u,u,n,n,n,n,n")
+    seen = parse_hand(",".join("a" * 9 + "e" * 11)) + parse_hand("i,i,i,i,i,i,i,o,o,o,o,o,o,o,o,u,u,u,u,u,u,n,n,n,n,n")
     with pytest.raises(InvalidArgumentError, match=r"needs 119 cards \(a hand of 10, 7 other hands of 9, 46 face up\)"):
         position_view(hand, seen=seen, opponents=7)
     position_view(hand, seen=seen[:-1], opponents=7)  # one card fewer: 118, it fits
