@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from .cards import DECK_SIZE, full_deck
 from .cardtrie import KERNEL_ORDER
+from .errors import ArgumentTypeError, InvalidArgumentError, shown
 from .solver import FACE_SLOTS, MAX_CARDS
 from .wordlist import WordList
 
@@ -101,10 +102,16 @@ def parse_cards_range(text: str) -> range:
         low = int(low_text)
         high = int(high_text) if dash else low
     except ValueError:
-        raise ValueError(f"hand sizes must be N or LOW-HIGH, such as 3-10, not {text!r}") from None
+        raise InvalidArgumentError(f"hand sizes must be N or LOW-HIGH, such as 3-10, not {shown(text)}") from None
     if not 1 <= low <= high <= MAX_HAND:
-        raise ValueError(f"hand sizes must be from 1 to {MAX_HAND} cards, low to high, not {text!r}")
+        raise InvalidArgumentError(f"hand sizes must be from 1 to {MAX_HAND} cards, low to high, not {shown(text)}")
     return range(low, high + 1)
+
+
+def _integer(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentTypeError(f"{name} must be an integer, not {shown(value)}")
+    return value
 
 
 def _deck() -> Any:
@@ -242,16 +249,20 @@ def go_out_odds(
     """
     import numpy as np
 
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise ArgumentTypeError(f"cards must be hand sizes (such as range(3, 11)), not {shown(cards)}")
     sizes = list(cards)
-    if trials < 1:
-        raise ValueError(f"trials must be at least 1, not {trials}")
+    if _integer("trials", trials) < 1:
+        raise InvalidArgumentError(f"trials must be at least 1, not {trials}")
     if turn not in TURNS:
-        raise ValueError(f"turn must be 'first' or 'blind', not {turn!r}")
+        raise InvalidArgumentError(f"turn must be 'first' or 'blind', not {shown(turn)}")
     for size in sizes:
-        if not 1 <= size <= MAX_HAND:
-            raise ValueError(f"hand sizes must be from 1 to {MAX_HAND} cards, not {size}")
-    if workers is not None and workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+        if not 1 <= _integer("a hand size", size) <= MAX_HAND:
+            raise InvalidArgumentError(f"hand sizes must be from 1 to {MAX_HAND} cards, not {size}")
+    if workers is not None and _integer("workers", workers) < 1:
+        raise InvalidArgumentError(f"workers must be at least 1, not {workers}")
+    if seed is not None:
+        _integer("seed", seed)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     rows = []

@@ -19,7 +19,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Self
 
-from ..errors import ArgumentTypeError, InvalidArgumentError, shown
+from ..errors import ArgumentTypeError, InvalidArgumentError, QuiddlerError, shown
 from ..solver import usable_cores as available_cores
 from ..thresholds import FORKED_WORKER_START_SECONDS, GAMES_PER_WORKER, WORKER_START_SECONDS
 from .plans import (
@@ -239,8 +239,17 @@ def simulate(
         raise InvalidArgumentError(f"the number of games must be at least 1, not {games}")
     if workers != "auto" and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise InvalidArgumentError(f"workers must be 'auto' or at least 1, not {shown(workers)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ArgumentTypeError(f"seed must be an integer, not {shown(seed)}")
     rules = rules if rules is not None else Rules()
-    rules.check_players(len(names))
+    if not isinstance(rules, Rules):
+        raise ArgumentTypeError(f"rules must be a Rules, not {shown(rules)}")
+    try:
+        rules.check_players(len(names))
+    except QuiddlerError:
+        raise
+    except ValueError as exc:
+        raise InvalidArgumentError(str(exc)) from None
     for name in names:
         make_player(name)  # unknown names fail before any game is played
     stats = SimulationStats(games=0, seed=seed, players=tuple(names), paired=paired, requested=games)
