@@ -110,7 +110,7 @@ def play_chunk(job: ChunkJob, source: WordSource | None = None) -> list[GameResu
 
 def _init_worker(source: WordSource | None) -> None:
     """Start-up of a pool worker: ignore Ctrl-C and SIGHUP (the parent stops
-    its workers itself), end with the parent; print no notices (a forked
+    its workers itself), end at SIGTERM and with the parent; print no notices (a forked
     worker inherits the command's, and each worker's "compiling the kernels"
     would repeat the command's own line); install the custom word list, if any."""
     from ..solver import hide_notices
@@ -118,6 +118,9 @@ def _init_worker(source: WordSource | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    # A forked worker inherits the parent's handler, which only asks to stop:
+    # SIGTERM, which the parent sends to end its workers, must end them at once.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _end_with_parent()
     hide_notices()
     _install(source)
@@ -268,12 +271,12 @@ def _in_order(started: Sequence[Any], jobs: Iterator[ChunkJob], submit: Callable
             return
         try:
             games = future.result()
+            top_up()
         except BrokenProcessPool:
             time.sleep(0.2)  # a signal to the whole process group ended the workers: let its handler run
             if stop.requested:
                 return
             raise
-        top_up()
         yield from games
 
 
@@ -324,8 +327,13 @@ def _abandon(pool: ProcessPoolExecutor) -> None:
     if terminate is not None:
         terminate()
     else:
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
             process.terminate()
+        for process in processes:
+            process.join(5)
+            if process.is_alive():  # pragma: no cover - a worker that outlived SIGTERM
+                process.kill()
     pool.shutdown(wait=True)
 
 

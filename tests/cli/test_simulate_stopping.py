@@ -107,15 +107,20 @@ def test_a_billion_games_play_at_once_in_flat_memory_and_stop_at_ctrl_c(tmp_path
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("to_group", [False, True], ids=["to-the-run", "to-its-process-group"])
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
-def test_sigterm_and_sighup_stop_the_workers_with_the_run(tmp_path: Path, signum: int, code: int) -> None:
+def test_sigterm_and_sighup_stop_the_workers_with_the_run(tmp_path: Path, signum: int, code: int,
+                                                          to_group: bool) -> None:  # fmt: skip
     process, log = _start(tmp_path, "--games", "1000000", "--workers", "2", "--json")
     workers: list[int] = []
     try:
         _wait_for_games(process, log, 3)
         workers = _children(process.pid)
         assert len(workers) >= 2, workers  # the worker processes (a resource tracker may join them)
-        process.send_signal(signum)  # `kill PID`, or the terminal closing, reaches the parent alone
+        if to_group:  # `kill -TERM -PGID`, or a closed terminal's SIGHUP to its foreground group
+            os.killpg(process.pid, signum)
+        else:  # `kill PID`
+            process.send_signal(signum)
         out, err = process.communicate(timeout=60)
         assert _wait_gone(workers) == []
     finally:
