@@ -3,8 +3,10 @@ Quiddler card word game."""
 
 from .cards import DECK_SIZE, FACES, Card, Deck, format_hand, full_deck, parse_hand
 from .errors import (
+    ArgumentTypeError,
     HandTooLargeError,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidCardError,
     InvalidWordError,
     QuiddlerError,
@@ -45,10 +47,12 @@ __all__ = [
     "FACES",
     "FACE_SLOTS",
     "MAX_CARDS",
+    "ArgumentTypeError",
     "Card",
     "Deck",
     "HandTooLargeError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidCardError",
     "InvalidWordError",
     "Play",
