@@ -17,7 +17,10 @@
   like, which a page tells you to run from a source checkout).
 
 Each page runs in a fresh temporary folder (examples may write files
-there), with its Python namespace shared from one block to the next.
+there), with its Python namespace shared from one block to the next.  So
+under pytest-xdist (``pytest -n 2``) a page's examples must run in order on
+one worker: a plain ``-n`` run hands each page to one worker whole, and
+every other test on its own (:func:`pytest_xdist_make_scheduler`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from pathlib import Path
 from typing import Any
 from unittest import SkipTest
 
+import pytest
 from sybil import Example, Region, Sybil
 from sybil.document import Document
 from sybil.evaluators.doctest import DocTestEvaluator
@@ -162,6 +166,23 @@ def _teardown(namespace: dict[str, Any]) -> None:
     shutil.rmtree(namespace["_workdir"], ignore_errors=True)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """(pytest-xdist) ``-n N`` with the default ``--dist load``: hand out
+    tests one by one as usual, but each page's examples together, in order,
+    to one worker (see the module docstring)."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class PagesTogether(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path.endswith(".md") else nodeid
+
+    return PagesTogether(config, log)
+
+
 pytest_collect_file = Sybil(
     parsers=[PythonBlocks(), console_blocks, SkipParser()],
     patterns=["README.md", "docs/*.md", "docs/*/*.md"],
@@ -169,4 +190,4 @@ pytest_collect_file = Sybil(
     teardown=_teardown,
 ).pytest()
 
-__all__ = ["pytest_collect_file"]
+__all__ = ["pytest_collect_file", "pytest_xdist_make_scheduler"]

@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from .cards import DECK_SIZE, full_deck
 from .cardtrie import KERNEL_ORDER
+from .errors import ArgumentTypeError, InvalidArgumentError, shown
 from .solver import FACE_SLOTS, MAX_CARDS
 from .wordlist import WordList
 
@@ -112,7 +113,7 @@ class OddsTable:
 
         :returns: ``{"trials", "seed", "turn", "rows"}``, rows as :meth:`OddsRow.to_dict` gives them.
         """
-        return {"trials": self.trials, "seed": self.seed, "turn": self.turn,
+        return {"trials": self.trials, "seed": self.seed, "turn": self.turn, "wordlist": self.wordlist,
                 "rows": [row.to_dict() for row in self.rows]}  # fmt: skip
 
 
@@ -124,7 +125,7 @@ def parse_cards_range(text: str) -> range:
 
     :param text: ``"N"`` or ``"LOW-HIGH"``.
     :returns: The hand sizes, LOW to HIGH inclusive.
-    :raises ValueError: ``text`` is not of that form, or a size is outside
+    :raises InvalidArgumentError: ``text`` is not of that form, or a size is outside
         1 to 19 (with the drawn card the hand must fit the solver).
     """
     low_text, dash, high_text = text.strip().partition("-")
@@ -132,10 +133,16 @@ def parse_cards_range(text: str) -> range:
         low = int(low_text)
         high = int(high_text) if dash else low
     except ValueError:
-        raise ValueError(f"hand sizes must be N or LOW-HIGH, such as 3-10, not {text!r}") from None
+        raise InvalidArgumentError(f"hand sizes must be N or LOW-HIGH, such as 3-10, not {shown(text)}") from None
     if not 1 <= low <= high <= MAX_HAND:
-        raise ValueError(f"hand sizes must be from 1 to {MAX_HAND} cards, low to high, not {text!r}")
+        raise InvalidArgumentError(f"hand sizes must be from 1 to {MAX_HAND} cards, low to high, not {shown(text)}")
     return range(low, high + 1)
+
+
+def _integer(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentTypeError(f"{name} must be an integer, not {shown(value)}")
+    return value
 
 
 def _deck() -> Any:
@@ -294,21 +301,26 @@ def go_out_odds(
     :param workers: The most solver threads; None: every core.
     :param on_batch: Called as ``on_batch(cards, deals)`` after each batch.
     :returns: One row per hand size, with the seed used.
-    :raises ValueError: ``trials`` or ``workers`` is below 1, ``turn`` is
-        neither name, or a hand size is outside 1 to 19.
+    :raises ArgumentTypeError: An argument has the wrong type.
+    :raises InvalidArgumentError: ``trials`` or ``workers`` is below 1,
+        ``turn`` is neither name, or a hand size is outside 1 to 19.
     """
     import numpy as np
 
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise ArgumentTypeError(f"cards must be hand sizes (such as range(3, 11)), not {shown(cards)}")
     sizes = list(cards)
-    if trials < 1:
-        raise ValueError(f"trials must be at least 1, not {trials}")
+    if _integer("trials", trials) < 1:
+        raise InvalidArgumentError(f"trials must be at least 1, not {trials}")
     if turn not in TURNS:
-        raise ValueError(f"turn must be 'first' or 'blind', not {turn!r}")
+        raise InvalidArgumentError(f"turn must be 'first' or 'blind', not {shown(turn)}")
     for size in sizes:
-        if not 1 <= size <= MAX_HAND:
-            raise ValueError(f"hand sizes must be from 1 to {MAX_HAND} cards, not {size}")
-    if workers is not None and workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+        if not 1 <= _integer("a hand size", size) <= MAX_HAND:
+            raise InvalidArgumentError(f"hand sizes must be from 1 to {MAX_HAND} cards, not {size}")
+    if workers is not None and _integer("workers", workers) < 1:
+        raise InvalidArgumentError(f"workers must be at least 1, not {workers}")
+    if seed is not None:
+        _integer("seed", seed)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     rows = []

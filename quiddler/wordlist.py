@@ -379,3 +379,22 @@ def default_wordlist() -> WordList:
         # a test checks it), so skip the 100+ ms of parsing every process.
         _default = WordList._from_validated_text(raw.rstrip(b"\n"), "ENABLE", PACKAGED_ENABLE_TRIE)
     return _default
+
+
+def _renew_cached_property_locks() -> None:
+    """In a forked child: renew the locks of WordList's cached properties.
+
+    On Python 3.11 each ``cached_property`` holds one lock, shared by every
+    instance, while it computes (``card_trie`` loads or builds the solver's
+    index); a child forked while another thread of the parent held it would
+    wait for ever on its first ``card_trie``, ``digest`` or ``in``.  (Later
+    Pythons keep no such lock.)"""
+    import threading
+
+    for attribute in vars(WordList).values():
+        if isinstance(attribute, cached_property) and hasattr(attribute, "lock"):
+            attribute.lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_renew_cached_property_locks)

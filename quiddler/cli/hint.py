@@ -7,12 +7,13 @@ ranks the moves.
 
 from __future__ import annotations
 
-import itertools
 import json
 
 import click
 
 from ..cards import Card, format_hand
+from ..cardtrie import MIN_WORD_CARDS
+from ..errors import shown
 from ..game.hints import Hint, position_view
 from ..game.hints import hint as hint_for
 from ..game.rules import MAX_PLAYERS, Rules
@@ -36,21 +37,47 @@ Examples:
 def _parse_words(text: str, wordlist: WordList, cards: int | None) -> tuple[Word, ...]:
     """Words such as ``quiet,dog``: of the ways to spell them with cards,
     the one using ``cards`` cards in all (a going-out play lays down exactly
-    the round's cards) that scores most."""
+    the round's cards) that scores most.
+
+    The count is checked first (every word takes at least two cards) and
+    the spellings are chosen word by word over the cards used so far, so
+    the work grows with the words given, not with the product of their
+    spellings."""
+    raws = text.replace(",", " ").split()
+    if not raws:
+        raise ValueError("--went-out names no words")
+    if cards is not None and len(raws) * MIN_WORD_CARDS > cards:
+        raise ValueError(f"--went-out: {len(raws)} words need at least {len(raws) * MIN_WORD_CARDS} cards, "
+                         f"but going out lays down {cards}")  # fmt: skip
     options = []
-    for raw in text.replace(",", " ").split():
+    for raw in raws:
         spellings = wordlist.spellings(raw)
         if not spellings:
-            raise ValueError(f"--went-out: {raw.strip().lower()!r} is not a playable word in {wordlist.name}")
+            raise ValueError(f"--went-out: {shown(raw.strip().lower())} is not a playable word in {wordlist.name}")
         options.append(spellings)
-    if not options:
-        raise ValueError("--went-out names no words")
-    fitting = [combo for combo in itertools.product(*options)
-               if cards is None or sum(len(s) for s in combo) == cards]  # fmt: skip
-    if not fitting:
+    # best[used]: the highest-scoring choice of spellings so far using ``used``
+    # cards (on a tie, the earliest spellings), as (points, spelling indices).
+    best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
+    for spellings in options:
+        step: dict[int, tuple[int, tuple[int, ...]]] = {}
+        for used, (points, chosen) in best.items():
+            for k, spelling in enumerate(spellings):
+                total = used + len(spelling)
+                if cards is not None and total > cards:
+                    continue
+                candidate = (points + sum(c.points for c in spelling), chosen + (k,))
+                held = step.get(total)
+                if held is None or candidate[0] > held[0] or (candidate[0] == held[0] and candidate[1] < held[1]):
+                    step[total] = candidate
+        best = step
+    if cards is None:
+        fitting = max(best.values(), key=lambda entry: entry[0]) if best else None
+    else:
+        fitting = best.get(cards)
+    if fitting is None:
         raise ValueError(f"--went-out: those words cannot be spelled with the {cards} cards going out lays down")
-    best = max(fitting, key=lambda combo: sum(c.points for s in combo for c in s))
-    return tuple(Word("".join(c.face for c in s), s) for s in best)
+    combo = [options[i][k] for i, k in enumerate(fitting[1])]
+    return tuple(Word("".join(c.face for c in s), s) for s in combo)
 
 
 def _hint_text(result: Hint) -> str:

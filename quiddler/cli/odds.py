@@ -66,7 +66,9 @@ def odds(ctx: click.Context, /, cards_text: str, trials: int, turn: str, wordlis
     if show:
         from tqdm import tqdm
 
-        bar = tqdm(total=trials * len(sizes), desc="deals", unit="deal", unit_scale=True, file=sys.stderr)
+        # leave=False: the bar goes once the table is printed, which says it all.
+        bar = tqdm(total=trials * len(sizes), desc="deals", unit="deal", unit_scale=True, file=sys.stderr,
+                   leave=False)  # fmt: skip
     try:
         table = go_out_odds(sizes, trials=trials, turn=turn, wordlist=wordlist, seed=seed,  # type: ignore[arg-type]
                             workers=workers, on_batch=(lambda _size, n: bar.update(n)) if bar else None)  # fmt: skip

@@ -8,7 +8,10 @@ Dask workers); ``odds``, which runs in threads, calls its own ``--threads``.
 from __future__ import annotations
 
 import json
+import math
+import signal
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import IO, Any, Literal
@@ -45,6 +48,17 @@ Examples:
   quiddler simulate --games 1000000 --scheduler tcp://scheduler:8786"""
 
 
+class _Seconds(click.FloatRange):
+    """A positive, finite number of seconds: ``nan`` passes a range check
+    (it compares false with everything) and ``inf`` is no timeout at all."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds.", param, ctx)
+        return seconds
+
+
 def _parse_players(text: str) -> list[str]:
     names = [name.strip().lower() for name in text.split(",")]
     if any(not name for name in names):
@@ -72,7 +86,7 @@ def _parse_players(text: str) -> list[str]:
                    "workers (default: every core).")  # fmt: skip
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Run the games on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786).")  # fmt: skip
-@click.option("--scheduler-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+@click.option("--scheduler-timeout", type=_Seconds(min=0, min_open=True), default=10.0, show_default=True,
               metavar="SECONDS", help="How long to try to reach the --scheduler.")  # fmt: skip
 @click.option("--dask", "local_dask", is_flag=True,
               help="Run the games as Dask tasks on a LocalCluster on this machine.")  # fmt: skip
@@ -115,13 +129,19 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
     rules.check_players(len(names))
     count: int | Literal["auto"] = workers if workers is not None else "auto"
     show = progress if progress is not None else sys.stderr.isatty()
+    stopped_by: int = signal.SIGINT
     with ExitStack() as stack:
         client = None
         if scheduler is not None or local_dask:
             from ..game.workers import dask_client
 
             cluster_size = workers if workers is not None else available_cores()
-            client = stack.enter_context(dask_client(scheduler, cluster_size, timeout=scheduler_timeout))
+            try:
+                client = stack.enter_context(dask_client(scheduler, cluster_size, timeout=scheduler_timeout))
+            except KeyboardInterrupt:
+                where = f"the Dask scheduler at {scheduler}" if scheduler is not None else "a local Dask cluster"
+                click.echo(f"interrupted while connecting to {where}: no games played", err=True)
+                ctx.exit(130)
         bar = stack.enter_context(_progress_bar(games, show))
 
         def after_game(result: GameResult) -> None:
@@ -134,13 +154,14 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
             stats = run_simulation(names, games, seed=seed, rules=rules, paired=paired, workers=count,
                                    client=client, records=log_file is not None, on_game=after_game)  # fmt: skip
         except SimulationInterrupted as stop:
-            stats = stop.stats
+            stats, stopped_by = stop.stats, stop.signal
     if log_file is not None:
         log_file.flush()
     _print_stats(stats, names, as_json)
     if stats.partial:
-        click.echo(f"interrupted: {stats.games} of {games} games played", err=True)
-        ctx.exit(130)
+        how = "interrupted" if stopped_by == signal.SIGINT else f"stopped by {signal.Signals(stopped_by).name}"
+        click.echo(f"{how}: {stats.games} of {games} games played", err=True)
+        ctx.exit(128 + stopped_by)  # 130 for Ctrl-C, as a shell reports a signal
 
 
 class _NoBar:
@@ -148,9 +169,67 @@ class _NoBar:
         pass
 
 
+#: What the bar shows until its rate means something: no rate, no time left.
+_SETTLING_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}, estimating the time left]"
+#: Games played, and seconds passed, after the solver settles (the compiled
+#: kernels in use, or none coming) before a rate is shown: the auto backend
+#: decides within its first second of solving whether to compile.
+_SETTLING_GAMES = 3
+_SETTLING_SECONDS = 2.0
+
+
+class _AboveBar:
+    """Stands in for ``sys.stderr`` while the bar is drawn: whole lines
+    written to it (the solver's notices) are printed above the bar with
+    ``tqdm.write`` instead of into it.  It also watches those notices:
+    while the kernels compile, games are solved in pure Python and the rate
+    says nothing about the rest of the run, so the bar shows no time left
+    until the compiled kernels have played a few games."""
+
+    def __init__(self, bar: Any, real: Any) -> None:
+        self.bar = bar
+        self.real = real
+        self.pending = ""
+        self.compiling = False
+        self.settled_at: tuple[int, float] | None = None
+
+    def write(self, text: str) -> int:
+        self.pending += text
+        while "\n" in self.pending:
+            line, self.pending = self.pending.split("\n", 1)
+            if "compiling the solver kernels" in line:
+                self.compiling, self.settled_at = True, None
+                self.bar.bar_format = _SETTLING_FORMAT
+            elif self.compiling and ("compiled" in line or "failed" in line or "cannot" in line):
+                self.compiling, self.settled_at = False, None
+            self.bar.write(line, file=self.real)
+        return len(text)
+
+    def flush(self) -> None:
+        self.real.flush()
+
+    def isatty(self) -> bool:
+        return bool(self.real.isatty())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def after_game(self) -> None:
+        if self.compiling:
+            return
+        now = time.monotonic()
+        if self.settled_at is None:
+            self.settled_at = (self.bar.n, now)
+        games, since = self.settled_at
+        if self.bar.bar_format is not None and self.bar.n - games >= _SETTLING_GAMES \
+                and now - since >= _SETTLING_SECONDS:  # fmt: skip
+            self.bar.bar_format = None  # tqdm's own: rate and time left
+
+
 @contextmanager
 def _progress_bar(games: int, show: bool) -> Iterator[Any]:
-    """tqdm on stderr (games done, rate, time left), or nothing."""
+    """tqdm on stderr (games done, rate, time left once the rate settles),
+    with notices printed above it, or nothing."""
     if not show:
         yield _NoBar()
         return
@@ -161,8 +240,20 @@ def _progress_bar(games: int, show: bool) -> Iterator[Any]:
         # worker processes (see quiddler.game.workers.start_method).
         monitor_interval = 0
 
-    with Bar(total=games, desc="games", unit="game", file=sys.stderr, dynamic_ncols=True) as bar:
-        yield bar
+        def update(self, n: int = 1) -> Any:
+            shown = super().update(n)
+            watcher.after_game()
+            return shown
+
+    real = sys.stderr
+    with Bar(total=games, desc="games", unit="game", file=real, dynamic_ncols=True,
+             bar_format=_SETTLING_FORMAT) as bar:  # fmt: skip
+        watcher = _AboveBar(bar, real)
+        sys.stderr = watcher
+        try:
+            yield bar
+        finally:
+            sys.stderr = real
 
 
 def _print_stats(stats: SimulationStats, names: list[str], as_json: bool) -> None:

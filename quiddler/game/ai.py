@@ -531,6 +531,9 @@ class AIPlayer:
         self.name = name or tuning.name
         self.rng = random.Random(seed)
 
+    def __repr__(self) -> str:
+        return f"<AIPlayer {self.name!r}>"
+
     def _choose(self, view: PlayerView) -> HintOption:
         options = advise(view, self.tuning).options
         if self.tuning.noise <= 0 or len(options) == 1:

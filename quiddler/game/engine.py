@@ -13,13 +13,21 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ..cards import Card, full_deck
-from ..errors import IllegalActionError
+from ..errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError, QuiddlerError, shown
 from ..solver.types import Word
-from .errors import CardNotInHandError, GoingOutError, InvalidWordError, WrongPhaseError, WrongPlayerError
+from .errors import (
+    CardNotInHandError,
+    GoingOutError,
+    InvalidWordError,
+    MalformedActionError,
+    WrongPhaseError,
+    WrongPlayerError,
+)
 from .rules import Rules, _integer, add_to_totals, score_round
 from .shuffle import Shuffler, ShuffleScheme
 from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, PublicEvent, RoundResult
@@ -58,20 +66,22 @@ class Game:
     :ivar dealer: The seat that dealt this round.
     :ivar over: Whether the game has ended.
     :ivar discard_top: The face-up card of the discard pile, or None if the pile is empty.
-    :raises TypeError: ``rules`` is not a :class:`Rules`, or ``players`` or
-        ``seed`` is not an integer.
-    :raises ValueError: The rules do not allow this many players.
+    :raises ArgumentTypeError: ``rules`` is not a :class:`Rules`, or
+        ``players`` or ``seed`` is not an integer (a bool is not one).
+    :raises RulesError: The rules do not allow this many players.
     """
 
     def __init__(self, players: int, *, seed: int | None = None, rules: Rules | None = None,
                  shuffle: ShuffleScheme = "per-round") -> None:  # fmt: skip
         self.rules = rules if rules is not None else Rules()
         if not isinstance(self.rules, Rules):
-            raise TypeError(f"rules must be a Rules, not {self.rules!r}")
-        self.rules.check_players(players)
+            raise ArgumentTypeError(f"rules must be a Rules, not {shown(self.rules)}")
+        with _argument_errors():
+            players = _integer("players", players)
+            self.rules.check_players(players)
+            #: The seed every shuffle derives from; chosen at random if not given, so any game can be replayed.
+            self.seed = _integer("seed", seed) if seed is not None else random.SystemRandom().randrange(2**63)
         self.players = players
-        #: The seed every shuffle derives from; chosen at random if not given, so any game can be replayed.
-        self.seed = _integer("seed", seed) if seed is not None else random.SystemRandom().randrange(2**63)
         self._shuffler = Shuffler(self.seed, shuffle)
         self.totals: tuple[int, ...] = (0,) * players
         self.history: list[RoundResult] = []
@@ -140,24 +150,38 @@ class Game:
 
         :param seat: The seat, 0 to ``players - 1``.
         :returns: The hand, in the order the cards came.
+        :raises ArgumentTypeError: ``seat`` is not an int (a bool is not one).
+        :raises InvalidArgumentError: There is no such seat.
         """
-        return tuple(self._hands[seat])
+        return tuple(self._hands[self._seat(seat)])
 
     def laid_down(self, seat: int) -> tuple[Word, ...]:
         """The words ``seat`` has laid down this round.
 
         :param seat: The seat, 0 to ``players - 1``.
         :returns: The words, empty until the seat goes out or lays down.
+        :raises ArgumentTypeError: ``seat`` is not an int (a bool is not one).
+        :raises InvalidArgumentError: There is no such seat.
         """
-        return self._laid[seat]
+        return self._laid[self._seat(seat)]
 
     def turns_taken(self, seat: int) -> int:
         """How many turns ``seat`` has finished this round.
 
         :param seat: The seat, 0 to ``players - 1``.
         :returns: The count, from 0.
+        :raises ArgumentTypeError: ``seat`` is not an int (a bool is not one).
+        :raises InvalidArgumentError: There is no such seat.
         """
-        return self._turns[seat]
+        return self._turns[self._seat(seat)]
+
+    def _seat(self, seat: object) -> int:
+        """``seat`` checked: an int (not a bool) naming a seat of this game."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ArgumentTypeError(f"a seat is an integer, not {shown(seat)}")
+        if not 0 <= seat < self.players:
+            raise InvalidArgumentError(f"no seat {seat} in a game of {self.players}")
+        return seat
 
     @property
     def finished(self) -> frozenset[int]:
@@ -175,10 +199,10 @@ class Game:
 
         :param seat: The seat, 0 to ``players - 1``.
         :returns: A snapshot; it does not change as the game goes on.
-        :raises ValueError: There is no such seat.
+        :raises ArgumentTypeError: ``seat`` is not an int (a bool is not one).
+        :raises InvalidArgumentError: There is no such seat.
         """
-        if not 0 <= seat < self.players:
-            raise ValueError(f"no seat {seat} in a game of {self.players}")
+        seat = self._seat(seat)
         return PlayerView(
             seat=seat,
             players=self.players,
@@ -229,7 +253,9 @@ class Game:
         subclass if ``action`` is illegal now; return None if it is legal.
 
         :param action: The action.
-        :raises IllegalActionError: ``action`` is not an action.
+        :raises MalformedActionError: ``action`` is not an action, or is
+            malformed whatever the state (a seat that is not an int, a bad
+            draw source, words that are not :class:`~quiddler.Word`\ s).
         :raises WrongPhaseError: The game is over, or the action does not fit
             the phase (a draw after drawing, a discard before it, going out
             after someone went out, an empty pile).
@@ -241,7 +267,8 @@ class Game:
         :raises CardNotInHandError: The action uses a card the player does not hold.
         """
         if not isinstance(action, (Draw, Discard, GoOut, LayDown)):
-            raise IllegalActionError(f"not an action: {action!r}")
+            raise MalformedActionError(f"not an action: {shown(action)}")
+        _check_form(action)
         if self.phase is Phase.GAME_OVER:
             raise WrongPhaseError("the game is over")
         if action.player != self.turn:
@@ -254,11 +281,8 @@ class Game:
                 if source == "discard":
                     if not self._discard:
                         raise WrongPhaseError("the discard pile is empty")
-                elif source == "pile":
-                    if not self._draw and not (self.rules.reshuffle_discards and len(self._discard) > 1):
-                        raise WrongPhaseError("the draw pile is empty: take the discard")
-                else:
-                    raise WrongPhaseError(f"unknown draw source: {source!r}")
+                elif not self._draw and not (self.rules.reshuffle_discards and len(self._discard) > 1):
+                    raise WrongPhaseError("the draw pile is empty: take the discard")
             case Discard(card=card):
                 self._check_after_draw()
                 if self._went_out is not None:
@@ -466,6 +490,49 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game players={self.players} seed={self.seed} round={self.round + 1}/{self.rules.rounds} "
                 f"turn={self.turn} phase={self.phase.value} totals={list(self.totals)}>")  # fmt: skip
+
+
+@contextmanager
+def _argument_errors() -> Iterator[None]:
+    """The rules' checks of a game's arguments as the library's own errors
+    (a plain TypeError or ValueError becomes its QuiddlerError kind)."""
+    try:
+        yield
+    except QuiddlerError:
+        raise
+    except TypeError as exc:
+        raise ArgumentTypeError(str(exc)) from None
+    except ValueError as exc:
+        raise InvalidArgumentError(str(exc)) from None
+
+
+def _check_form(action: Action) -> None:
+    """What an action must be whatever the state: its seat an int (a bool
+    or a float is not a seat: the record would not replay), a known draw
+    source, cards that are Cards and words that are Words."""
+    player = action.player
+    if isinstance(player, bool) or not isinstance(player, int):
+        raise MalformedActionError(f"an action's player is a seat number, an integer, not {shown(player)}")
+    match action:
+        case Draw(source=source):
+            if source not in ("pile", "discard"):
+                raise MalformedActionError(f"unknown draw source: {shown(source)} (expected 'pile' or 'discard')")
+        case Discard(card=card):
+            _check_card("the discard", card)
+        case GoOut(words=words, discard=card) | LayDown(words=words, discard=card):
+            if isinstance(words, (str, bytes)) or not isinstance(words, Sequence):
+                raise MalformedActionError(f"words must be a sequence of Words, not {shown(words)}")
+            for i, word in enumerate(words):
+                if not isinstance(word, Word):
+                    raise MalformedActionError(
+                        f"words[{i}] must be a Word (such as word_of(['r', 'u', 'n'])), not {shown(word)}"
+                    )
+            _check_card("the discard", card)
+
+
+def _check_card(what: str, card: object) -> None:
+    if not isinstance(card, Card):
+        raise MalformedActionError(f"{what} must be a Card (such as Card('e')), not {shown(card)}")
 
 
 def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:

@@ -8,7 +8,7 @@ illegal action at once.
 
 from __future__ import annotations
 
-from ..errors import IllegalActionError, InvalidWordError, QuiddlerError
+from ..errors import ArgumentTypeError, IllegalActionError, InvalidWordError, QuiddlerError
 
 __all__ = [
     "CardNotInHandError",
@@ -16,6 +16,7 @@ __all__ = [
     "GoingOutError",
     "IllegalActionError",
     "InvalidWordError",
+    "MalformedActionError",
     "RulesError",
     "RulesTypeError",
     "UnknownPlayerError",
@@ -23,6 +24,14 @@ __all__ = [
     "WrongPhaseError",
     "WrongPlayerError",
 ]
+
+
+class MalformedActionError(IllegalActionError, ArgumentTypeError):
+    """The action is malformed whatever the state of the game: a seat that
+    is not an integer (a bool or a float is not a seat), an unknown draw
+    source, a word that is not a :class:`~quiddler.Word`, a card that is not
+    a :class:`~quiddler.Card`.  Both a ``ValueError`` (as every illegal
+    action) and a ``TypeError`` (as every argument of the wrong kind)."""
 
 
 class WrongPlayerError(IllegalActionError):

@@ -2,7 +2,9 @@
 small result that is kept of it.
 
 A simulation is planned before anything is played: game ``i`` gets a deal
-seed and a seat rotation (:func:`plan_games`), and :func:`play_planned`
+seed and a seat rotation (:func:`plan_games`; :class:`GamePlans` makes the
+same plans one at a time as they are played, so a run of a billion games
+holds no more of its plan than a run of ten), and :func:`play_planned`
 plays one planned game anywhere (this process, a worker process, a Dask
 worker) to a :class:`GameResult`.  Both the runner (:mod:`.runner`) and
 the worker processes (:mod:`.workers`) build on this module, and the
@@ -21,14 +23,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
+from ..errors import ArgumentTypeError, shown
 from .engine import Game
 from .players import Player, make_player
 from .record import game_record_text
 from .rules import Rules
 from .state import Action, Phase
 
-__all__ = ["GamePlan", "GameResult", "game_seeds", "next_action", "plan_games", "play_game", "play_planned"]
+__all__ = ["GamePlan", "GamePlans", "GameResult", "Plans", "game_seeds", "next_action", "plan_games", "play_game", "play_planned"]
 
 
 def next_action(game: Game, players: Sequence[Player]) -> Action:
@@ -44,16 +48,23 @@ def next_action(game: Game, players: Sequence[Player]) -> Action:
 
 
 def play_game(players: Sequence[Player], *, seed: int | None = None, rules: Rules | None = None) -> Game:
-    """Play a complete game; the finished :class:`Game` holds the totals,
+    r"""Play a complete game; the finished :class:`Game` holds the totals,
     every round result and the log a record is made of.
 
     :param players: One player per seat, seat 0 first.
     :param seed: The game's seed; None: a random one (kept in ``game.seed``).
     :param rules: The rules; None: the default :class:`Rules`.
     :returns: The game, over.
-    :raises ValueError: The rules do not allow this many players.
+    :raises ArgumentTypeError: ``players`` is not a sequence of :class:`Player`\ s.
+    :raises RulesError: The rules do not allow this many players.
     :raises IllegalActionError: A player chose an illegal action.
     """
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise ArgumentTypeError(f"players must be a sequence of players, not {shown(players)}")
+    for seat, player in enumerate(players):
+        if not isinstance(player, Player):
+            hint = f" (make_player({player!r}) makes one)" if isinstance(player, str) else ""
+            raise ArgumentTypeError(f"players[{seat}] must be a Player{hint}, not {shown(player)}")
     game = Game(len(players), seed=seed, rules=rules)
     while not game.over:
         game.apply(next_action(game, players))
@@ -65,7 +76,6 @@ def game_seeds(seed: int, games: int) -> Iterator[int]:
     rng = random.Random(seed)
     for _ in range(games):
         yield rng.getrandbits(63)
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +91,44 @@ class GamePlan:
         return tuple(names[(seat + self.rotation) % n] for seat in range(n))
 
 
+@dataclass(frozen=True, slots=True)
+class GamePlans:
+    """The plan of :func:`plan_games`, made one game at a time as it is
+    iterated (memory stays flat for any number of games); ``len()`` is the
+    number of games, and :meth:`skip` drops the first ones (those already
+    played)."""
+
+    seed: int
+    games: int
+    players: int
+    paired: bool = True
+    start: int = 0  #: games skipped from the front
+
+    def __len__(self) -> int:
+        return max(0, self.games - self.start)
+
+    def skip(self, count: int) -> GamePlans:
+        """The same plan without its next ``count`` games."""
+        return GamePlans(self.seed, self.games, self.players, self.paired, self.start + count)
+
+    def __iter__(self) -> Iterator[GamePlan]:
+        return islice(self._all(), self.start, None)
+
+    def _all(self) -> Iterator[GamePlan]:
+        n = self.players
+        if not self.paired:
+            for i, seed in enumerate(game_seeds(self.seed, self.games)):
+                yield GamePlan(i, seed, i % n)
+            return
+        for group, seed in enumerate(game_seeds(self.seed, -(-self.games // n))):
+            for rotation in range(min(n, self.games - group * n)):
+                yield GamePlan(group * n + rotation, seed, rotation)
+
+
+#: Planned games as the runner hands them on: a list, or made as they are read.
+Plans = Sequence[GamePlan] | GamePlans
+
+
 def plan_games(seed: int, games: int, players: int, *, paired: bool = True) -> list[GamePlan]:
     """The plan of a simulation of ``games`` games at a table of ``players``.
 
@@ -92,10 +140,7 @@ def plan_games(seed: int, games: int, players: int, *, paired: bool = True) -> l
     >>> [(p.seed % 1000, p.rotation) for p in plan_games(1, 4, 2)]
     [(517, 0), (517, 1), (607, 0), (607, 1)]
     """
-    if paired:
-        seeds = list(game_seeds(seed, -(-games // players)))
-        return [GamePlan(i, seeds[i // players], i % players) for i in range(games)]
-    return [GamePlan(i, s, i % players) for i, s in enumerate(game_seeds(seed, games))]
+    return list(GamePlans(seed, games, players, paired))
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from ..cards import Card
+from ..errors import ArgumentTypeError, shown
 from ..solver import Play, Solution, Solver
 from ..wordlist import WordList
 from .errors import UnknownPlayerError
@@ -164,6 +165,9 @@ class RandomPlayer:
         if eager:
             self.name = "random-eager"
 
+    def __repr__(self) -> str:
+        return f"<RandomPlayer {self.name!r}>"
+
     def choose_draw(self, view: PlayerView) -> Draw:
         """Draw from a random source that has a card (see :meth:`Player.choose_draw`).
 
@@ -220,6 +224,9 @@ class GreedyPlayer:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)  # unused: greedy is deterministic
+
+    def __repr__(self) -> str:
+        return f"<GreedyPlayer {self.name!r}>"
 
     def choose_draw(self, view: PlayerView) -> Draw:
         """Take the discard top if it lets the player go out or raises the
@@ -297,10 +304,13 @@ def player_names() -> tuple[str, ...]:
 
 
 def make_player(name: str, seed: int | None = None) -> Player:
-    """A player by name, seeded for reproducible play.
+    """A player by name (in any case, as the command line takes it), seeded
+    for reproducible play.
 
     >>> make_player("greedy").name
     'greedy'
+    >>> make_player("Expert")
+    <AIPlayer 'expert'>
     >>> make_player("clever")
     Traceback (most recent call last):
     ...
@@ -309,12 +319,15 @@ def make_player(name: str, seed: int | None = None) -> Player:
     :param name: A registered name (:func:`player_names`).
     :param seed: Seeds the player's random choices; None: unseeded.
     :returns: A new player.
+    :raises ArgumentTypeError: ``name`` is not a string.
     :raises UnknownPlayerError: No player is registered under ``name``.
     """
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"a player name is a string, not {shown(name)}")
     try:
-        factory = _REGISTRY[name]
+        factory = _REGISTRY[name] if name in _REGISTRY else _REGISTRY[name.strip().lower()]
     except KeyError:
         raise UnknownPlayerError(
-            f"unknown player: {name!r} (expected one of: {', '.join(player_names())})"
+            f"unknown player: {shown(name)} (expected one of: {', '.join(player_names())})"
         ) from None
     return factory(seed)

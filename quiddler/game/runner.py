@@ -1,7 +1,8 @@
 """Many games between computer players, and the statistics behind
 ``quiddler simulate``.
 
-:func:`simulate` plans its games first (:mod:`.plans`), plays them here or
+:func:`simulate` plans its games (:mod:`.plans`, one at a time as they
+are played), plays them here or
 in worker processes (:mod:`.workers`, imported only when they are used),
 and sums the results in game order, so the statistics are the same however
 the games were spread.  The planned-game names are re-exported here for
@@ -18,14 +19,25 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Self
 
+from ..errors import ArgumentTypeError, InvalidArgumentError, QuiddlerError, shown
 from ..solver import usable_cores as available_cores
 from ..thresholds import FORKED_WORKER_START_SECONDS, GAMES_PER_WORKER, WORKER_START_SECONDS
-from .plans import GamePlan, GameResult, game_seeds, next_action, plan_games, play_game, play_planned
+from .plans import (
+    GamePlan,
+    GamePlans,
+    GameResult,
+    game_seeds,
+    next_action,
+    plan_games,
+    play_game,
+    play_planned,
+)
 from .players import make_player
 from .rules import Rules
 
 __all__ = [
     "GamePlan",
+    "GamePlans",
     "GameResult",
     "PlayerStats",
     "SimulationInterrupted",
@@ -64,7 +76,10 @@ def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[flo
 
 @dataclass(slots=True)
 class PlayerStats:
-    """Totals for one player over a simulation (summed over its seats).
+    """Totals for one player over a simulation (summed over its seats), and
+    the figures made of them: :attr:`win_rate` with its :attr:`ci95`,
+    :attr:`mean_score`, :attr:`sd_score` and :attr:`going_out_rate`, named
+    as in :meth:`to_dict` (the ``--json`` output).
 
     :ivar seats: Seat-games played: games times the seats it held in each.
     :ivar wins: Games won; a win shared by k players counts 1/k.
@@ -80,6 +95,8 @@ class PlayerStats:
     score_squares: int = 0  #: sum of squared final scores (for the standard deviation)
     rounds: int = 0
     went_out: int = 0
+    #: Games this player took part in (once per game, however many seats it had).
+    games: int = 0
 
     @property
     def score_sd(self) -> float:
@@ -89,22 +106,49 @@ class PlayerStats:
         variance = (self.score_squares - self.score_sum * self.score_sum / self.seats) / (self.seats - 1)
         return math.sqrt(max(0.0, variance))
 
-    def to_dict(self, games: int) -> dict[str, Any]:
+    @property
+    def sd_score(self) -> float:
+        """:attr:`score_sd` under its name in :meth:`to_dict`."""
+        return self.score_sd
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game played (shared wins counted 1/k)."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% Wilson interval of :attr:`win_rate`."""
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_score(self) -> float:
+        """Mean final score of its seats."""
+        return self.score_sum / self.seats if self.seats else 0.0
+
+    @property
+    def going_out_rate(self) -> float:
+        """Share of its seats' rounds that it went out of."""
+        return self.went_out / self.rounds if self.rounds else 0.0
+
+    def to_dict(self, games: int | None = None) -> dict[str, Any]:
         """The player's row of ``quiddler simulate --json`` (see
         [JSON shapes](../json.md#command-line)).
 
-        :param games: The games of the simulation, for the win rate.
+        :param games: The games the win rate is per (default: the games
+            counted here).
         :returns: Wins, win rate with its 95% interval, mean and standard
             deviation of the score, going-out rate and seats.
         """
+        games = self.games if games is None else games
         low, high = wilson_interval(self.wins, games)
         return {
             "wins": round(self.wins, 6),
             "win_rate": round(self.wins / games, 6) if games else 0.0,
             "ci95": [round(low, 6), round(high, 6)],
-            "mean_score": round(self.score_sum / self.seats, 3) if self.seats else 0.0,
+            "mean_score": round(self.mean_score, 3),
             "sd_score": round(self.score_sd, 3),
-            "going_out_rate": round(self.went_out / self.rounds, 6) if self.rounds else 0.0,
+            "going_out_rate": round(self.going_out_rate, 6),
             "seats": self.seats,
         }
 
@@ -141,6 +185,8 @@ class SimulationStats:
         :param result: The game's result.
         """
         winners = result.winners
+        for name in dict.fromkeys(result.seat_names):  # once per game, in seat order
+            self.strategies.setdefault(name, PlayerStats()).games += 1
         for seat, name in enumerate(result.seat_names):
             s = self.strategies.setdefault(name, PlayerStats())
             s.seats += 1
@@ -172,16 +218,20 @@ class SimulationStats:
 
 
 class SimulationInterrupted(KeyboardInterrupt):
-    """Ctrl-C during :func:`simulate`: ``stats`` holds the games finished
-    (in game order, each also passed to ``on_game``), marked partial.
+    """Ctrl-C (or SIGTERM, SIGHUP) during :func:`simulate`: ``stats`` holds
+    the games finished (in game order, each also passed to ``on_game``),
+    marked partial; ``signal`` is the signal that stopped it.
 
     :param stats: The statistics of the games finished.
+    :param signum: The signal that stopped it (SIGINT for Ctrl-C).
     :ivar stats: The statistics of the games finished, ``partial`` true.
+    :ivar signal: The signal that stopped it.
     """
 
-    def __init__(self, stats: SimulationStats) -> None:
+    def __init__(self, stats: SimulationStats, signum: int = signal.SIGINT) -> None:
         super().__init__(f"interrupted after {stats.games} of {stats.requested} games")
         self.stats = stats
+        self.signal = signum
 
 
 # -- running a simulation -----------------------------------------------------------
@@ -211,9 +261,12 @@ def simulate(
     ``on_game(result)`` is called for each game in game order
     (``result.record`` holds its JSON record when ``records`` is true).
 
-    Ctrl-C stops at the next finished game and raises
-    :class:`SimulationInterrupted` (a KeyboardInterrupt) carrying the
-    statistics of the games passed to ``on_game`` so far.
+    Ctrl-C (and, run from the main thread, SIGTERM or SIGHUP: ``kill``, a
+    closed terminal) stops at the next finished game, ends the worker
+    processes, and raises :class:`SimulationInterrupted` (a
+    KeyboardInterrupt) carrying the statistics of the games passed to
+    ``on_game`` so far.  The games are planned as they are played, so
+    memory does not grow with ``games``.
 
     :param names: The players, one per seat, by registered name
         (:func:`~quiddler.game.player_names`); a name may repeat.
@@ -227,23 +280,37 @@ def simulate(
     :param records: Give each result its game's JSON record.
     :param on_game: Called with each :class:`GameResult`, in game order.
     :returns: The totals per player.
-    :raises ValueError: ``games`` or ``workers`` is below 1, or the rules do
-        not allow this many players.
+    :raises ArgumentTypeError: An argument has the wrong type.
+    :raises InvalidArgumentError: ``games`` or ``workers`` is below 1.
+    :raises RulesError: The rules do not allow this many players.
     :raises UnknownPlayerError: A name is not registered.
-    :raises SimulationInterrupted: Ctrl-C stopped the simulation.
+    :raises SimulationInterrupted: Ctrl-C, SIGTERM or SIGHUP stopped the simulation.
     """
+    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
+        raise ArgumentTypeError(f"names must be a sequence of player names, not {shown(names)}")
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise ArgumentTypeError(f"games must be an integer, not {shown(games)}")
     if games < 1:
-        raise ValueError(f"the number of games must be at least 1, not {games}")
-    if workers != "auto" and (not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"workers must be 'auto' or at least 1, not {workers!r}")
+        raise InvalidArgumentError(f"the number of games must be at least 1, not {games}")
+    if workers != "auto" and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise InvalidArgumentError(f"workers must be 'auto' or at least 1, not {shown(workers)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ArgumentTypeError(f"seed must be an integer, not {shown(seed)}")
     rules = rules if rules is not None else Rules()
-    rules.check_players(len(names))
+    if not isinstance(rules, Rules):
+        raise ArgumentTypeError(f"rules must be a Rules, not {shown(rules)}")
+    try:
+        rules.check_players(len(names))
+    except QuiddlerError:
+        raise
+    except ValueError as exc:
+        raise InvalidArgumentError(str(exc)) from None
     for name in names:
         make_player(name)  # unknown names fail before any game is played
     stats = SimulationStats(games=0, seed=seed, players=tuple(names), paired=paired, requested=games)
     for name in names:
         stats.strategies.setdefault(name, PlayerStats())
-    plans = plan_games(seed, games, len(names), paired=paired)
+    plans = GamePlans(seed, games, len(names), paired)
     with _StopOnInterrupt() as stop:
         try:
             for result in _results(names, plans, rules, workers, client, records, stop):
@@ -256,11 +323,11 @@ def simulate(
             stop.requested = True
     if stop.requested and stats.games < games:
         stats.partial = True
-        raise SimulationInterrupted(stats)
+        raise SimulationInterrupted(stats, stop.signal)
     return stats
 
 
-def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers: int | Literal["auto"],
+def _results(names: Sequence[str], plans: GamePlans, rules: Rules, workers: int | Literal["auto"],
              client: Any, records: bool, stop: _StopOnInterrupt) -> Iterator[GameResult]:  # fmt: skip
     """Every planned game's result, in game order, from wherever it is played."""
     if client is not None:
@@ -273,7 +340,7 @@ def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers:
         workers = available_cores()
         if workers > 1:
             done = yield from _play_while_cheap(names, plans, rules, records, stop, workers)
-    rest = plans[done:]
+    rest = plans.skip(done)
     processes = min(workers, -(-len(rest) // GAMES_PER_WORKER))
     if processes <= 1:
         for plan in rest:
@@ -286,7 +353,7 @@ def _results(names: Sequence[str], plans: list[GamePlan], rules: Rules, workers:
         yield from process_results(processes, names, rest, rules, records, stop)
 
 
-def _play_while_cheap(names: Sequence[str], plans: list[GamePlan], rules: Rules, records: bool,
+def _play_while_cheap(names: Sequence[str], plans: GamePlans, rules: Rules, records: bool,
                       stop: _StopOnInterrupt, workers: int) -> Generator[GameResult, None, int]:  # fmt: skip
     """``workers="auto"``: play games here while they show whether the rest
     repays starting worker processes (what a start costs is in
@@ -314,27 +381,37 @@ def _worker_start_seconds() -> float:
     return FORKED_WORKER_START_SECONDS if start_method() == "fork" else WORKER_START_SECONDS
 
 
+#: The signals that stop a simulation cleanly: Ctrl-C, ``kill PID``, a closed terminal.
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 class _StopOnInterrupt:
-    """While active (main thread only), the first Ctrl-C asks the simulation
-    to stop after the game in hand instead of raising mid-game; a second
-    Ctrl-C raises KeyboardInterrupt at once."""
+    """While active (main thread only), the first Ctrl-C, SIGTERM or SIGHUP
+    asks the simulation to stop after the game in hand instead of raising
+    mid-game (the worker processes are then ended and whatever was logged
+    stays whole games); a second one raises KeyboardInterrupt at once.
+    ``signal`` is the first signal received."""
 
     def __init__(self) -> None:
         self.requested = False
-        self._installed = False
-        self._previous: Any = None
+        self.signal: int = signal.SIGINT
+        self._previous: dict[int, Any] = {}
 
     def _handle(self, signum: int, frame: Any) -> None:
         if self.requested:
             raise KeyboardInterrupt
         self.requested = True
+        self.signal = signum
 
     def __enter__(self) -> Self:
         if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-            self._installed = True
+            for signum in _STOP_SIGNALS:
+                previous = signal.getsignal(signum)
+                if signum != signal.SIGINT and previous == signal.SIG_IGN:
+                    continue  # nohup: a closed terminal is meant not to stop the run
+                self._previous[signum] = signal.signal(signum, self._handle)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, self._previous if self._previous is not None else signal.SIG_DFL)
+        for signum, previous in self._previous.items():
+            signal.signal(signum, previous if previous is not None else signal.SIG_DFL)

@@ -16,28 +16,37 @@ list's words are sent once per worker (the pool's initializer; a Dask
 ``scatter`` to every worker) and kept per process by their hash, its card
 trie then read from the same cache.
 
-Worker processes ignore Ctrl-C: the parent stops them (it asks for no more
-results, cancels what has not started and terminates the rest).
+Worker processes ignore Ctrl-C and SIGHUP: the parent stops them (it asks
+for no more results, cancels what has not started and terminates the
+rest), and on Linux they also end as soon as the parent does, however it
+ends (even ``kill -9``).  Tasks are made from the plan as results come back,
+a few per worker ahead, so memory does not grow with the number of games.
 """
 
 from __future__ import annotations
 
+import collections
+import ctypes
 import logging
+import math
 import multiprocessing
+import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..errors import ArgumentTypeError, InvalidArgumentError, shown
 from ..thresholds import MAX_CHUNK, SHARES
 from ..wordlist import WordList
 from .listhash import wordlist_sha256
-from .plans import GamePlan, GameResult, play_planned
+from .plans import GamePlan, GameResult, Plans, play_planned
 from .rules import Rules
 
 __all__ = ["ChunkJob", "WordSource", "dask_client", "dask_results", "play_chunk", "process_results", "start_method"]
@@ -100,35 +109,75 @@ def play_chunk(job: ChunkJob, source: WordSource | None = None) -> list[GameResu
 
 
 def _init_worker(source: WordSource | None) -> None:
-    """Start-up of a pool worker: ignore Ctrl-C; print no notices (a forked
+    """Start-up of a pool worker: ignore Ctrl-C and SIGHUP (the parent stops
+    its workers itself), end at SIGTERM and with the parent; print no notices (a forked
     worker inherits the command's, and each worker's "compiling the kernels"
     would repeat the command's own line); install the custom word list, if any."""
     from ..solver import hide_notices
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    # A forked worker inherits the parent's handler, which only asks to stop:
+    # SIGTERM, which the parent sends to end its workers, must end them at once.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent()
     hide_notices()
     _install(source)
 
 
-def _chunks(plans: Sequence[GamePlan], slots: int) -> Iterator[tuple[GamePlan, ...]]:
+#: prctl's option that sends the process a signal when its parent ends (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with_parent() -> None:
+    """On Linux, have the kernel kill this worker when the process that
+    started it ends, however it ends, so no worker is left behind as an
+    orphan; elsewhere the parent's own shutdown has to do."""
+    parent = multiprocessing.parent_process()
+    if not sys.platform.startswith("linux") or parent is None:
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - no libc prctl
+        return
+    if os.getppid() != parent.pid:  # the parent ended before the request was made
+        os._exit(1)
+
+
+def _chunks(plans: Plans, slots: int) -> Iterator[tuple[GamePlan, ...]]:
     """The plans cut into chunks, in order, each about 1/:data:`SHARES` of
     a worker slot's share of what is left and at most :data:`MAX_CHUNK`
     games: long chunks while there is much to do, short ones at the end, so
     no worker waits long for another to finish its last chunk.  A chunk
     never splits games that share a deal (paired games): one worker plays
     them, and its solve cache answers the second and later ones."""
-    start = 0
-    while start < len(plans):
-        end = start + max(1, min(MAX_CHUNK, -(-(len(plans) - start) // (SHARES * slots))))
-        while end < len(plans) and plans[end].seed == plans[end - 1].seed:
-            end += 1
-        yield tuple(plans[start:end])
-        start = end
+    left = len(plans)
+    stream = iter(plans)
+    pending = next(stream, None)
+    while pending is not None:
+        size = max(1, min(MAX_CHUNK, -(-left // (SHARES * slots))))
+        chunk = [pending]
+        pending = next(stream, None)
+        while pending is not None and (len(chunk) < size or pending.seed == chunk[-1].seed):
+            chunk.append(pending)
+            pending = next(stream, None)
+        left -= len(chunk)
+        yield tuple(chunk)
 
 
-def _jobs(names: Sequence[str], plans: Sequence[GamePlan], rules: Rules, records: bool,
+def _jobs(names: Sequence[str], plans: Plans, rules: Rules, records: bool,
           slots: int) -> tuple[list[ChunkJob], WordSource | None]:  # fmt: skip
     """The tasks (see :func:`_chunks`) and the word list to send once per worker."""
+    jobs, source = _job_stream(names, plans, rules, records, slots)
+    return list(jobs), source
+
+
+def _job_stream(names: Sequence[str], plans: Plans, rules: Rules, records: bool,
+                slots: int) -> tuple[Iterator[ChunkJob], WordSource | None]:  # fmt: skip
+    """The tasks, made one by one as they are asked for, and the word list
+    to send once per worker."""
     words = rules.words
     words.card_trie  # noqa: B018 - build and cache the trie here once, not in every worker
     source = None
@@ -136,7 +185,7 @@ def _jobs(names: Sequence[str], plans: Sequence[GamePlan], rules: Rules, records
         source = WordSource(words.name, words.digest, words.canonical_text)
     settings = rules.settings()  # not to_dict(): the workers need no hash of the words
     digest = source.digest if source else None
-    jobs = [ChunkJob(tuple(names), settings, digest, chunk, records) for chunk in _chunks(plans, slots)]
+    jobs = (ChunkJob(tuple(names), settings, digest, chunk, records) for chunk in _chunks(plans, slots))
     return jobs, source
 
 
@@ -185,45 +234,85 @@ def _prepare_to_fork(rules: Rules, records: bool) -> None:
         wordlist_sha256(rules.words)
 
 
-def _in_order(futures: Sequence[Any], stop: _Stop) -> Iterator[GameResult]:
-    """Each future's games, future by future, polling so a stop request is
-    seen at once.  (Polling ``done()`` works for both kinds of future; a
-    Dask ``result(timeout=...)`` that times out can fail inside Dask.)"""
-    for future in futures:
+#: Tasks handed out ahead of the results read, per worker slot: enough to
+#: keep every worker busy, few enough that the plan is made as it is played.
+_AHEAD = 2
+
+
+def _in_order(started: Sequence[Any], jobs: Iterator[ChunkJob], submit: Callable[[ChunkJob], Any], slots: int,
+              stop: _Stop, idle: Callable[[], None] | None = None) -> Iterator[GameResult]:  # fmt: skip
+    """The games of the ``started`` futures, then of ``jobs`` as they are
+    submitted, in order, with at most ``_AHEAD * slots + 1`` futures not yet
+    read; polling, so a stop request is seen at once.  (Polling ``done()``
+    works for both kinds of future; a Dask ``result(timeout=...)`` that
+    times out can fail inside Dask.)  ``idle()`` is called while waiting."""
+    window: collections.deque[Any] = collections.deque(started)
+
+    def top_up() -> None:
+        while len(window) <= _AHEAD * slots and not stop.requested:
+            job = next(jobs, None)
+            if job is None:
+                return
+            window.append(submit(job))
+
+    top_up()
+    while window:
+        future = window.popleft()
         while not future.done():
             if stop.requested:
                 return
+            if idle is not None:
+                idle()
             if isinstance(future, Future):
                 wait([future], timeout=0.1)
             else:
                 time.sleep(0.02)
         if stop.requested:
             return
-        yield from future.result()
+        try:
+            games = future.result()
+            top_up()
+        except BrokenProcessPool:
+            time.sleep(0.2)  # a signal to the whole process group ended the workers: let its handler run
+            if stop.requested:
+                return
+            raise
+        yield from games
 
 
-def process_results(workers: int, names: Sequence[str], plans: Sequence[GamePlan], rules: Rules,
+def process_results(workers: int, names: Sequence[str], plans: Plans, rules: Rules,
                     records: bool, stop: _Stop) -> Iterator[GameResult]:  # fmt: skip
     """The games played by up to ``workers`` worker processes, in game order."""
-    jobs, source = _jobs(names, plans, rules, records, workers)
-    processes = max(1, min(workers, len(jobs)))
+    jobs, source = _job_stream(names, plans, rules, records, workers)
+    first = _take(jobs, workers)
+    if not first:
+        return
+    processes = len(first)
     method = start_method()
     if method == "fork":
         _prepare_to_fork(rules, records)
     pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context(method),
                                initializer=_init_worker, initargs=(source,))  # fmt: skip
-    futures: list[Future[list[GameResult]]] = []
     finished = False
     try:
-        with _sigint_ignored():  # the pool starts its processes on the first submit
-            futures = [pool.submit(play_chunk, job) for job in jobs]
-        yield from _in_order(futures, stop)
+        with _sigint_ignored():  # the pool starts its processes on the first submits
+            started = [pool.submit(play_chunk, job) for job in first]
+        # A forked pool's parent started the kernels' compile, if one was
+        # needed, before forking: it goes on checking it while it waits, so
+        # the "compiled" notice comes (the workers print none).
+        idle = _expect_much_solving if method == "fork" else None
+        yield from _in_order(started, jobs, lambda job: pool.submit(play_chunk, job), processes, stop, idle)
         finished = not stop.requested
     finally:
         if finished:
             pool.shutdown(wait=True)
         else:
             _abandon(pool)
+
+
+def _take(jobs: Iterator[ChunkJob], count: int) -> list[ChunkJob]:
+    """The next ``count`` tasks (fewer when the plan ends first)."""
+    return [job for _, job in zip(range(count), jobs)]
 
 
 def _abandon(pool: ProcessPoolExecutor) -> None:
@@ -238,8 +327,13 @@ def _abandon(pool: ProcessPoolExecutor) -> None:
     if terminate is not None:
         terminate()
     else:
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
             process.terminate()
+        for process in processes:
+            process.join(5)
+            if process.is_alive():  # pragma: no cover - a worker that outlived SIGTERM
+                process.kill()
     pool.shutdown(wait=True)
 
 
@@ -250,8 +344,8 @@ def _import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise ValueError("Dask is not installed: pip install 'quiddler[dask]' "
-                         "(or dask[distributed]) to use --dask or --scheduler") from None  # fmt: skip
+        raise InvalidArgumentError("Dask is not installed: pip install 'quiddler[dask]' "
+                                   "(or dask[distributed]) to play games on Dask") from None  # fmt: skip
     return distributed
 
 
@@ -261,24 +355,32 @@ def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -
     of a ``LocalCluster`` of ``workers`` single-threaded worker processes
     on this machine (``scheduler=None``), closed afterwards.  Raises
     ValueError, with one line to say why, when Dask is missing or the
-    scheduler cannot be reached within ``timeout`` seconds."""
+    scheduler cannot be reached within ``timeout`` seconds (a positive,
+    finite number).  Ctrl-C while connecting stops at once: only the local
+    cluster's start, which starts processes, runs with Ctrl-C ignored."""
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise ArgumentTypeError(f"timeout must be a number of seconds, not {shown(timeout)}")
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise InvalidArgumentError(f"timeout must be a positive, finite number of seconds, not {timeout}")
     distributed = _import_distributed()
     quiet = logging.getLogger("distributed")
     level = quiet.level
     quiet.setLevel(logging.ERROR)
     cluster = None
     try:
-        with _sigint_ignored():
-            if scheduler is None:
+        if scheduler is None:
+            with _sigint_ignored():
                 cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                    dashboard_address=None, silence_logs=logging.ERROR)  # fmt: skip
                 client = distributed.Client(cluster)
-            else:
-                try:
-                    client = distributed.Client(scheduler, timeout=timeout)
-                except (OSError, TimeoutError, ValueError, TypeError) as exc:
-                    reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-                    raise ValueError(f"cannot reach the Dask scheduler at {scheduler!r}: {reason}") from None
+        else:
+            try:
+                client = distributed.Client(scheduler, timeout=timeout)
+            except (OSError, TimeoutError, ValueError, TypeError) as exc:
+                reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                raise InvalidArgumentError(
+                    f"cannot reach the Dask scheduler at {shown(scheduler)}: {reason}"
+                ) from None
         try:
             yield client
         finally:
@@ -289,16 +391,25 @@ def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -
         quiet.setLevel(level)
 
 
-def dask_results(client: Any, names: Sequence[str], plans: Sequence[GamePlan], rules: Rules, records: bool,
+def dask_results(client: Any, names: Sequence[str], plans: Plans, rules: Rules, records: bool,
                  stop: _Stop) -> Iterator[GameResult]:  # fmt: skip
     """The games played as Dask tasks on ``client``'s workers, in game order."""
     slots = max(1, sum(client.nthreads().values()))
-    jobs, source = _jobs(names, plans, rules, records, slots)
+    jobs, source = _job_stream(names, plans, rules, records, slots)
     sent = client.scatter(source, broadcast=True) if source is not None else None
-    # Earlier chunks first (higher priority), so results stream in game order.
-    futures = [client.submit(play_chunk, job, sent, pure=False, priority=len(jobs) - i)
-               for i, job in enumerate(jobs)]  # fmt: skip
+    futures: list[Any] = []
+    count = 0
+
+    def submit(job: ChunkJob) -> Any:
+        nonlocal count
+        count += 1
+        # Earlier chunks first (higher priority), so results stream in game order.
+        future = client.submit(play_chunk, job, sent, pure=False, priority=-count)
+        futures.append(future)
+        del futures[: -(_AHEAD * slots + 2)]  # only those not read yet need cancelling
+        return future
+
     try:
-        yield from _in_order(futures, stop)
+        yield from _in_order([], jobs, submit, slots, stop)
     finally:
         client.cancel(futures)

@@ -578,6 +578,18 @@ _backends: dict[str, Backend] = {}
 _lock = threading.Lock()
 
 
+def _renew_lock() -> None:
+    """In a forked child: a fresh lock.  Another thread of the parent may
+    have held it at the fork (making a backend), and that thread does not
+    exist in the child, so the old lock would never be released."""
+    global _lock
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_renew_lock)
+
+
 def get_backend(name: str) -> Backend:
     """``"python"``, ``"numba"``, or ``"auto"`` (Python until numba pays off:
     see :class:`AutoBackend`)."""

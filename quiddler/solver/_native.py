@@ -49,6 +49,17 @@ log = logging.getLogger("quiddler.solver")
 
 KERNEL_FILE = _build.KERNEL_FILE
 _lock = threading.Lock()
+
+
+def _renew_lock() -> None:
+    """In a forked child: a fresh lock (see ``_backends._renew_lock``): a
+    thread of the parent loading the kernels at the fork is not in the child."""
+    global _lock
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_renew_lock)
 _loaded: ModuleType | None = None
 
 

@@ -19,8 +19,8 @@ def test_json_is_the_library_table() -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert list(data) == ["trials", "seed", "turn", "rows"]
-    assert (data["trials"], data["seed"], data["turn"]) == (500, 7, "first")
+    assert list(data) == ["trials", "seed", "turn", "wordlist", "rows"]
+    assert (data["trials"], data["seed"], data["turn"], data["wordlist"]) == (500, 7, "first", "ENABLE")
     assert [row["cards"] for row in data["rows"]] == [3, 4]
     for row in data["rows"]:
         assert list(row) == ["cards", "go_out", "se", "best_score"]
@@ -35,6 +35,18 @@ def test_table_and_progress_bar() -> None:
     assert "seed 1" in result.stdout and "go out" in result.stdout and "deals" in result.stderr
     row = go_out_odds([6], trials=300, seed=1).rows[0]
     assert f"{row.go_out:.2%}" in result.stdout
+    # The finished bar is erased: what the terminal shows last of stderr is a blank line, not the bar.
+    assert result.stderr.split("\r")[-1].strip() == "", repr(result.stderr[-200:])
+
+
+def test_json_names_a_custom_word_list_as_the_table_does(tmp_path) -> None:
+    words = tmp_path / "house-words.txt"
+    words.write_text("cat\ndog\nat\n")
+    args = ["odds", "--cards", "3", "--trials", "200", "--seed", "2", "--wordlist", str(words)]
+    text = CliRunner().invoke(main, args)
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    assert text.exit_code == 0, text.output
+    assert f"word list {data['wordlist']}" in text.stdout and "house-words" in data["wordlist"]
 
 
 @pytest.mark.parametrize(

@@ -205,4 +205,4 @@ def test_dask_missing_is_one_clear_line(monkeypatch) -> None:
     result = invoke(["-n", "2", "--dask"])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.strip() == ("Error: Dask is not installed: pip install 'quiddler[dask]' "
-                                      "(or dask[distributed]) to use --dask or --scheduler")  # fmt: skip
+                                      "(or dask[distributed]) to play games on Dask")  # fmt: skip

@@ -17,6 +17,7 @@ from quiddler.game import (
     GoingOutError,
     GoOut,
     LayDown,
+    MalformedActionError,
     Phase,
     Rules,
     WrongPhaseError,
@@ -457,6 +458,7 @@ def test_a_final_turn_must_draw_first_and_lay_down_real_words() -> None:
         game.legal(LayDown(0, (), game.hand(0)[0]))
     game.apply(Draw(0))
     card = game.hand(0)[0]
-    for words in (("cat",), (Word("at", (Card("a"), "t")),)):  # a string, a word with a non-card
-        with pytest.raises(InvalidWordError, match="not a word"):
-            game.legal(LayDown(0, words, card))  # type: ignore[arg-type]
+    with pytest.raises(MalformedActionError, match=r"words\[0\] must be a Word .*not 'cat'"):
+        game.legal(LayDown(0, ("cat",), card))  # type: ignore[arg-type]
+    with pytest.raises(InvalidWordError, match="not a word"):
+        game.legal(LayDown(0, (Word("at", (Card("a"), "t")),), card))  # type: ignore[arg-type]

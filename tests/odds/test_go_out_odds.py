@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 
 import numpy as np
 import pytest
@@ -111,3 +112,23 @@ def test_histogram_quartiles_equal_numpy_percentile(n: int) -> None:
     mean, quartiles = _mean_and_quartiles(np.bincount(scores + _SCORE_SHIFT, minlength=2 * _SCORE_SHIFT))
     assert mean == pytest.approx(scores.mean())
     assert quartiles == pytest.approx(tuple(np.percentile(scores, [25, 50, 75])))
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"trials": 0}, "InvalidArgumentError", "trials must be at least 1, not 0"),
+    ({"trials": "5"}, "ArgumentTypeError", "trials must be an integer, not '5'"),
+    ({"cards": "3-5"}, "ArgumentTypeError", "cards must be hand sizes"),
+    ({"cards": [30]}, "InvalidArgumentError", "from 1 to 19 cards, not 30"),
+    ({"cards": [3.0]}, "ArgumentTypeError", "a hand size must be an integer, not 3.0"),
+    ({"turn": "last"}, "InvalidArgumentError", "turn must be 'first' or 'blind', not 'last'"),
+    ({"workers": 0}, "InvalidArgumentError", "workers must be at least 1, not 0"),
+    ({"seed": "1"}, "ArgumentTypeError", "seed must be an integer, not '1'"),
+])  # fmt: skip
+def test_bad_arguments_are_quiddler_errors_naming_the_argument(kwargs: dict[str, object], error: str,
+                                                               message: str) -> None:  # fmt: skip
+    import quiddler.errors
+
+    kind = getattr(quiddler.errors, error)
+    with pytest.raises(kind, match=re.escape(message)) as caught:
+        go_out_odds(**{"cards": [3], "trials": 10, **kwargs})  # type: ignore[arg-type]
+    assert isinstance(caught.value, TypeError if error == "ArgumentTypeError" else ValueError)

@@ -1,0 +1,61 @@
+"""The worker pool's parent: it hands out tasks a few at a time (never the
+whole plan at once), keeps checking a compile it started before forking
+(so the "compiled" notice comes), and its Dask timeout must be a number of
+seconds."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from quiddler.errors import ArgumentTypeError, InvalidArgumentError
+from quiddler.game import Rules, workers
+from quiddler.game.runner import simulate
+
+SHORT = Rules(round_sizes=(3, 4))
+
+
+def test_tasks_are_handed_out_a_few_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    if workers.start_method() != "fork":
+        pytest.skip("counts submissions in this process, which a forked pool's parent is")  # pragma: no cover
+    outstanding: list[int] = []
+    real = workers._in_order
+
+    def spy(started, jobs, submit, slots, stop, idle=None):  # type: ignore[no-untyped-def]
+        window: list[object] = list(started)
+
+        def counting(job):  # type: ignore[no-untyped-def]
+            future = submit(job)
+            window.append(future)
+            outstanding.append(sum(not f.done() for f in window))
+            return future
+
+        return real(started, jobs, counting, slots, stop, idle)
+
+    monkeypatch.setattr(workers, "_in_order", spy)
+    stats = simulate(["greedy", "random"], 400, seed=2, rules=SHORT, workers=2)
+    assert stats.games == 400 and outstanding
+    assert max(outstanding) <= workers._AHEAD * 2 + 1  # a window, not the whole plan
+
+
+def test_a_forked_pools_parent_goes_on_checking_the_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    if workers.start_method() != "fork":
+        pytest.skip("only a forked pool's parent compiles before forking")  # pragma: no cover
+    calls: list[int] = []
+    monkeypatch.setattr(workers, "_expect_much_solving", lambda: calls.append(1))
+    simulate(["greedy", "random"], 60, seed=3, rules=SHORT, workers=2)
+    assert len(calls) >= 2  # once before forking, then again while waiting for results
+
+
+@pytest.mark.parametrize("timeout", [math.nan, math.inf, -1.0, 0.0])
+def test_a_dask_timeout_must_be_a_positive_finite_number(timeout: float) -> None:
+    refused = pytest.raises(InvalidArgumentError, match="timeout must be a positive, finite number of seconds")
+    with refused, workers.dask_client("tcp://127.0.0.1:9", 1, timeout=timeout):
+        pass  # pragma: no cover
+
+
+def test_a_dask_timeout_that_is_not_a_number_is_a_type_error() -> None:
+    refused = pytest.raises(ArgumentTypeError, match="timeout must be a number of seconds, not '10'")
+    with refused, workers.dask_client("tcp://127.0.0.1:9", 1, timeout="10"):  # type: ignore[arg-type]
+        pass  # pragma: no cover
