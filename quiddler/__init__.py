@@ -10,10 +10,11 @@ parts it touches.  ``from quiddler import solve``, ``quiddler.solve`` and
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
 
-if TYPE_CHECKING:  # the names as type checkers and editors see them; at run time, __getattr__ below
+if _TYPE_CHECKING:  # the names as type checkers and editors see them; at run time, __getattr__ below
     from .cards import DECK_SIZE, FACES, Card, Deck, format_hand, full_deck, parse_hand
     from .errors import (
         ArgumentTypeError,
@@ -66,14 +67,14 @@ _HOMES = {name: module for module, names in _EXPORTS.items() for name in names}
 _SUBMODULES = frozenset(["cards", "cardtrie", "errors", "solver", "thresholds", "wordlist"])
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     home = _HOMES.get(name)
     if home is not None:
-        value = getattr(importlib.import_module(f".{home}", __name__), name)
+        value = getattr(_importlib.import_module(f".{home}", __name__), name)
         globals()[name] = value  # from now on a plain attribute: __getattr__ is not called again
         return value
     if name in _SUBMODULES:
-        return importlib.import_module(f".{name}", __name__)
+        return _importlib.import_module(f".{name}", __name__)
     if name == "__version__":  # importlib.metadata alone costs more than the rest of a solve's imports
         from importlib.metadata import PackageNotFoundError, version
 
@@ -85,7 +86,8 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    """The public names and the module's own dunders, not its helpers."""
+    return sorted({name for name in globals() if name.startswith("__")} | set(__all__) | _SUBMODULES)
 
 
 __all__ = [

@@ -31,7 +31,8 @@ Examples:
   quiddler hint q,i,t,e --discard-top er          # before drawing: pile or discard top?
   quiddler hint qu,i,e,t,er                       # just drew: what to discard, or go out?
   quiddler hint d,o,g,c,a,t,s --seen z,x,q --opponents 2 --json
-  quiddler hint c,a,t,e,r --went-out quiet        # final turn: someone went out with 'quiet'"""
+  quiddler hint c,a,t,e,r --went-out quiet        # final turn: someone went out with 'quiet'
+  quiddler hint j,a,z,z,x --level master          # go out now, or wait? by simulated finishes"""
 
 
 def _parse_words(text: str, wordlist: WordList, cards: int | None) -> tuple[Word, ...]:
@@ -116,11 +117,14 @@ def _hint_text(result: Hint) -> str:
               help="Your turn number in this round, this turn included (the expert waits only early).")  # fmt: skip
 @click.option("--went-out", metavar="WORDS", default=None,
               help="Words an opponent went out with: this is your final turn (HAND after drawing).")  # fmt: skip
+@click.option("--level", default="expert", show_default=True, metavar="NAME",
+              help="Whose advice: expert, or master (searches going out against waiting by "
+                   "simulated finishes of the round), ev, medium or easy.")  # fmt: skip
 @wordlist_option
 @json_option
 def hint(hand: tuple[Card, ...], discard_top: tuple[Card, ...] | None, seen: tuple[Card, ...] | None,
-         opponents: int, round_number: int | None, turn: int, went_out: str | None, wordlist: WordList | None,
-         as_json: bool) -> None:  # fmt: skip
+         opponents: int, round_number: int | None, turn: int, went_out: str | None, level: str,
+         wordlist: WordList | None, as_json: bool) -> None:  # fmt: skip
     """Advise on a Quiddler position: with --discard-top, HAND is your hand
     before drawing and the hint says whether to take the discard top or draw
     blind; without it, HAND has just drawn (one card more than dealt) and the
@@ -139,5 +143,5 @@ def hint(hand: tuple[Card, ...], discard_top: tuple[Card, ...] | None, seen: tup
     view = position_view(hand, discard_top=discard_top[0] if discard_top else None, seen=seen or (),
                          opponents=opponents, round_number=round_number, went_out=words, turn=turn,
                          rules=Rules(wordlist=wordlist))  # fmt: skip
-    result = hint_for(view)
+    result = hint_for(view, level=level.lower())
     click.echo(json.dumps(result.to_dict()) if as_json else _hint_text(result))

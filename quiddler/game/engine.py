@@ -255,7 +255,7 @@ class Game:
         :param action: The action.
         :raises MalformedActionError: ``action`` is not an action, or is
             malformed whatever the state (a seat that is not an int, a bad
-            draw source, words that are not :class:`~quiddler.Word`\ s).
+            draw source, words that are not :class:`~quiddler.Word` objects).
         :raises WrongPhaseError: The game is over, or the action does not fit
             the phase (a draw after drawing, a discard before it, going out
             after someone went out, an empty pile).

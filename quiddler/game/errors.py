@@ -8,7 +8,13 @@ illegal action at once.
 
 from __future__ import annotations
 
-from ..errors import ArgumentTypeError, IllegalActionError, InvalidWordError, QuiddlerError
+from ..errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidWordError,
+    QuiddlerError,
+)
 
 __all__ = [
     "CardNotInHandError",
@@ -55,13 +61,17 @@ class GameRecordError(QuiddlerError, ValueError):
     """A game record is malformed or does not replay to what it records."""
 
 
-class RulesError(QuiddlerError, ValueError):
+class RulesError(InvalidArgumentError):
     """A rules setting that makes no playable game (a round too large for a
-    hand, a negative bonus...); the message names the setting and its value."""
+    hand, a negative bonus, too many players...); the message names the
+    setting and its value.  An :class:`~quiddler.InvalidArgumentError`, so a
+    ``ValueError`` too."""
 
 
-class RulesTypeError(RulesError, TypeError):
-    """A rules setting of the wrong kind (a float where an integer belongs...)."""
+class RulesTypeError(RulesError, ArgumentTypeError):
+    """A rules setting of the wrong kind (a float where an integer belongs...):
+    both a :class:`RulesError` and an :class:`~quiddler.ArgumentTypeError`,
+    so a ``TypeError`` too."""
 
 
 class UnknownPlayerError(QuiddlerError, ValueError):

@@ -55,7 +55,7 @@ def play_game(players: Sequence[Player], *, seed: int | None = None, rules: Rule
     :param seed: The game's seed; None: a random one (kept in ``game.seed``).
     :param rules: The rules; None: the default :class:`Rules`.
     :returns: The game, over.
-    :raises ArgumentTypeError: ``players`` is not a sequence of :class:`Player`\ s.
+    :raises ArgumentTypeError: ``players`` is not a sequence of :class:`Player` objects.
     :raises RulesError: The rules do not allow this many players.
     :raises IllegalActionError: A player chose an illegal action.
     """

@@ -133,3 +133,18 @@ def test_went_out_spellings_are_the_highest_scoring_that_fit() -> None:
 
 def test_a_turn_past_the_turn_limit_is_refused() -> None:
     _one_error_line(*run("hint", "q,i,t,e", "--turn", "51"), "turn must be 1 to 50", "not 51")
+
+
+def test_level_master_explains_by_simulated_finishes() -> None:
+    code, out, err = run("hint", "j,a,z,z,x", "--level", "master", "--json")
+    assert code == 0 and err == ""
+    reason = json.loads(out)["reason"]
+    assert "simulated finishes of the round" in reason
+    expert = json.loads(run("hint", "j,a,z,z,x", "--json")[1])["reason"]
+    assert "simulated" not in expert
+
+
+def test_an_unknown_level_is_one_error_line() -> None:
+    code, out, err = run("hint", "j,a,z,z,x", "--level", "wizard")
+    assert code == 2 and out == ""
+    assert err.startswith("Error: unknown hint level: 'wizard'") and len(err.strip().splitlines()) == 1
