@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 
@@ -16,7 +18,9 @@ from quiddler.solver import _backends, _native
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() is POSIX only")
 
 
-def _fork_while_held(module) -> int:  # type: ignore[no-untyped-def]
+def _exit_code_of_child_forked_while_held(module: ModuleType, child: Callable[[], bool]) -> int:
+    """Fork while a thread holds ``module._lock``; the child's exit code is
+    0 if ``child()`` is true, -1 if it was still waiting after 30 s."""
     held, release = threading.Event(), threading.Event()
 
     def holder() -> None:
@@ -31,7 +35,7 @@ def _fork_while_held(module) -> int:  # type: ignore[no-untyped-def]
         pid = os.fork()
         if pid == 0:
             try:
-                os._exit(0 if module._lock.acquire(timeout=5) else 1)
+                os._exit(0 if child() else 1)
             finally:
                 os._exit(2)
         deadline = time.monotonic() + 30
@@ -49,42 +53,15 @@ def _fork_while_held(module) -> int:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("module", [_backends, _native], ids=["backends", "native"])
-def test_a_child_forked_while_a_solver_lock_is_held_gets_a_fresh_one(module) -> None:  # type: ignore[no-untyped-def]
-    assert _fork_while_held(module) == 0
+def test_a_child_forked_while_a_solver_lock_is_held_gets_a_fresh_one(module: ModuleType) -> None:
+    assert _exit_code_of_child_forked_while_held(module, lambda: module._lock.acquire(timeout=5)) == 0
 
 
 def test_a_child_can_solve_after_a_fork_during_backend_creation() -> None:
     from quiddler import solve
 
-    held, release = threading.Event(), threading.Event()
+    def child() -> bool:
+        _backends._backends.clear()  # the child must make its backend anew, under the lock
+        return solve("qu,i,t", backend="python").best.score == 14
 
-    def holder() -> None:
-        with _backends._lock:
-            held.set()
-            release.wait(30)
-
-    thread = threading.Thread(target=holder)
-    thread.start()
-    held.wait(30)
-    try:
-        pid = os.fork()
-        if pid == 0:
-            try:
-                _backends._backends.clear()  # the child must make its backend anew, under the lock
-                os._exit(0 if solve("qu,i,t", backend="python").best.score == 14 else 1)
-            finally:
-                os._exit(2)
-        deadline = time.monotonic() + 30
-        status = None
-        while time.monotonic() < deadline and status is None:
-            done, code = os.waitpid(pid, os.WNOHANG)
-            status = code if done else None
-            time.sleep(0.05)
-        if status is None:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-            pytest.fail("the forked child hung on the backends' lock")
-        assert os.waitstatus_to_exitcode(status) == 0
-    finally:
-        release.set()
-        thread.join()
+    assert _exit_code_of_child_forked_while_held(_backends, child) == 0
