@@ -1,4 +1,4 @@
-"""AI strength and speed: every target of issue 12, in one table.
+"""The computer players' strength and speed: every measured target, in one table.
 
     python benchmarks/bench_ai.py                 # full size (2,000-game duels...), writes results/ai.json
     python benchmarks/bench_ai.py --quick         # a tenth of the games, same table

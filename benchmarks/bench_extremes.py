@@ -1,5 +1,5 @@
 """The worst hands the solver accepts: time and peak memory of 20-card
-searches (issue 11, item 5), each case in its own process.
+searches, each case in its own process.
 
 A hand of 20 distinct faces has 2**20 sub-hands, the most any hand of at
 most 20 cards has; bonus targets multiply that by the words still needed
