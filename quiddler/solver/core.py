@@ -87,15 +87,13 @@ _ROOMY_CARDS = 12
 _ROOMY = tuple(1 + 2 * K.MEMO_SLOT * (1 << n) for n in range(_ROOMY_CARDS + 1))
 assert 8 * _ROOMY[-1] < 1 << 20, "under the least memory bound"
 _FIRST_TOP = 64  # top=K starts with room for this many plays and grows while more exist
-# The kernels' output layout, as plain globals (each ``K.NAME`` is a lookup more).
+# The kernels' output layout (a play block's fields: see _kernels), as plain
+# globals (each ``K.NAME`` is a lookup more).
+_OUT_DISCARD, _OUT_WORDS, _OUT_LEFT, _OUT_KEY = K.OUT_DISCARD, K.OUT_WORDS, K.OUT_LEFT, K.OUT_KEY
 _OUT_HEAD, _OUT_TIES, _OUT_MAXC = K.OUT_HEAD, K.OUT_TIES, K.OUT_MAXC
 _SCORE_SHIFT, _SCORE_OFFSET = K.SCORE_SHIFT, K.SCORE_OFFSET
 _PLAY_ORDER = itemgetter(0)
 _WORD = itemgetter(1)
-# A play block's fields before its words (see _kernels.best_play): the
-# discard's kernel face (-1: none), the word count, the leftover count, the
-# packed (score, goes out) key.
-_OUT_DISCARD, _OUT_WORDS, _OUT_LEFT, _OUT_KEY = 0, 1, 2, 3
 
 
 class Solver:
