@@ -45,6 +45,7 @@ __all__ = [
     "json_depth",
     "loads_json",
     "nesting_depth",
+    "open_regular",
     "read_bytes",
     "read_text",
     "write_atomic",
@@ -88,6 +89,26 @@ def _oserror(path: Path | str, exc: OSError) -> OSError:
     return made
 
 
+def open_regular(path: Path | str, flags: int, mode: int = 0o644) -> int:
+    """A descriptor of the regular file at ``path``, opened with ``flags``
+    (``os.O_RDONLY``, or ``os.O_RDWR | os.O_CREAT``...) and set to block.
+
+    It is opened without blocking, so that a FIFO is refused at once rather
+    than waited on, and anything but a regular file raises
+    :class:`FileRefusedError`; other ``OSError``\\ s (no such file, no
+    permission) come as they are, naming the path."""
+    try:
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0), mode)
+    except OSError as exc:
+        raise _oserror(path, exc) from None
+    kind = os.fstat(fd).st_mode
+    if not stat.S_ISREG(kind):
+        os.close(fd)
+        raise FileRefusedError(f"'{path}' is {_kind(kind)}, not a regular file")
+    os.set_blocking(fd, True)
+    return fd
+
+
 def read_bytes(path: Path | str, *, limit: int) -> bytes:
     """The contents of the regular file at ``path``, at most ``limit`` bytes.
 
@@ -95,15 +116,8 @@ def read_bytes(path: Path | str, *, limit: int) -> bytes:
     without blocking, so a FIFO is refused at once rather than waited on) and
     for a file larger than ``limit``; other ``OSError``\\ s (no such file, no
     permission) as they come, naming the path."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = open_regular(path, os.O_RDONLY)
     try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise _oserror(path, exc) from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise FileRefusedError(f"'{path}' is {_kind(mode)}, not a regular file")
         size = os.fstat(fd).st_size
         if size > limit:
             raise FileRefusedError(f"'{path}' is too large: {size:,} bytes, at most {limit:,}")

@@ -31,7 +31,6 @@ import importlib.util
 import logging
 import os
 import platform
-import stat
 import subprocess
 import sys
 import tempfile
@@ -214,13 +213,9 @@ def _open_regular(path: Path) -> int:
     """A descriptor of the regular file at ``path``, made if missing, for
     appending.  The cache folder is the user's: a FIFO put there in place of
     the log or the lock file must be refused, not waited on for ever."""
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags, 0o644)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise OSError(f"'{path}' is not a regular file")
-    os.set_blocking(fd, True)
-    return fd
+    from ..files import open_regular
+
+    return open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0))
 
 
 def start_background_compile() -> subprocess.Popen[bytes] | None:
