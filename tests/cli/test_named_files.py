@@ -5,7 +5,6 @@ exit 2 at once, before any work, and the file is left as it was."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -13,38 +12,12 @@ from click.testing import CliRunner, Result
 
 from quiddler.cli import main
 
+from ..hostile import file_state, hostile_path
 from .helpers import assert_input_error
 
 
 def invoke(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(main, list(args), input=input)
-
-
-def hostile(kind: str, tmp_path: Path, name: str) -> Path:
-    path = tmp_path / name
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "link to /dev/zero":
-        path.symlink_to("/dev/zero")
-    elif kind == "link to /dev/full":
-        path.symlink_to("/dev/full")
-    elif kind == "directory":
-        path.mkdir()
-    elif kind == "loop of links":
-        path.symlink_to(tmp_path / f"other-{name}")
-        (tmp_path / f"other-{name}").symlink_to(path)
-    elif kind == "100 MB file":
-        with path.open("wb") as handle:  # sparse: no disk used
-            handle.write(b"cat\n")
-            handle.truncate(100 << 20)
-    else:
-        raise AssertionError(kind)
-    return path
-
-
-def state(path: Path) -> tuple[int, int, int]:
-    info = os.lstat(path)
-    return info.st_mode, info.st_size, info.st_mtime_ns
 
 
 KINDS = ["fifo", "link to /dev/zero", "directory", "loop of links", "100 MB file"]
@@ -61,21 +34,21 @@ COMMANDS = {
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_word_list_that_is_not_a_word_list_file_is_one_error_line(tmp_path: Path, command: str, kind: str) -> None:
-    path = hostile(kind, tmp_path, "words.txt")
-    before = state(path)
+    path = hostile_path(kind, tmp_path, "words.txt")
+    before = file_state(path)
     result = invoke(*COMMANDS[command], "--wordlist", str(path), input="auto\n" * 50)
     assert_input_error(result, "--wordlist", "cannot read word list: ", f"'{path}'")
-    assert state(path) == before
+    assert file_state(path) == before
 
 
 @pytest.mark.timeout(60)  # opening a FIFO to write waits for a reader; the rest failed only after the games
 @pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero", "link to /dev/full", "directory", "loop of links"])
 def test_a_game_log_that_cannot_be_written_is_one_error_line_before_any_game(tmp_path: Path, kind: str) -> None:
-    path = hostile(kind, tmp_path, "games.jsonl")
-    before = state(path)
+    path = hostile_path(kind, tmp_path, "games.jsonl")
+    before = file_state(path)
     result = invoke("simulate", "--games", "2", "--workers", "1", "--log", str(path))
     assert_input_error(result, "--log", f"'{path}'")
-    assert state(path) == before
+    assert file_state(path) == before
 
 
 @pytest.mark.parametrize("device", ["/dev/full", "/dev/zero"])
@@ -118,10 +91,10 @@ def test_a_game_log_through_a_link_writes_its_target(tmp_path: Path) -> None:
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("kind", ["link to /dev/zero", "directory", "loop of links"])
 def test_a_batch_file_that_is_not_a_file_of_hands_is_one_error_line(tmp_path: Path, kind: str) -> None:
-    path = hostile(kind, tmp_path, "hands.txt")
-    before = state(path)
+    path = hostile_path(kind, tmp_path, "hands.txt")
+    before = file_state(path)
     assert_input_error(invoke("solve", "--batch", str(path)), str(path) if kind != "link to /dev/zero" else "line 1")
-    assert state(path) == before
+    assert file_state(path) == before
 
 
 def test_a_batch_line_too_long_to_be_a_hand_is_one_error_line() -> None:

@@ -21,6 +21,8 @@ import quiddler
 from quiddler.game import Game
 from quiddler.play.saves import HUMAN, SaveError, check_save_target, load_game, save_game
 
+from ..hostile import file_state
+from ..hostile import hostile_path as make_hostile
 from .helpers import (
     AUTO,
     SHORT,
@@ -226,28 +228,7 @@ def test_a_game_on_another_word_list_resumes_from_the_file_it_names(tmp_path: Pa
 
 def hostile_path(kind: str, tmp_path: Path) -> Path:
     """A path that is anything but a save file to read or write."""
-    path = tmp_path / "game.json"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "link to /dev/zero":
-        path.symlink_to("/dev/zero")
-    elif kind == "link to /dev/full":
-        path.symlink_to("/dev/full")
-    elif kind == "directory":
-        path.mkdir()
-    elif kind == "loop of links":
-        path.symlink_to(tmp_path / "other.json")
-        (tmp_path / "other.json").symlink_to(path)
-    elif kind == "100 MB file":
-        with path.open("wb") as handle:  # sparse: no disk used
-            handle.write(b'{"format": "quiddler-game/2", "notes": "')
-            handle.truncate(100 << 20)
-    return path
-
-
-def unchanged(path: Path) -> tuple[int, int, int]:
-    info = os.lstat(path)
-    return info.st_mode, info.st_size, info.st_mtime_ns
+    return make_hostile(kind, tmp_path, "game.json", head=b'{"format": "quiddler-game/2", "notes": "')
 
 
 _NOT_SAVES = ["fifo", "link to /dev/zero", "link to /dev/full", "directory", "loop of links"]
@@ -257,11 +238,11 @@ _NOT_SAVES = ["fifo", "link to /dev/zero", "link to /dev/full", "directory", "lo
 @pytest.mark.parametrize("kind", _NOT_SAVES)
 def test_saving_to_what_is_not_a_file_is_one_error_line_before_the_game(tmp_path: Path, kind: str) -> None:
     path = hostile_path(kind, tmp_path)
-    before = unchanged(path)
+    before = file_state(path)
     result = invoke(["--seed", "9", *SHORT, "--save", str(path)], AUTO)
     assert str(path) in one_error_line(result)
     assert result.stdout == ""  # refused before the first move
-    assert unchanged(path) == before and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert file_state(path) == before and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
 @pytest.mark.parametrize("device", ["/dev/full", "/dev/zero", "/dev/null"])
@@ -276,11 +257,11 @@ def test_saving_to_a_device_is_one_error_line(device: str) -> None:
 @pytest.mark.parametrize("kind", [*_NOT_SAVES, "100 MB file"])
 def test_resuming_what_is_not_a_file_is_one_error_line_at_once(tmp_path: Path, kind: str) -> None:
     path = hostile_path(kind, tmp_path)
-    before = unchanged(path)
+    before = file_state(path)
     result = invoke(["--resume", str(path)], AUTO)
     line = one_error_line(result)
     assert str(path) in line and result.stdout == ""
-    assert unchanged(path) == before
+    assert file_state(path) == before
 
 
 def test_a_save_nested_without_end_is_one_error_line(tmp_path: Path) -> None:

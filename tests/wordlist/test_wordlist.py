@@ -26,6 +26,7 @@ from quiddler import (
     solve,
 )
 
+from ..hostile import hostile_path
 from ..naive import spell
 
 DATA = Path(__file__).parent.parent / "data"
@@ -122,21 +123,7 @@ def test_unreadable_file_is_an_error(tmp_path, held_to_file_modes):
 
 
 def _hostile_wordlist(kind: str, tmp_path: Path) -> Path:
-    path = tmp_path / "words.txt"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "link to /dev/zero":
-        path.symlink_to("/dev/zero")
-    elif kind == "directory":
-        path.mkdir()
-    elif kind == "loop of links":
-        path.symlink_to(tmp_path / "other.txt")
-        (tmp_path / "other.txt").symlink_to(path)
-    else:  # 100 MB (sparse: no disk used), every line a word
-        with path.open("wb") as handle:
-            handle.write(b"cat\n")
-            handle.truncate(100 << 20)
-    return path
+    return hostile_path(kind, tmp_path, "words.txt")  # a 100 MB one: every line a word
 
 
 @pytest.mark.timeout(60)  # a FIFO used to be waited on forever
