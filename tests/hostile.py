@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+
 def hostile_path(kind: str, folder: Path, name: str, head: bytes = b"cat\n") -> Path:
     """``folder / name`` made into ``kind``; a ``"100 MB file"`` starts with
     ``head`` (a plausible start of the file it poses as) and is sparse, so it

@@ -316,16 +316,24 @@ def _action(value: Any) -> ActionRequest:
     raise _bad(f"unknown action type {_shown(kind)} (expected draw, discard, go_out or lay_down)")
 
 
-def parse_message(text: str) -> ClientMessage:
-    """The client message in ``text``, or :class:`ProtocolError` saying what is wrong."""
+def _json_object(text: str | bytes, what: str, not_json: str) -> dict[str, Any]:
+    """``text`` as one JSON object, strictly: no duplicate keys, no NaN or
+    Infinity; :class:`ProtocolError` otherwise, saying ``not_json`` or that
+    ``what`` must be an object."""
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as exc:
-        raise _bad(f"not JSON: {exc}"[:200]) from None
+        raise _bad(f"{not_json}: {exc}"[:200]) from None
     if not isinstance(data, dict):
-        raise _bad(f"a message must be a JSON object, not {type(data).__name__}")
+        raise _bad(f"{what} must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def parse_message(text: str) -> ClientMessage:
+    """The client message in ``text``, or :class:`ProtocolError` saying what is wrong."""
+    data = _json_object(text, "a message", "not JSON")
     kind = data.get("type")
     if kind == "hello":
         if "watch" in data:
@@ -395,15 +403,7 @@ class JoinRequest:
 
 def parse_body(body: bytes) -> dict[str, Any]:
     """A REST body: one JSON object (ProtocolError otherwise)."""
-    try:
-        data = json.loads(body, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
-    except ProtocolError:
-        raise
-    except (ValueError, RecursionError) as exc:
-        raise _bad(f"the body is not JSON: {exc}"[:200]) from None
-    if not isinstance(data, dict):
-        raise _bad(f"the body must be a JSON object, not {type(data).__name__}")
-    return data
+    return _json_object(body, "the body", "the body is not JSON")
 
 
 def parse_name(value: Any, default: str) -> str:
