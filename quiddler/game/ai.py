@@ -89,6 +89,10 @@ class Tuning:
     standings: bool = False
     #: final turn: also value ties that void the goer's bonus
     deny_bonus: bool = False
+    #: final turn's draw: value each hand with the bonuses its words would win
+    #: from those laid down; False: by its plain best score (several times
+    #: cheaper to score; the lay-down after it still aims at the bonuses)
+    final_draw_bonuses: bool = True
     #: softmax temperature in points for picking a move (0: always the best)
     noise: float = 0.0
 
@@ -109,9 +113,11 @@ class _Position:
     """One view seen through one tuning: its vocabulary, scorer and the
     chances of each face on a blind draw."""
 
-    def __init__(self, view: PlayerView, tuning: Tuning) -> None:
+    def __init__(self, view: PlayerView, tuning: Tuning, explain: bool = True) -> None:
         self.view = view
         self.tuning = tuning
+        #: whether the decision's reason is wanted (a player moving needs only the ranking)
+        self.explain = explain
         self.n = view.round_size
         self.words = vocabulary_wordlist(tuning.vocabulary, view.rules.words)
         self.scorer: HandScorer = scorer_for(self.words)
@@ -153,6 +159,8 @@ class _Position:
 
     def final_values(self, hands: Sequence[Sequence[Card]]) -> list[float]:
         """Best score of (n+1)-card hands on a final turn, bonuses for beating the others counted."""
+        if not self.tuning.final_draw_bonuses:
+            return [float(best) for best, _ in self.scorer.scores(hands, discard=True)]
         longest, count, bonus = self.final_targets()
         return [float(best) for best, _ in self.scorer.scores(hands, discard=True, beat_longest=longest,
                                                                 beat_words=count, bonus=bonus)]  # fmt: skip
@@ -216,6 +224,8 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], str]:
     if can_pile:
         options.append(HintOption("draw-pile", None, None, blind))
     options.sort(key=lambda o: -o.value)
+    if not pos.explain:
+        return options, ""
     best = options[0]
     if top is None or not can_pile:
         return options, f"The only draw allowed: {'the draw pile' if top is None else 'the discard top'}."
@@ -370,6 +380,8 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
         options.sort(key=lambda o: (o.action != "go-out", -o.value))
     else:
         options.sort(key=lambda o: -o.value)
+    if not pos.explain:
+        return options, ""
     best = options[0]
     assert best.card is not None
     c = best.card
@@ -458,6 +470,8 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
     ranked = sorted(((HintOption("lay-down", p.discard, p.words, value(p)), p) for p in plays),
                     key=lambda pair: -pair[0].value)  # fmt: skip
     options = [option for option, _ in ranked]
+    if not pos.explain:
+        return options, ""
     best, play = ranked[0]
     words = ", ".join(w.text for w in play.words) or "no words"
     terms: list[tuple[float, str]] = []
@@ -492,12 +506,14 @@ def _without(hand: Sequence[Card], card: Card) -> list[Card]:
     return out
 
 
-def advise(view: PlayerView, tuning: Tuning = EXPERT) -> Hint:
+def advise(view: PlayerView, tuning: Tuning = EXPERT, *, explain: bool = True) -> Hint:
     """Every option of the move ``view`` is at, valued the ``tuning``'s way,
-    best first, with the reason for the first."""
+    best first, with the reason for the first (``explain=False``: an empty
+    reason; a player only moving skips the sentence and the extra scoring
+    some of its figures take)."""
     if not view.my_turn:
         raise ValueError(f"it is not seat {view.seat}'s move (seat {view.turn} is to move)")
-    pos = _Position(view, tuning)
+    pos = _Position(view, tuning, explain)
     if view.phase is Phase.DRAW:
         options, reason = _draw_options(pos)
     elif view.final_turn:
@@ -535,7 +551,7 @@ class AIPlayer:
         return f"<AIPlayer {self.name!r}>"
 
     def _choose(self, view: PlayerView) -> HintOption:
-        options = advise(view, self.tuning).options
+        options = advise(view, self.tuning, explain=False).options
         if self.tuning.noise <= 0 or len(options) == 1:
             return options[0]
         top = options[0].value

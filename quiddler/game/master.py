@@ -71,7 +71,11 @@ class SearchSettings:
 #: The registered ``master``: no deadline, so a seeded game replays exactly.
 MASTER = SearchSettings()
 
-_POLICIES: dict[str, AIPlayer] = {"expert": AIPlayer(EXPERT), "ev": AIPlayer(EV)}
+#: The rollouts' policies: the expert and ``ev``, except that on a final turn they
+#: choose the draw by plain scores (the bonus-aware valuation of every possible
+#: draw is most of a rollout's cost and seldom changes the draw).
+_POLICIES: dict[str, AIPlayer] = {name: AIPlayer(replace(tuning, final_draw_bonuses=False)) for name, tuning in
+                                  (("expert", EXPERT), ("ev", EV))}  # fmt: skip
 
 #: The expert's valuation with waiting always allowed: the source of the waiting
 #: candidates (their order is the expert's; the credit for waiting shifts them all alike).
@@ -117,8 +121,8 @@ def search(view: PlayerView, settings: SearchSettings = MASTER, *, salt: int = 0
     cannot go out)."""
     if not searchable(view, settings):
         return None
-    expert = advise(view, EXPERT).recommended
-    wide = advise(view, _CANDIDATES).options
+    expert = advise(view, EXPERT, explain=False).recommended
+    wide = advise(view, _CANDIDATES, explain=False).options
     outs = [o for o in wide if o.action == "go-out"][: settings.going_out]
     if not outs:
         return None
