@@ -13,7 +13,9 @@ decide their key moves:
   as the draw pile) and plays the round to its end on the real engine,
   every seat played by a policy: itself by the expert, the others by the
   expert on half the samples and by ``ev`` on the other half (a search
-  that assumed one opponent model only would be a best response to it);
+  that assumed one opponent model only would be a best response to it),
+  each choosing a final turn's draw by plain scores (valuing every
+  possible draw with its bonuses would cost most of the search);
 - every candidate is played on the same samples (common random numbers:
   the comparison between candidates is far less noisy than each mean);
 - a finish is worth its round score less the best other player's round

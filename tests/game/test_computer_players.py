@@ -230,6 +230,41 @@ def test_hints_are_the_experts_moves() -> None:
         checked += 1
 
 
+def test_a_player_moving_ranks_the_options_as_the_hint_does() -> None:
+    """``explain=False`` (what a player uses to move) skips only the sentence."""
+    game = Game(3, seed=23)
+    players = [make_player("expert", s) for s in range(3)]
+    phases = Counter()
+    while not game.over:
+        view = game.view(game.turn)
+        for tuning in (EXPERT, EV):
+            told, silent = advise(view, tuning), advise(view, tuning, explain=False)
+            assert silent.options == told.options and silent.reason == "" and told.reason
+        phases["final" if view.final_turn else view.phase.name] += 1
+        game.apply(next_action(game, players))
+    assert phases["DRAW"] and phases["DISCARD"] and phases["final"]
+
+
+def test_a_final_draw_valued_without_bonuses_counts_plain_scores_only() -> None:
+    # quiet went out as one word; with the r, c,a,t,e,r lays down two words and
+    # wins the most-words bonus.  The bonus-aware draw counts it; the plain one
+    # (the rollouts' cheaper policy) values the same hand by its score alone,
+    # and its lay-down still aims at the bonus.
+    went_out = (_word("quiet", 4),)
+    view = position_view(cards("c,a,t,e"), discard_top=Card("r"), went_out=went_out)
+    assert view.final_turn
+    plain = dataclasses.replace(EXPERT, final_draw_bonuses=False)
+    take = {t.final_draw_bonuses: next(o for o in advise(view, t).options if o.action == "take-discard")
+            for t in (EXPERT, plain)}  # fmt: skip
+    score = solve(cards("c,a,t,e,r"), discard=True).best.score
+    assert take[False].value == score
+    with_bonus = solve(cards("c,a,t,e,r"), discard=True, beat_longest=5, beat_words=1, bonus=10).best.score
+    assert take[True].value == with_bonus > score
+    after = position_view(cards("c,a,t,e,r"), went_out=went_out)
+    best = advise(after, plain).recommended
+    assert best.words is not None and len(best.words) == 2
+
+
 def test_vocabularies_are_common_words_of_the_game_list() -> None:
     easy, medium = vocabulary(4.0), vocabulary(3.0)
     assert easy < medium and {"cat", "dog", "the", "at"} <= easy and "qi" not in medium
