@@ -107,6 +107,62 @@ def ai_timing() -> str:
                    "median", "p99"], rows)  # fmt: skip
 
 
+def _interval(values: list[float], fmt: str) -> str:
+    return f"{values[1]:{fmt}} .. {values[2]:{fmt}}"
+
+
+def master_strength() -> str:
+    data = _load("master.json")
+    ex, ev, four = data["master_vs_expert"], data["vs_ev"], data["master_vs_3_expert"]
+
+    def row(name: str, games: int, stats: dict[str, Any], margin: list[float]) -> list[str]:
+        low, high = stats["ci95"]
+        return [name, f"{games:,}", f"{stats['win_rate']:.1%}", f"{low:.1%} - {high:.1%}", f"{margin[0]:+.1f}",
+                _interval(margin, "+.1f")]  # fmt: skip
+
+    gain = ev["margin_gain"]
+    rows = [
+        row("master vs expert", ex["games"], ex, ex["margin"]),
+        row("master vs ev", ev["games_each"], ev["master"], ev["master"]["margin"]),
+        row("expert vs ev, the same deals", ev["games_each"], ev["expert"], ev["expert"]["margin"]),
+        ["master's margin vs ev less the expert's (paired)", f"{ev['games_each'] // 2:,} deals", "", "",
+         f"{gain[0]:+.1f}", _interval(gain, "+.1f")],
+        row("1 master vs 3 expert", four["games"], four, four["margin_vs_best_other"]),
+    ]  # fmt: skip
+    return _table(["match", "games", "win rate", "95% (Wilson)", "margin", "95%"], rows)
+
+
+def master_timing() -> str:
+    data = _load("master.json")
+    times = data["decision_times"]
+    rows = [[what, f"{t['decisions']:,}", f"{t['median_ms']:.2f} ms" if t["median_ms"] < 10 else
+             f"{t['median_ms']:.0f} ms", f"{t['p99_ms']:.0f} ms" if t["p99_ms"] >= 10 else f"{t['p99_ms']:.1f} ms",
+             f"{t['max_ms']:.0f} ms"]
+            for what, t in (("master, searched", times["searched_cpu"]), ("master, all", times["all_cpu"]),
+                            ("the expert in the same games, all", times["expert_all_cpu_same_games"]),
+                            ("master at four players, searched", times["four_players_searched_cpu"]))]  # fmt: skip
+    game = times["two_player_game_cpu_s"]
+    rows.append(["master's thinking per two-player game", "", f"{game['median']:.2f} s", f"p90 {game['p90']:.2f} s",
+                 f"{game['max']:.2f} s"])  # fmt: skip
+    return _table(["decisions (CPU time of one core)", "count", "median", "p99", "max"], rows)
+
+
+def master_turns() -> str:
+    data = _load("master.json")["turns_per_round"]
+    rows = [[who, f"{t['rounds']:,}", f"{t['mean']:.2f}", str(t["max"]), str(t["rounds_at_turn_limit"])]
+            for who, t in data.items()]  # fmt: skip
+    return _table(["games", "rounds", "turns per player per round, mean", "max", "rounds at the turn limit"], rows)
+
+
+def master_rollouts() -> str:
+    data = _load("master_rollouts.json")
+    rows = [[name, f"{v['cpu_s_median']:.2f} s", f"{v['ratio']:.2f}", f"{v['search_median_ms']:.0f} ms",
+             f"{v['search_p99_ms']:.0f} ms", f"{v['same_move']} of {v['searches']}"]
+            for name, v in data["variants"].items()]  # fmt: skip
+    return _table([f"rollout policies ({data['positions']} positions)", "CPU", "ratio", "search median",
+                   "search p99", "same move as explained"], rows)  # fmt: skip
+
+
 FIRST_USE = {
     "first_cli_s": "first `quiddler solve`, empty caches",
     "warm_cli_s": "the same command again",
@@ -206,6 +262,10 @@ TABLES: dict[str, Callable[[], str]] = {
     "ai-timing": ai_timing,
     "machine": machine,
     "web": web,
+    "master-strength": master_strength,
+    "master-timing": master_timing,
+    "master-turns": master_turns,
+    "master-rollouts": master_rollouts,
 }
 
 
