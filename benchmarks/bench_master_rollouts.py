@@ -38,8 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a source tree too
 
-from quiddler.game import Game, PlayerView, make_player
-from quiddler.game import evaluate, master
+from quiddler.game import Game, PlayerView, evaluate, make_player, master
 from quiddler.game.ai import EV, EXPERT, AIPlayer, Tuning, advise
 from quiddler.game.hint_types import HintOption
 from quiddler.game.players import clear_solve_cache
