@@ -125,7 +125,7 @@ def master_strength() -> str:
         row("master vs expert", ex["games"], ex, ex["margin"]),
         row("master vs ev", ev["games_each"], ev["master"], ev["master"]["margin"]),
         row("expert vs ev, the same deals", ev["games_each"], ev["expert"], ev["expert"]["margin"]),
-        ["master's margin vs ev less the expert's (paired)", f"{ev['games_each'] // 2:,} deals", "", "",
+        ["master's gain vs ev over the expert", f"{ev['games_each'] // 2:,} deals", "", "",
          f"{gain[0]:+.1f}", _interval(gain, "+.1f")],
         row("1 master vs 3 expert", four["games"], four, four["margin_vs_best_other"]),
     ]  # fmt: skip

@@ -23,10 +23,19 @@ from quiddler.game.plans import plan_games
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; signals as on Linux")
 
 
-def _start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], Path]:
+#: Sets SIGHUP as argv[1] says, then becomes the command after it (an ignored
+#: signal stays ignored across exec, a default one stays default).
+_HANGUP = ("import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_IGN if sys.argv[1] == 'ignore' "
+           "else signal.SIG_DFL); os.execv(sys.argv[2], sys.argv[2:])")  # fmt: skip
+
+
+def _start(tmp_path: Path, *args: str, hangup: str = "default") -> tuple[subprocess.Popen[str], Path]:
+    """The command in a session of its own, SIGHUP ``"default"`` (as a
+    terminal starts it, even when the tests run under nohup, whose ignored
+    SIGHUP a child would inherit) or ``"ignore"`` (as nohup starts it)."""
     log = tmp_path / "games.jsonl"
-    command = [sys.executable, "-m", "quiddler.cli", "simulate", "--players", "greedy,random", "--seed", "4",
-               "--log", str(log), *args]  # fmt: skip
+    command = [sys.executable, "-c", _HANGUP, hangup, sys.executable, "-m", "quiddler.cli", "simulate", "--players",
+               "greedy,random", "--seed", "4", "--log", str(log), *args]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)  # fmt: skip
     return process, log
@@ -132,6 +141,24 @@ def test_sigterm_and_sighup_stop_the_workers_with_the_run(tmp_path: Path, signum
     name = signal.Signals(signum).name
     assert err.strip().splitlines()[-1] == f"stopped by {name}: {data['games']} of 1000000 games played"
     assert "Traceback" not in err
+
+
+def test_a_run_started_under_nohup_keeps_running_through_sighup(tmp_path: Path) -> None:
+    process, log = _start(tmp_path, "--games", "1000000", "--workers", "2", "--json", hangup="ignore")
+    workers: list[int] = []
+    try:
+        _wait_for_games(process, log, 3)
+        workers = _children(process.pid)
+        os.killpg(process.pid, signal.SIGHUP)
+        played = log.read_text().count("\n")
+        _wait_for_games(process, log, played + 3)  # still playing (it fails if the run ended)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+        assert _wait_gone(workers) == []
+    finally:
+        _kill_all(process, workers)
+    assert process.returncode == 143, err
+    assert err.strip().splitlines()[-1].startswith("stopped by SIGTERM: ")
 
 
 def test_workers_exit_when_the_run_is_killed_outright(tmp_path: Path) -> None:
