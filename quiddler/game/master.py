@@ -15,7 +15,7 @@ decide their key moves:
   expert on half the samples and by ``ev`` on the other half (a search
   that assumed one opponent model only would be a best response to it),
   each choosing a final turn's draw by plain scores (valuing every
-  possible draw with its bonuses would cost most of the search);
+  possible draw with its bonuses is the costliest part of a finish);
 - every candidate is played on the same samples (common random numbers:
   the comparison between candidates is far less noisy than each mean);
 - a finish is worth its round score less the best other player's round
@@ -75,7 +75,7 @@ MASTER = SearchSettings()
 
 #: The rollouts' policies: the expert and ``ev``, except that on a final turn they
 #: choose the draw by plain scores (the bonus-aware valuation of every possible
-#: draw is most of a rollout's cost and seldom changes the draw).
+#: draw is the costliest part of a finish, and seldom changes the searched move).
 _POLICIES: dict[str, AIPlayer] = {name: AIPlayer(replace(tuning, final_draw_bonuses=False)) for name, tuning in
                                   (("expert", EXPERT), ("ev", EV))}  # fmt: skip
 
