@@ -334,7 +334,21 @@ def _abandon(pool: ProcessPoolExecutor) -> None:
             process.join(5)
             if process.is_alive():  # pragma: no cover - a worker that outlived SIGTERM
                 process.kill()
+    _close_result_pipe(pool)
     pool.shutdown(wait=True)
+
+
+def _close_result_pipe(pool: ProcessPoolExecutor) -> None:
+    """A worker ended while it sent a result (a chunk of game records is
+    hundreds of KB) leaves the rest of that message unsent, and the pool's
+    manager thread, reading it, would wait for the rest for ever: this
+    process holds the pipe's sending end open too, so no end of file comes,
+    and shutting the pool down (or exiting) waits on that thread.  With the
+    workers ended, closing this process's end makes the wait an end of file,
+    which breaks the pool and lets it shut down."""
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 # -- Dask ---------------------------------------------------------------------------

@@ -1,11 +1,14 @@
 """The worker pool's parent: it hands out tasks a few at a time (never the
 whole plan at once), keeps checking a compile it started before forking
-(so the "compiled" notice comes), and its Dask timeout must be a number of
+(so the "compiled" notice comes), shuts down even when a worker ended
+part-way through sending a result, and its Dask timeout must be a number of
 seconds."""
 
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import pytest
 
@@ -59,3 +62,25 @@ def test_a_dask_timeout_that_is_not_a_number_is_a_type_error() -> None:
     refused = pytest.raises(ArgumentTypeError, match="timeout must be a number of seconds, not '10'")
     with refused, workers.dask_client("tcp://127.0.0.1:9", 1, timeout="10"):  # type: ignore[arg-type]
         pass  # pragma: no cover
+
+
+#: A pool whose manager thread is part-way through reading a result, as when a
+#: worker ended while sending one (a signal to the whole process group): the
+#: result pipe holds a message's length and only the start of it.
+_MID_MESSAGE = """
+import multiprocessing, struct, time
+from concurrent.futures import ProcessPoolExecutor
+from quiddler.game.workers import _abandon
+pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+assert pool.submit(abs, -1).result() == 1
+pool._result_queue._writer._send(struct.pack("!i", 1_000_000) + b"x" * 100)
+time.sleep(0.5)
+_abandon(pool)
+print("abandoned")
+"""
+
+
+def test_a_pool_abandoned_mid_message_shuts_down() -> None:
+    run = subprocess.run([sys.executable, "-c", _MID_MESSAGE], check=False, capture_output=True, text=True,
+                         timeout=30)
+    assert run.returncode == 0 and run.stdout == "abandoned\n", run.stderr
