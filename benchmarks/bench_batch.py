@@ -27,12 +27,10 @@ import argparse
 import json
 import os
 import platform
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from compare import ROOT, baseline_rev, checkout, medians_and_ratios, round_robin
+from compare import ROOT, baseline_rev, checkout, medians_and_ratios, round_robin, run_probe
 
 _PROBE = """
 import functools, json, os, random, time
@@ -102,13 +100,7 @@ print(json.dumps(out))
 
 
 def probe(tree: Path, hands: int, new_api: bool) -> dict[str, float]:
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    code = _PROBE.format(hands=hands, new_api=new_api)
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          cwd=tempfile.gettempdir(), check=False)  # fmt: skip
-    if done.returncode != 0:
-        raise SystemExit(f"{tree}: {done.stderr[-800:]}")
-    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+    return run_probe(tree, _PROBE.format(hands=hands, new_api=new_api))
 
 
 def main() -> None:

@@ -6,8 +6,12 @@ with their ratios.  Imported by the scripts beside it (run as
 
 from __future__ import annotations
 
+import json
+import os
 import statistics
 import subprocess
+import sys
+import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
@@ -31,6 +35,17 @@ def checkout(rev: str, into: Path) -> Path:
     archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
+
+
+def run_probe(tree: Path, code: str) -> dict[str, float]:
+    """Run ``code`` in a fresh Python with ``tree`` first on the import path
+    (from a temporary folder, so the current one's package cannot shadow
+    it); its last line of output is the JSON of its figures."""
+    done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(tree)),
+                          capture_output=True, text=True, cwd=tempfile.gettempdir(), check=False)  # fmt: skip
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: {done.stderr[-800:]}")
+    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
 def round_robin(trees: Mapping[str, Tree], repeats: int, measure: Callable[[Tree], dict[str, float]],

@@ -18,12 +18,10 @@ import argparse
 import json
 import os
 import platform
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from compare import ROOT, baseline_rev, checkout, medians_and_ratios, round_robin
+from compare import ROOT, baseline_rev, checkout, medians_and_ratios, round_robin, run_probe
 
 _PROBE = """
 import json, random, time
@@ -66,11 +64,7 @@ print(json.dumps(out))
 
 
 def probe(tree: Path) -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-c", _PROBE], env=dict(os.environ, PYTHONPATH=str(tree)),
-                          capture_output=True, text=True, cwd=tempfile.gettempdir(), check=False)  # fmt: skip
-    if done.returncode != 0:
-        raise SystemExit(f"{tree}: {done.stderr[-800:]}")
-    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+    return run_probe(tree, _PROBE)
 
 
 def main() -> None:
