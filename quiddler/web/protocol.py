@@ -155,6 +155,7 @@ from ..errors import QuiddlerError
 from ..game.engine import Game
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..game.state import Action, Discard, Draw, GoOut, LayDown, Phase, PlayerView, PublicEvent, word_of
+from ..solver import MAX_BONUS
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -438,6 +439,10 @@ def parse_rules(value: Any) -> Rules:
     limit = value.get("turn_limit")
     if isinstance(limit, int) and limit > MAX_TURN_LIMIT:
         raise _bad(f"rules.turn_limit must be at most {MAX_TURN_LIMIT}, not {limit}")
+    for name in ("longest_word_bonus", "most_words_bonus"):
+        bonus = value.get(name)
+        if isinstance(bonus, int) and bonus > MAX_BONUS:
+            raise _bad(f"rules.{name} must be at most {MAX_BONUS:,} (the solver's bound), not {bonus}")
     try:
         return Rules.from_dict(value)
     except (TypeError, ValueError) as exc:
