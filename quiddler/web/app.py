@@ -323,7 +323,8 @@ class _Server:
         if not table.over:
             return _error(403, "not_over", "the record is shown once the game is over")
         self.tables.forget_if_done(table)
-        return JSONResponse(table.record(), headers={"content-disposition": f'attachment; filename="quiddler-{table.id}.json"'})
+        return Response(table.record_json(), media_type="application/json",
+                        headers={"content-disposition": f'attachment; filename="quiddler-{table.id}.json"'})  # fmt: skip
 
     async def players(self, request: Request) -> Response:
         names = player_names()

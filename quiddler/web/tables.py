@@ -25,6 +25,7 @@ import logging
 import os
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -46,6 +47,8 @@ __all__ = ["HUMAN", "JoinError", "Listener", "SeatState", "Table", "Tables", "co
 
 log = logging.getLogger("quiddler.web")
 
+#: Finished games kept in memory after their page or record was read, the latest ones.
+FINISHED_AT_HAND = 256
 #: A seat kind: a person; every other kind is a computer player's name.
 HUMAN = "human"
 
@@ -151,6 +154,7 @@ class Table:
         self._version = 0  # bumps on every change a message shows
         self._cache: dict[int | None, str] = {}
         self._cache_version = -1
+        self._record: str | None = None
 
     # -- reading -------------------------------------------------------------
 
@@ -190,8 +194,11 @@ class Table:
         return {"table": self.id, "seats": self.seats_json(), "started": self.full, "over": self.over,
                 "hints": self.hints, "rules": rules}  # fmt: skip
 
-    def record(self) -> dict[str, Any]:
-        return game_record(self.game, self.names())
+    def record_json(self) -> str:
+        """The game record as JSON text (built once: a finished game does not change)."""
+        if self._record is None:
+            self._record = dumps(game_record(self.game, self.names()))
+        return self._record
 
     def message_for(self, seat: int | None) -> str:
         """The lobby or state message for a seat (None: a spectator), cached until the table changes."""
@@ -351,6 +358,7 @@ class Tables:
         #: One client's tables think in at most half the threads, so a flood cannot starve the others.
         self.pool = FairPool(workers, share=workers // 2)
         self._hinting: set[str] = set()  # tables with a hint being worked out
+        self._finished: OrderedDict[str, Table] = OrderedDict()  # finished games read lately, oldest first
 
     # -- thinking off the event loop ---------------------------------------
 
@@ -415,12 +423,14 @@ class Tables:
         """The table, from memory or rebuilt from the store; None if there is none."""
         table = self.tables.get(table_id)
         if table is None:
-            row = self.store.load(table_id)
-            if row is None:
-                return None
-            table = self._rebuild(row)
+            table = self._finished.pop(table_id, None)
             if table is None:
-                return None
+                row = self.store.load(table_id)
+                if row is None:
+                    return None
+                table = self._rebuild(row)
+                if table is None:
+                    return None
             self.tables[table_id] = table
         return table
 
@@ -459,11 +469,17 @@ class Tables:
                                 lobby_before=now - limits.keep_lobby_days * day)  # fmt: skip
         for table_id in gone:
             self.tables.pop(table_id, None)
+            self._finished.pop(table_id, None)
 
     def forget_if_done(self, table: Table) -> None:
-        """A finished game nobody watches leaves memory (the store keeps it)."""
+        """A finished game nobody watches leaves the tables in play (the store
+        keeps it); the last few read stay at hand, so that reading one again
+        (its page, its record) does not replay the whole game each time."""
         if table.over and not table.listeners and self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self._finished[table.id] = table
+            while len(self._finished) > FINISHED_AT_HAND:
+                self._finished.popitem(last=False)
 
     async def close(self) -> None:
         for table in list(self.tables.values()):
