@@ -56,6 +56,10 @@ class FairPool:
         """Threads busy with ``client``'s work now."""
         return self._running.get(client, 0)
 
+    def waiting(self, client: str) -> int:
+        """``client``'s work not started yet."""
+        return len(self._waiting.get(client, ()))
+
     async def run(self, client: str, work: Callable[[], T], timeout: float) -> T:
         """``work()`` in a thread, in ``client``'s turn: its result, or its
         exception; TimeoutError after ``timeout`` seconds (dropped if it had

@@ -267,6 +267,8 @@ def test_a_decision_that_timed_out_before_it_started_is_never_run(tmp_path: Path
             tables.create(["human", "easy"], SHORT_RULES, True, "F", seed=held, client="c")  # holds the client's thread
             queued, _, _ = tables.create(["human", "easy"], SHORT_RULES, True, "F", seed=dropped, client="c")
             await eventually(lambda: queued.moves >= 2, "the queued table played plain moves")
+            release.set()
+            await eventually(lambda: not tables.pool.running("c") and not tables.pool.waiting("c"), "the pool idle")
             assert dropped not in calls  # its decisions timed out in the queue and were dropped
         finally:
             release.set()
@@ -346,9 +348,9 @@ def test_an_unfinished_table_plays_on_with_nobody_connected(tmp_path: Path) -> N
         await table.act(0, plain_action(table.view(0)))  # a discard
         moves = table.moves
         await table.disconnect(person)  # the last listener leaves while the computers are to move
-        assert not table.listeners and tables.get(table.id) is table
+        assert not table.listeners and tables.open_count() == 1  # still a table in play
         await eventually(lambda: table.moves >= moves + 2, "the computers played on")
-        assert tables.get(table.id) is table
+        assert tables.open_count() == 1 and tables.get(table.id) is table
         await tables.close()
 
     run(scenario)
