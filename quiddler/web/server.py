@@ -15,6 +15,7 @@ import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import ClassVar
 
 import h11
 import uvicorn
@@ -125,13 +126,13 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = None,
                      allowed_hosts=_allowed_hosts(host), limits=limits, workers=workers)  # fmt: skip
     line = serving_line(host, bound_port)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s: %(name)s: %(message)s")
-    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=limits.max_message_bytes, lifespan="on",
-                            http=_bounded_http(limits.request_seconds),
+    http = _bounded_http(limits.request_seconds)
+    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=limits.max_message_bytes, lifespan="on", http=http,
                             timeout_graceful_shutdown=max(1, round(limits.shutdown_seconds)),
                             proxy_headers=bool(trusted_proxies), forwarded_allow_ips=list(trusted_proxies) or None,
                             log_level="warning", access_log=False, server_header=False)  # fmt: skip
     logging.getLogger("uvicorn.error").addFilter(_client_fault_in_one_line)
-    _AnnouncingServer(config, line, announce or (lambda text: print(text, flush=True))).run(sockets=[sock])
+    _AnnouncingServer(config, http, line, announce or (lambda text: print(text, flush=True))).run(sockets=[sock])
 
 
 def _client_fault_in_one_line(record: logging.LogRecord) -> bool:
@@ -145,19 +146,31 @@ def _client_fault_in_one_line(record: logging.LogRecord) -> bool:
     return True
 
 
-def _bounded_http(seconds: float) -> type[H11Protocol]:
+class _BoundedH11Protocol(H11Protocol):
+    """What :func:`_bounded_http` makes; ``closing`` is set when the server shuts down."""
+
+    closing: ClassVar[bool] = False
+
+
+def _bounded_http(seconds: float) -> type[_BoundedH11Protocol]:
     """uvicorn's HTTP/1.1 protocol with a bound on the time a client takes to
     send a whole request: from the moment the connection opens, or the
     previous response ends, to the last byte of the request (headers and
     body).  A client silent or slow for longer is disconnected, so idle or
     half-sent requests cannot hold sockets (uvicorn bounds only the wait
-    between requests, and only after a first one)."""
+    between requests, and only after a first one).  A connection accepted
+    once the server shuts down is closed at once: uvicorn asks only the
+    connections it already had to close, and would wait for a silent late
+    one until the shutdown's time bound."""
 
-    class BoundedH11Protocol(H11Protocol):
+    class BoundedH11Protocol(_BoundedH11Protocol):
         _deadline: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            if self.closing:
+                self.shutdown()
+                return
             self._watch()
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -197,10 +210,16 @@ class _AnnouncingServer(uvicorn.Server):
     """Says where it serves once it listens (and has resumed the stored
     tables): a client that reads the line can connect at once."""
 
-    def __init__(self, config: uvicorn.Config, line: str, announce: Callable[[str], None]) -> None:
+    def __init__(self, config: uvicorn.Config, http: type[_BoundedH11Protocol], line: str,
+                 announce: Callable[[str], None]) -> None:  # fmt: skip
         super().__init__(config)
+        self._http = http
         self._line = line
         self._announce = announce
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._http.closing = True
+        await super().shutdown(sockets)
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
