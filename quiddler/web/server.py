@@ -181,6 +181,12 @@ def _bounded_http(seconds: float) -> type[_BoundedH11Protocol]:
             super().handle_events()
             self._watch()
 
+        def shutdown(self) -> None:
+            if self.conn.their_state is h11.SEND_BODY:  # a body still owed would hold the shutdown open
+                self.transport.close()
+                return
+            super().shutdown()
+
         def on_response_complete(self) -> None:
             super().on_response_complete()
             self._watch()

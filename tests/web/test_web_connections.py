@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -130,25 +131,47 @@ def test_a_silent_or_half_sent_request_is_closed(limited: LimitedServer) -> None
             assert closed_by_server(sock)
 
 
-def test_shutdown_ends_with_silent_clients_connecting_as_it_starts(tmp_path: Path) -> None:
-    """Each try: silent clients connected, then SIGTERM while more connect."""
+def test_shutdown_ends_with_silent_and_half_sent_clients(tmp_path: Path) -> None:
+    """Each try: silent sockets, a request whose body never comes, a
+    WebSocket that never reads, and more sockets connecting while SIGTERM
+    arrives; the server must end all the same."""
     for attempt in range(10):
         with ServerProcess(tmp_path / f"t{attempt}.sqlite3") as server:
-            silent = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
-            assert httpx.get(f"{server.url}/api/players", timeout=PATIENCE).status_code == 200  # they are accepted
+            table = new_table(server.port)
+            held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
+            half_body = socket.create_connection(("127.0.0.1", server.port))
+            half_body.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                              b"Content-Length: 100\r\n\r\n{")  # fmt: skip
+            websocket, accepted = handshake(server.port, table)
+            assert accepted
+            held += [half_body, websocket]
+            stop = threading.Event()
+            flood = [threading.Thread(target=connect_until, args=(server.port, held, stop)) for _ in range(4)]
+            for thread in flood:
+                thread.start()
+            assert httpx.get(f"{server.url}/api/players", timeout=PATIENCE).status_code == 200  # all accepted
             server.process.send_signal(signal.SIGTERM)
-            for _ in range(100):
-                try:
-                    silent.append(socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE))
-                except OSError:
-                    break
             try:
                 server.process.wait(timeout=PATIENCE)
             except subprocess.TimeoutExpired:
                 raise AssertionError(f"try {attempt}: still running {PATIENCE:.0f} s after SIGTERM") from None
             finally:
-                for sock in silent:
+                stop.set()
+                for thread in flood:
+                    thread.join()
+                for sock in held:
                     sock.close()
+
+
+def connect_until(port: int, held: list[socket.socket], stop: threading.Event, most: int = 500) -> None:
+    """Open silent connections until ``stop``, the server refuses, or ``most``."""
+    for _ in range(most):
+        if stop.is_set():
+            return
+        try:
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=PATIENCE))
+        except OSError:
+            return
 
 
 # -- sockets send at once ------------------------------------------------------------
