@@ -22,7 +22,6 @@ from starlette.testclient import TestClient
 from quiddler import cli
 from quiddler.game.engine import Game
 from quiddler.game.rules import Rules
-from quiddler.game.state import Discard, Draw
 from quiddler.solver import MAX_BONUS
 from quiddler.web import tables as tables_module
 from quiddler.web.app import MAX_SPELLING_COMBINATIONS, create_app
@@ -142,9 +141,7 @@ def test_a_computer_player_that_fails_does_not_stop_the_game_and_the_table_says_
             if table.over:
                 break
             if table.game.turn == 0:
-                view = table.view(0)
-                hand = view.hand
-                await table.act(0, Draw(0, "pile") if view.phase.value == "draw" else Discard(0, max(hand, key=str)))
+                await table.act(0, plain_action(table.view(0)))
             else:
                 moves = table.moves
                 await eventually(lambda moves=moves: table.moves > moves or table.over,  # type: ignore[misc]
