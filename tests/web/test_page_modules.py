@@ -19,8 +19,8 @@ NETWORK = re.compile(r"\bfetch\s*\(|\bWebSocket\b|\bXMLHttpRequest\b|\bEventSour
 
 def code_of(path: Path) -> str:
     """The module's text without its comments (a comment may name fetch)."""
-    text = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.S)
-    return "\n".join(line.split("//")[0] if line.lstrip().startswith("//") else line for line in text.splitlines())
+    text = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.DOTALL)
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
 
 
 def test_only_the_server_transport_touches_the_network() -> None:
