@@ -41,6 +41,7 @@ const EN = {
 
   // whose turn
   gameOver: "Game over.",
+  gameOverTitle: "Game over",
   thinking: "{name} is thinking…",
   thinkingFinal: "{name} is thinking (final turn)…",
   theirTurnDraw: "{name}'s turn: drawing.",
@@ -126,9 +127,9 @@ const EN = {
   hintLayDown: "lay down {words}, discard the {card}",
   hintLayNothing: "lay down nothing, discard the {card}",
   valueExpected: "expected {value} points",
-  valueNowAndExpected: "scores {now} now, expected {value} with the bonuses it may keep",
-  valueMargin: "average margin {value} over {n} simulated finishes",
-  valueNowAndMargin: "scores {now} now, average margin {value} over {n} simulated finishes",
+  valueNowAndExpected: "scores {now} points now; expected {value} points, counting bonuses it may keep",
+  valueMargin: "average margin {value} points over {n} simulated finishes",
+  valueNowAndMargin: "scores {now} points now; average margin {value} points over {n} simulated finishes",
   measureExpected: "Values are the points each move is expected to be worth by the end of the round.",
   measureMargin: "Values are each move's average round margin (your score less the best other player's) over simulated finishes.",
 

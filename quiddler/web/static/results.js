@@ -174,7 +174,7 @@ export function gameOverView(view, session) {
   const seated = view.seat !== null && view.seat !== undefined;
   const offer = session.rematchOffer;
   return el("section", { class: "panel over", "aria-labelledby": "over-title" },
-    el("h2", { id: "over-title" }, t("gameOver")),
+    el("h2", { id: "over-title" }, t("gameOverTitle")),
     el("p", { class: "winner", id: "winner" }, winnerText(view, session)),
     offer !== null && offer !== undefined && offer !== view.seat && seated
       ? el("p", { class: "banner", id: "rematch-offer" }, t("rematchAsked", { name: session.nameOf(offer) })) : null,

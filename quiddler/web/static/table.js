@@ -186,21 +186,22 @@ function handView(v, session) {
     const word = wordText(faces);
     const label = check === undefined ? t("groupChecking", { word }) : check.valid ? t("groupWord", { word, points: check.points }) : t("groupNotWord", { word });
     const cards = group.map(() => card(places[pos], pos++));
-    return el("li", { class: `group${check && !check.valid ? " bad" : ""}${check?.valid ? " good" : ""}`, "data-group": gi, role: "group", "aria-label": t("groupLabel", { word }) },
+    return el("div", { class: `group${check && !check.valid ? " bad" : ""}${check?.valid ? " good" : ""}`, "data-group": gi, role: "group", "aria-label": t("groupLabel", { word }) },
       el("span", { class: "group-cards" }, cards),
       el("span", { class: "group-label" }, label));
   });
   const loose = arrangement.loose.map(() => card(places[pos], pos++));
   const held = places.reduce((s, p) => s + points(p.face), 0);
-  const hand = el("ul", { class: "hand", id: "hand", "aria-describedby": "hand-help" },
+  const looseHeld = arrangement.loose.reduce((s, c) => s + points(c.face), 0);
+  const hand = el("div", { class: "hand", id: "hand", role: "group", "aria-labelledby": "hand-title", "aria-describedby": "hand-help" },
     groups,
-    el("li", { class: "loose", "data-group": -1, role: "group", "aria-label": t("looseCards") }, loose),
-    el("li", { class: "new-group", "data-group": "new", "aria-hidden": "true" }, t("newGroup")),
+    el("div", { class: "loose", "data-group": -1, role: "group", "aria-label": t("looseCards") }, loose),
+    el("div", { class: "new-group", "data-group": "new", "aria-hidden": "true" }, t("newGroup")),
   );
   enableDrag(hand, places, (from, to) => session.arrange(["drop", to], from));
   const inGroups = arrangement.groups.reduce((s, g) => s + g.length, 0);
   const summary = inGroups
-    ? t("cardsLeftSummary", { cards: t("cards", { n: count - inGroups }), points: t("points", { n: held }) })
+    ? t("cardsLeftSummary", { cards: t("cards", { n: count - inGroups }), points: t("points", { n: looseHeld }) })
     : t("handSummary", { cards: t("cards", { n: count }), points: t("points", { n: held }) });
   return el("section", { class: "hand-area", "aria-labelledby": "hand-title" },
     el("div", { class: "hand-head" },
@@ -328,7 +329,7 @@ export function pointsNow(o, hand) {
 }
 
 /** An option's value in the unit it is: expected points, or the master's average margin over N finishes. */
-function valueText(o, measure, hand) {
+export function valueText(o, measure, hand) {
   const value = Number(o.value).toFixed(1);
   const now = pointsNow(o, hand);
   if (measure?.unit === "margin") {
@@ -426,12 +427,12 @@ export function gameView(session) {
     session.error ? el("p", { class: "error", role: "alert", id: "error" }, session.error) : null,
     overlay,
     over ? gameOverView(v, session) : null,
-    el("section", { class: "felt", "aria-label": t("players") },
+    over ? null : el("section", { class: "felt", "aria-label": t("players") },
       el("ul", { class: "seats" }, around.map((seat) => seatView(v, session, seat))),
       banner ? el("p", { class: "banner", id: "final-banner" }, banner) : null,
-      over ? null : pilesView(v, session),
+      pilesView(v, session),
       me === null ? null : el("ul", { class: "seats mine" }, seatView(v, session, me)),
-      me === null || over ? null : handView(v, session),
+      me === null ? null : handView(v, session),
     ),
     over ? null : controlsView(v, session),
     hintView(session),
