@@ -414,8 +414,9 @@ export class TableSession {
     const key = faces.join(",");
     if (this.checks.has(key)) return this.checks.get(key) ?? undefined;
     this.checks.set(key, null);
+    // Sent past send(): a word check is no move, so it leaves the error on screen as it is.
     queueMicrotask(() => {
-      if (!this.send({ type: "check", words: [faces] })) this.checks.delete(key);
+      if (!this.socket || !this.socket.send({ type: "check", words: [faces] })) this.checks.delete(key);
     });
     return undefined;
   }
