@@ -21,7 +21,17 @@ from typing import Any
 import pytest
 
 from . import browsertools
-from .browsertools import PHONE, Tab, audit, hand, my_turn, next_round, no_sideways_scroll, play_now, wait_discarded
+from .browsertools import (
+    PHONE,
+    Tab,
+    audit,
+    hand,
+    my_turn,
+    next_round,
+    no_sideways_scroll,
+    play_now,
+    wait_discarded,
+)
 
 pytestmark = pytest.mark.timeout(600)
 
