@@ -75,19 +75,20 @@ def serve(folder: Path) -> tuple[subprocess.Popen[str], str]:
     return process, line.removeprefix("Serving on ")
 
 
-MEASURE_CLICK = """() => new Promise((resolve) => {
+MEASURE_CLICK = """() => {
     const pile = document.getElementById('pile');
     let start = null;
+    window.__clickMs = null;
     pile.addEventListener('click', (e) => { start = e.timeStamp; }, { capture: true, once: true });
     const seen = new MutationObserver(() => {
         if (start !== null && document.querySelector('#hand .card.fresh')) {
             seen.disconnect();
-            requestAnimationFrame(() => resolve(performance.now() - start));
+            // The next frame: the change is laid out and painted.
+            requestAnimationFrame(() => { window.__clickMs = performance.now() - start; });
         }
     });
     seen.observe(document.getElementById('main'), { childList: true, subtree: true });
-    window.__measured = true;
-})"""
+}"""
 
 PING = """(url) => new Promise((resolve) => {
     const ws = new WebSocket(url);
@@ -120,9 +121,9 @@ def one_game(browser: Any, url: str) -> dict[str, float]:
     hand_ms = (time.perf_counter() - start) * 1000
     page.locator("#pile:not([disabled])").wait_for()
     playable_ms = (time.perf_counter() - start) * 1000
-    clicked = page.evaluate_handle(MEASURE_CLICK)
+    page.evaluate(MEASURE_CLICK)
     page.click("#pile")
-    click_ms = float(clicked.json_value())
+    click_ms = float(page.wait_for_function("() => window.__clickMs").json_value())
     table = page.url.rpartition("/")[2]
     pings = page.evaluate(PING, url.replace("http://", "ws://") + f"/ws/{table}")
     context.close()
