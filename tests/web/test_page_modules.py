@@ -32,3 +32,14 @@ def test_every_module_the_page_loads_exists() -> None:
     for path in STATIC.glob("*.js"):
         for name in re.findall(r'from\s+"\./([\w.-]+)"', path.read_text()):
             assert (STATIC / name).is_file(), f"{path.name} imports {name}, which is missing"
+
+
+PHYSICAL = re.compile(r"(?<![\w-])(?:(?:margin|padding|border|inset)-(?:left|right)|left|right|text-align:\s*(?:left|right)"
+                      r"|float:\s*(?:left|right)|(?:min-|max-)?(?:width|height))\s*:")  # fmt: skip
+
+
+def test_the_stylesheet_uses_logical_properties_only() -> None:
+    """margin-inline-start, inset-inline, inline-size...: a right-to-left page mirrors by itself."""
+    text = re.sub(r"/\*.*?\*/", "", (STATIC / "app.css").read_text(), flags=re.DOTALL)
+    text = re.sub(r"@media[^{]*", "", text)  # a media query's (max-width: ...) is the screen's, not a property
+    assert not [m.group(0) for m in PHYSICAL.finditer(text)]
