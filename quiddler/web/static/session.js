@@ -71,7 +71,8 @@ export class TableSession {
     this.pace = rememberedPace();
     this.sound = rememberedSound();
     this.received = null; // the newest view from the server (this.view may still be an older one)
-    this.pacer = new StatePacer({ show: (msg) => this.showState(msg), held: () => this.resultShown !== null });    document.title = "Quiddler table";
+    this.pacer = new StatePacer({ show: (msg) => this.showState(msg), held: () => this.resultShown !== null });
+    document.title = t("tableTitle");
 
     if (this.seat) {
       this.connect({ type: "hello", token: this.seat.token });
@@ -81,10 +82,10 @@ export class TableSession {
       // is full or gone is said at once rather than after typing a name.
       transport().tableSummary(table).then((summary) => {
         this.summary = summary;
-        if (summary.started) this.joinError = "Every seat at this table is taken. You can still watch.";
+        if (summary.started) this.joinError = t("tableFull");
         this.render();
       }, (exc) => {
-        if (exc instanceof ApiError && exc.status === 404) this.joinError = "There is no such table (the link may be old).";
+        if (exc instanceof ApiError && exc.status === 404) this.joinError = t("noTable");
         this.render();
       });
     } else {
@@ -111,7 +112,7 @@ export class TableSession {
   /** Name of a seat: from the server's names, else "Seat N". */
   nameOf(seat) {
     const n = this.names[seat];
-    return typeof n === "string" && n ? n : `Seat ${seat + 1}`;
+    return typeof n === "string" && n ? n : t("seatN", { n: seat + 1 });
   }
 
   close() {
@@ -138,7 +139,7 @@ export class TableSession {
 
   async join(name) {
     if (!name) {
-      this.joinError = "Type your name first: the others see it at the table.";
+      this.joinError = t("nameFirst");
       this.render();
       return;
     }
@@ -156,11 +157,11 @@ export class TableSession {
       this.invite = null;
       this.connect({ type: "hello", token: joined.token });
     } catch (exc) {
-      this.joinError = !(exc instanceof ApiError) ? "The server cannot be reached; try again in a moment."
-        : exc.status === 403 ? "This invite link is not right for this table. Ask for the link again, or just watch."
-        : exc.status === 409 ? "Every seat at this table is taken. You can still watch."
-        : exc.status === 404 ? "There is no such table (the link may be old)."
-        : `The server refused: ${exc.message}`;
+      this.joinError = !(exc instanceof ApiError) ? t("unreachable")
+        : exc.status === 403 ? t("badInvite")
+        : exc.status === 409 ? t("tableFull")
+        : exc.status === 404 ? t("noTable")
+        : t("refused", { why: exc.message });
     }
     this.joinBusy = false;
     this.render();
@@ -169,7 +170,7 @@ export class TableSession {
   send(msg) {
     this.error = null;
     if (!this.socket || !this.socket.send(msg)) {
-      this.error = "Not connected to the server right now: your move was not sent. Reconnecting…";
+      this.error = t("notConnected");
       this.render();
       return false;
     }
@@ -224,8 +225,8 @@ export class TableSession {
     this.status = status;
     const label = document.getElementById("connection");
     if (label) {
-      replace(label, status === "open" ? "" : status === "connecting" ? "Connecting…"
-        : `Connection lost; retrying in ${Math.max(1, Math.round((detail?.delay ?? 1000) / 1000))} s`);
+      replace(label, status === "open" ? "" : status === "connecting" ? t("connecting")
+        : t("connectionLost", { n: Math.max(1, Math.round((detail?.delay ?? 1000) / 1000)) }));
     }
     if (status !== "open") this.render();
   }
@@ -274,7 +275,7 @@ export class TableSession {
           // Nothing to reconnect to: the table was never made, or its time is up.
           this.close();
           this.gone = true;
-          this.error = "There is no such table (the link may be old: tables are kept for a while after their last move).";
+          this.error = t("noTableKept");
           break;
         }
         if (!this.view && !this.lobby && this.seat && !this.watching && msg.code === "bad_token") {
@@ -283,10 +284,10 @@ export class TableSession {
           forgetSeat(this.table);
           this.seat = null;
           this.close();
-          this.error = `This browser's seat at the table is not valid any more (${msg.message}).`;
+          this.error = t("seatInvalid", { why: msg.message });
           break;
         }
-        this.error = typeof msg.message === "string" ? msg.message : "the server refused that";
+        this.error = typeof msg.message === "string" ? msg.message : t("refusedThat");
         this.announce(this.error);
         break;
       default:
@@ -305,7 +306,7 @@ export class TableSession {
       this.seats = msg.seats;
       const names = msg.seats.map((s) => {
         if (!s || typeof s !== "object") return null;
-        if (s.kind && s.kind !== "human") return `Computer (${s.kind})`;
+        if (s.kind && s.kind !== "human") return t("computerName", { level: s.kind });
         return typeof s.name === "string" && s.name ? s.name : null;
       });
       const counts = {};
@@ -557,12 +558,12 @@ export class TableSession {
       parts.push(el("section", { class: "panel" },
         el("p", { class: "error", role: "alert" }, this.error),
         el("div", { class: "buttons" },
-          this.gone ? null : el("button", { type: "button", id: "watch", onclick: () => this.watch() }, "Watch the table"),
-          el("a", { href: "/", class: "button" }, "Back to the start"),
+          this.gone ? null : el("button", { type: "button", id: "watch", onclick: () => this.watch() }, t("watchTable")),
+          el("a", { href: "/", class: "button" }, t("backToStart")),
         ),
       ));
     } else {
-      parts.push(el("p", { class: "loading" }, this.status === "open" ? "Waiting for the table…" : "Connecting to the table…"));
+      parts.push(el("p", { class: "loading" }, this.status === "open" ? t("waitingTable") : t("connectingTable")));
       if (this.error) parts.push(el("p", { class: "error", role: "alert" }, this.error));
     }
     return parts;
