@@ -204,10 +204,12 @@ def game_over(page: Any) -> bool:
     return bool(page.locator("#winner").count())
 
 
-def next_round(page: Any) -> bool:
-    """Go on from a round's result when it is up; whether it was."""
+def next_round(page: Any, on_result: Callable[[Any], None] | None = None) -> bool:
+    """Go on from a round's result when it is up (after ``on_result(page)``, to look at it); whether it was."""
     button = page.locator("#next-round")
     if button.count():
+        if on_result is not None:
+            on_result(page)
         button.click()
         return True
     return False
@@ -238,15 +240,15 @@ def play_hinted_move(page: Any) -> str:
     return action
 
 
-def wait_for_move_or_end(pages: list[Any]) -> Any | None:
+def wait_for_move_or_end(pages: list[Any], on_result: Callable[[Any], None] | None = None) -> Any | None:
     """The page whose turn it is, or None once every page shows the game
-    over; a round's result on the way is gone on from."""
+    over; a round's result on the way is gone on from (see next_round)."""
     deadline = time.monotonic() + WAIT_MS / 1000
     while time.monotonic() < deadline:
         if all(game_over(p) for p in pages):
             return None
         for p in pages:
-            if next_round(p):
+            if next_round(p, on_result):
                 continue
             if my_turn(p):
                 return p

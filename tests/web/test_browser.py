@@ -70,16 +70,17 @@ def test_a_whole_game_against_the_computer_by_clicking(server: str, open_tab: Ca
     assert page.inner_text("#round-line").startswith("Round 1 of 2")
     seen: set[str] = set()
     actions = []
+
+    def round_result(page: Any) -> None:
+        # The round's result, over the table: each player's words as rows of cards.
+        assert page.locator("#round-result .result-row").count() == 2
+        assert "Round 1 result" in page.inner_text("#round-result")
+        assert "longest-word bonus" in page.inner_text("#round-result").lower()
+        audit(page, "round-result")
+        seen.add("round-result")
+
     for _ in range(300):
-        if page.locator("#round-result").count() and "round-result" not in seen:
-            # The round's result, over the table: each player's words as rows of cards.
-            rows = page.locator("#round-result .result-row")
-            assert rows.count() == 2
-            assert "Round 1 result" in page.inner_text("#round-result")
-            assert "longest-word bonus" in page.inner_text("#round-result").lower()
-            audit(page, "round-result")
-            seen.add("round-result")
-        current = wait_for_move_or_end([page])
+        current = wait_for_move_or_end([page], round_result)
         if current is None:
             break
         line = page.inner_text("#turn-line")
