@@ -474,7 +474,7 @@ export class TableSession {
       this.navigate(`/t/${encodeURIComponent(made.table)}`);
     } catch (exc) {
       this.rematchBusy = false;
-      this.error = t("rematchRefused", { why: exc instanceof ApiError ? exc.message : "the server cannot be reached" });
+      this.error = exc instanceof ApiError ? t("rematchRefused", { why: exc.message }) : t("unreachable");
       this.announce(this.error);
       this.render();
     }
