@@ -20,7 +20,7 @@ from ..cards import Card
 from ..game.state import Action, Discard, Draw, GoOut, LayDown, Outcome, PlayerView, RoundResult
 from ..solver.types import Word
 from .commands import Prompt
-from .spelling import Match
+from .spelling import Match, Mode
 
 if TYPE_CHECKING:
     from ..game.hint_types import Hint, HintOption
@@ -32,6 +32,8 @@ __all__ = [
     "game_over",
     "help_text",
     "hint_panel",
+    "numbered",
+    "reading",
     "round_start",
     "round_summary",
     "score_sheet",
@@ -267,6 +269,25 @@ def hint_panel(hint: Hint, shown: int = 5) -> Group:
     return Group(*parts)
 
 
+def reading(mode: Mode, words: Sequence[str], discard: Card | None) -> Text:
+    """A move as the person typed it, before it is matched to cards:
+    ``lay down out, ax, discard e``."""
+    laid = ", ".join(words)
+    move = f"go out with {laid}" if mode == "go-out" else f"lay down {laid or 'nothing'}"
+    return Text(move + (f", discard {discard}" if discard is not None else ""))
+
+
+def numbered(heading: str, options: Sequence[Text]) -> Group:
+    """A question's options, numbered from 1, under a heading."""
+    table = _grid()
+    table.show_header = False
+    table.add_column(justify="right")
+    table.add_column()
+    for number, option in enumerate(options, 1):
+        table.add_row(str(number), option)
+    return Group(Text(heading), table)
+
+
 def choices(matches: Sequence[Match]) -> Group:
     """The ways to spell the words, numbered, for the person to pick one."""
     table = _grid()
@@ -297,7 +318,8 @@ Start your turn by drawing a card:
 You hold one card too many. End your turn with one of:
   discard CARD   (or just CARD, or d CARD) discard that card, e.g. discard x
   go WORD...     go out: lay down every card but one as words, and discard that one,
-                 e.g. go clingers by an  (add "discard o" to choose the discard)
+                 e.g. go clingers by an  (add "discard o" to choose the discard);
+                 out WORD... works too
 Words are typed as plain text; when your cards spell a word in ways worth
 different points (th or t+h) you are asked which you mean.""",
     "final": """\
@@ -305,7 +327,9 @@ Someone went out: this is your final turn. Lay down what words you can and
 discard one card; cards left in your hand count against you.
   WORD... discard CARD   e.g. quiet ax discard z
   discard CARD           lay nothing down (a lone letter works too: z)
-  lay WORD...            if a word is also a command (lay auto score ...)""",
+  lay WORD...            if a word is also a command (lay auto score ...)
+  go WORD..., out WORD...  taken as lay, unless your cards say go or out is a word
+                         too (then you are asked which you meant)""",
 }
 
 
