@@ -16,6 +16,7 @@ session stops (quit, end of input, Ctrl-C).
 from __future__ import annotations
 
 import random
+import signal
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -48,7 +49,7 @@ from .saves import HUMAN, SaveError, check_save_target, save_game
 from .screen import Screen
 from .spelling import Match, Mode, WordProblem, distinct_choices, match_words
 
-__all__ = ["COMPUTER_NAMES", "EXIT_INTERRUPTED", "Session", "decision_seed"]
+__all__ = ["COMPUTER_NAMES", "EXIT_INTERRUPTED", "Session", "StopSignal", "decision_seed"]
 
 #: Display names of the computer seats, in seat order after the person.
 COMPUTER_NAMES = ("Ada", "Bram", "Cleo", "Dev", "Esme", "Finn", "Gus")
@@ -64,6 +65,27 @@ _PROMPTS: dict[Prompt, str] = {
     "end": "Discard a card, or go out (go WORD...)",
     "final": "Final turn: WORD... discard CARD",
 }
+
+
+class StopSignal(BaseException):
+    """A signal asking the game to stop (SIGTERM, SIGHUP), raised where the
+    game is as Ctrl-C raises KeyboardInterrupt: the session stops as at
+    Ctrl-C, saving the game when a file was named, and whoever holds the
+    save file's lock lets it go.  (A BaseException, like KeyboardInterrupt,
+    so that no ``except Exception`` on the way swallows it.)"""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def status(self) -> int:
+        """The exit status: 128 + the signal, as a shell reports a process a signal ended."""
+        return 128 + self.signum
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name
 
 
 class _Stop(Exception):
@@ -165,6 +187,8 @@ class Session:
         except KeyboardInterrupt:
             self.screen.blank()
             return self._stop_now("Interrupted", EXIT_INTERRUPTED)
+        except StopSignal as stop:  # (no blank line first: after SIGHUP the terminal may be gone, the save comes first)
+            return self._stop_now(f"Stopped by {stop.name}", stop.status)
         except EOFError:
             return self._stop_now("End of input", 0)
 
