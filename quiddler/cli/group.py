@@ -85,16 +85,6 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 def main() -> None:
     """Quiddler on the command line: solve hands, get hints, play, simulate, serve.
 
-    \b
-    solve     the best play for a hand, or for each hand in a file
-    words     every word a hand can make
-    check     whether words are in the word list, and how to spell them
-    hint      the expert's advice for a position you type in
-    play      a whole game against the computer in the terminal
-    serve     the game in the browser, against the computer or with friends
-    simulate  many games between computer players: win rates and more
-    odds      how often a dealt hand can go out, by hand size
-
     Cards are written as their faces, separated by commas and/or spaces:
     single letters and the two-letter cards er, in, qu, th and cl.
     """

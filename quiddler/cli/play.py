@@ -58,7 +58,8 @@ def _levels(text: str, opponents: int | None) -> list[str]:
     if len(names) == 1:
         return names * (opponents if opponents is not None else 1)
     if opponents is not None and opponents != len(names):
-        raise click.BadParameter(f"{len(names)} levels for {opponents} opponents", param_hint="'--level'")
+        raise click.BadParameter(f"{len(names)} levels for {opponents} opponent{'' if opponents == 1 else 's'}",
+                                 param_hint="'--level'")  # fmt: skip
     return names
 
 

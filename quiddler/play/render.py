@@ -49,6 +49,11 @@ BAD = "red"
 HEAD = "bold"
 
 
+def _s(count: int) -> str:
+    """The plural ending for ``count`` of something: "1 card", "2 cards"."""
+    return "" if count == 1 else "s"
+
+
 def _grid() -> Table:
     """A borderless table: aligned columns that read the same without colour."""
     return Table(box=None, show_header=True, header_style=HEAD, pad_edge=False, padding=(0, 2, 0, 0))
@@ -121,7 +126,7 @@ def turn_table(view: PlayerView, names: Sequence[str]) -> Group:
         table.add_row(name_text(names, seat, human), str(view.totals[seat]), str(view.hand_sizes[seat]),
                       Text.assemble(words_text(laid) if laid else "", out))  # fmt: skip
     pile = Text.assemble("Discard pile: ", card_text(view.discard_top) if view.discard_top else "empty",
-                         f"    Draw pile: {view.draw_pile_size} cards")  # fmt: skip
+                         f"    Draw pile: {view.draw_pile_size} card{_s(view.draw_pile_size)}")  # fmt: skip
     parts: list[RenderableType] = [title, table, pile]
     if view.final_turn and view.went_out is not None:
         parts.append(Text.assemble(name_text(names, view.went_out, human),
@@ -221,14 +226,15 @@ def score_sheet(history: Sequence[RoundResult], names: Sequence[str], human: int
 def game_over(history: Sequence[RoundResult], names: Sequence[str], human: int,
               totals: Sequence[int]) -> Group:  # fmt: skip
     best = max(totals)
+    points = f"{best} point{_s(best)}"
     winners = [seat for seat, t in enumerate(totals) if t == best]
     if winners == [human]:
-        verdict = Text.assemble(("You win", YOU), f" with {best} points!")
+        verdict = Text.assemble(("You win", YOU), f" with {points}!")
     elif len(winners) == 1:
-        verdict = Text.assemble(name_text(names, winners[0], human), f" wins with {best} points.")
+        verdict = Text.assemble(name_text(names, winners[0], human), f" wins with {points}.")
     else:
         tied = Text(" and ").join(name_text(names, s, human) for s in winners)
-        verdict = Text.assemble("A tie: ", tied, f" with {best} points each.")
+        verdict = Text.assemble("A tie: ", tied, f" with {points} each.")
     return Group(Text.assemble(("Game over. ", HEAD), verdict), Text("Score sheet", style=HEAD),
                  score_sheet(history, names, human, totals))  # fmt: skip
 
@@ -264,7 +270,7 @@ def hint_panel(hint: Hint, shown: int = 5) -> Group:
         table,
     ]
     if more > 0:
-        parts.append(Text(f"({more} more option{'s' if more > 1 else ''} not shown: hint all shows them)",
+        parts.append(Text(f"({more} more option{_s(more)} not shown: hint all shows them)",
                           style=POINTS))  # fmt: skip
     return Group(*parts)
 
