@@ -47,7 +47,11 @@ class QuiddlerGroup(OneLineErrors, click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is None and cmd_name in self.lazy_commands:
-            command = _import_command(self.lazy_commands[cmd_name])
+            try:
+                command = _import_command(self.lazy_commands[cmd_name])
+            except KeyboardInterrupt:  # Ctrl-C while the command loads: say so (exit 130, as elsewhere)
+                click.echo("interrupted while starting: nothing done", err=True)
+                raise click.exceptions.Exit(130) from None
         return command
 
 
