@@ -135,8 +135,9 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
     with ExitStack() as stack:
         client = None
         if scheduler is not None or local_dask:
-            where = f"the Dask scheduler at {scheduler}" if scheduler is not None else "a local Dask cluster"
-            with _said_at_ctrl_c(f"interrupted while connecting to {where}: no games played"):
+            where = f"connecting to the Dask scheduler at {scheduler}" if scheduler is not None \
+                else "starting a local Dask cluster"  # fmt: skip
+            with _said_at_ctrl_c(f"interrupted while {where}: no games played"):
                 from ..game.workers import dask_client
 
                 cluster_size = workers if workers is not None else available_cores()

@@ -217,3 +217,43 @@ def _accept_from(listener: socket.socket, process: subprocess.Popen[str]) -> soc
         except TimeoutError:
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "no connection to the scheduler in 5 minutes"
+
+
+def _spawned_children(pid: int) -> list[int]:
+    """The children of ``pid`` that multiprocessing spawned to run a task (not its resource tracker)."""
+    found = []
+    for child in _children(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in command:
+            found.append(child)
+    return found
+
+
+def test_ctrl_c_while_a_local_dask_cluster_starts_stops_the_run() -> None:
+    pytest.importorskip("distributed")
+    process = subprocess.Popen([sys.executable, "-m", "quiddler.cli", "simulate", "--dask", "--workers", "1",
+                                "--games", "1000000", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)  # fmt: skip
+    started: list[int] = []
+    try:
+        deadline = time.monotonic() + 300
+        while not started:  # a worker of the cluster is starting: Ctrl-C now, as at a terminal
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "no cluster process started in 5 minutes"
+            started = _spawned_children(process.pid)
+            time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)  # it ran a million games before
+        assert _wait_gone(started) == []
+    finally:
+        _kill_all(process, started)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err  # nor from the cluster's processes
+    lines = err.strip().splitlines()
+    if out:  # the cluster was up and the first games played by the time the signal came
+        assert json.loads(out)["partial"] and lines[-1].startswith("interrupted: ")
+    else:
+        assert lines == ["interrupted while starting a local Dask cluster: no games played"]
