@@ -334,8 +334,8 @@ discard one card; cards left in your hand count against you.
   WORD... discard CARD   e.g. quiet ax discard z
   discard CARD           lay nothing down (a lone letter works too: z)
   lay WORD...            if a word is also a command (lay auto score ...)
-  go WORD..., out WORD...  taken as lay, unless your cards say go or out is a word
-                         too (then you are asked which you meant)""",
+  go or out WORD...      the same, unless your cards spell go (or out) too:
+                         then you are asked which you meant""",
 }
 
 
