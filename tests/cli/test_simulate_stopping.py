@@ -71,7 +71,7 @@ def _alive(pid: int) -> bool:
 
 
 def _wait_gone(pids: list[int]) -> list[int]:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     while any(map(_alive, pids)) and time.monotonic() < deadline:
         time.sleep(0.05)
     return [pid for pid in pids if _alive(pid)]
@@ -106,7 +106,7 @@ def test_a_billion_games_play_at_once_in_flat_memory_and_stop_at_ctrl_c(tmp_path
         _wait_for_games(process, log, 40)
         assert _rss_mb(process.pid) < max(600.0, 1.5 * first)  # no plan of 10**9 games held anywhere
         os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=180)
     finally:
         _kill_all(process, [])
     assert process.returncode == 130, err
@@ -130,7 +130,7 @@ def test_sigterm_and_sighup_stop_the_workers_with_the_run(tmp_path: Path, signum
             os.killpg(process.pid, signum)
         else:  # `kill PID`
             process.send_signal(signum)
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=180)
         assert _wait_gone(workers) == []
     finally:
         _kill_all(process, workers)
@@ -153,7 +153,7 @@ def test_a_run_started_under_nohup_keeps_running_through_sighup(tmp_path: Path) 
         played = log.read_text().count("\n")
         _wait_for_games(process, log, played + 3)  # still playing (it fails if the run ended)
         process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=60)
+        _, err = process.communicate(timeout=180)
         assert _wait_gone(workers) == []
     finally:
         _kill_all(process, workers)
@@ -169,7 +169,7 @@ def test_workers_exit_when_the_run_is_killed_outright(tmp_path: Path) -> None:
         workers = _children(process.pid)
         assert len(workers) >= 2, workers
         process.kill()  # no handler runs: the kernel ends the workers with their parent
-        process.communicate(timeout=60)
+        process.communicate(timeout=180)
         assert _wait_gone(workers) == []
     finally:
         _kill_all(process, workers)
@@ -197,7 +197,7 @@ def test_ctrl_c_while_connecting_to_a_scheduler_stops_at_once() -> None:
         try:
             connection = _accept_from(silent, process)  # the command is now waiting for the scheduler's answer
             os.killpg(process.pid, signal.SIGINT)
-            out, err = process.communicate(timeout=60)  # far less than the 300 s it would wait
+            out, err = process.communicate(timeout=180)  # well under the 300 s it would wait
             connection.close()
         finally:
             _kill_all(process, [])
