@@ -78,6 +78,11 @@ Client -> server:
   points first; ``discard`` null when the player must still choose one of
   ``left``), or ``error`` ``no_match`` with ``play``'s exact reason.
 - ``{"type": "ping"}`` -> ``{"type": "pong"}``.
+- ``{"type": "check", "words": [["c", "a", "t"], ...]}``: do these groups
+  of cards spell words? -> ``{"type": "check", "words": [{"cards": [...],
+  "word": "cat", "valid": true, "points": 8}, ...]}`` (a word needs two
+  cards or more and to be in the table's word list; ``points`` are the
+  cards' points either way).
 
 Server -> client (clients ignore types and fields they do not know):
 
@@ -160,6 +165,7 @@ from ..play.spelling import WordProblem, match_words
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "ActionRequest",
+    "CheckRequest",
     "Hello",
     "HintRequest",
     "MatchRequest",
@@ -230,7 +236,15 @@ class Ping:
     pass
 
 
-ClientMessage = Hello | ActionRequest | HintRequest | MatchRequest | Ping
+@dataclass(frozen=True, slots=True)
+class CheckRequest:
+    """Groups of cards arranged in a hand: does each spell a word?  (Only
+    the word list is consulted: no hand or game fact is read or given.)"""
+
+    words: tuple[tuple[Card, ...], ...]
+
+
+ClientMessage = Hello | ActionRequest | HintRequest | MatchRequest | Ping | CheckRequest
 
 
 def _bad(message: str) -> ProtocolError:
@@ -364,7 +378,10 @@ def parse_message(text: str) -> ClientMessage:
     if kind == "ping":
         _fields(data, "ping", {"type"})
         return Ping()
-    raise _bad(f"unknown message type {_shown(kind)} (expected hello, action, hint, match or ping)")
+    if kind == "check":
+        _fields(data, "check", {"type", "words"})
+        return CheckRequest(_words(data["words"]))
+    raise _bad(f"unknown message type {_shown(kind)} (expected hello, action, hint, match, check or ping)")
 
 
 def to_engine_action(request: ActionRequest, seat: int) -> Action:

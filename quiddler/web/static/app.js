@@ -7,7 +7,11 @@
 // never send to a server, so it stays out of server logs.
 
 import { showHome } from "./home.js";
+import { ServerTransport } from "./server-transport.js";
+import { useTransport } from "./transport.js";
 import { TableSession } from "./session.js";
+
+useTransport(new ServerTransport());
 
 let current = null; // the table session on screen, closed when leaving it
 

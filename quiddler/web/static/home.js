@@ -1,7 +1,8 @@
 // The start screen: one click to play the computer, or a table for friends.
 
 import { el, replace } from "./dom.js";
-import { ApiError, createTable, listPlayers, saveSeat } from "./net.js";
+import { saveSeat } from "./seats.js";
+import { ApiError, transport } from "./transport.js";
 
 // How the computer players are offered; the server's GET /api/players says
 // which exist (quiddler.game.player_names()) and which are the levels worth
@@ -47,7 +48,7 @@ export function rememberName(name) {
 async function start(settings, error, navigate) {
   replace(error);
   try {
-    const made = await createTable(settings);
+    const made = await transport().createTable(settings);
     saveSeat(made.table, { token: made.token, seat: made.seat, name: settings.name, invite: made.invite });
     rememberName(settings.name);
     navigate(`/t/${encodeURIComponent(made.table)}`);
@@ -102,7 +103,7 @@ export async function showHome(main, { navigate }) {
   const name = rememberedName();
   const quickError = el("p", { class: "error", role: "alert" });
   const friendsError = el("p", { class: "error", role: "alert" });
-  const answer = await listPlayers();
+  const answer = await transport().listPlayers();
   const names = answer && Array.isArray(answer.players) && Array.isArray(answer.levels) ? answer : FALLBACK;
 
   const quickLevel = el("select", { id: "quick-level" }, levelOptions(names.default ?? "medium", names));

@@ -3,7 +3,7 @@
 
 import { el } from "./dom.js";
 import { points, wordLetters, wordPoints, wordText } from "./cards.js";
-import { recordUrl } from "./net.js";
+import { transport } from "./transport.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 const listed = (items) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
@@ -135,7 +135,7 @@ export function gameOverView(view, session) {
     el("p", { class: "winner", id: "winner" }, text),
     el("div", { class: "buttons" },
       el("a", {
-        class: "button primary", id: "download-record", "data-focus": "download", href: recordUrl(session.table),
+        class: "button primary", id: "download-record", "data-focus": "download", href: transport().recordUrl(session.table),
         download: `quiddler-${session.table}.json`,
       }, "Download the game record"),
       el("a", { class: "button", href: "/", "data-focus": "again" }, "Play another game"),

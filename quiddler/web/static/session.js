@@ -4,7 +4,8 @@
 
 import { el, rerender, replace } from "./dom.js";
 import { lobbyView, joinView } from "./lobby.js";
-import { ApiError, TableSocket, forgetSeat, joinTable, loadSeat, saveSeat, tableSummary } from "./net.js";
+import { forgetSeat, loadSeat, saveSeat } from "./seats.js";
+import { ApiError, transport } from "./transport.js";
 import { rememberName, rememberedName } from "./home.js";
 import { describeEvent, gameView, focusTarget, turnLine } from "./table.js";
 
@@ -42,7 +43,7 @@ export class TableSession {
       this.render();
       // Who is at the table already, shown on the invite page; a table that
       // is full or gone is said at once rather than after typing a name.
-      tableSummary(table).then((summary) => {
+      transport().tableSummary(table).then((summary) => {
         this.summary = summary;
         if (summary.started) this.joinError = "Every seat at this table is taken. You can still watch.";
         this.render();
@@ -86,7 +87,7 @@ export class TableSession {
 
   connect(hello) {
     this.close();
-    this.socket = new TableSocket(this.table, hello, {
+    this.socket = transport().connect(this.table, hello, {
       onMessage: (msg) => this.receive(msg),
       onStatus: (status, detail) => this.setStatus(status, detail),
     });
@@ -108,7 +109,7 @@ export class TableSession {
     this.joinError = null;
     this.render();
     try {
-      const joined = await joinTable(this.table, this.invite, name);
+      const joined = await transport().joinTable(this.table, this.invite, name);
       this.seat = { token: joined.token, seat: joined.seat, name };
       saveSeat(this.table, this.seat);
       rememberName(name);
