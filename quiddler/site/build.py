@@ -9,7 +9,8 @@ The layout of the site folder::
     static/             the front end's files, the worker and the site's own scripts
     pyodide/            the Pyodide runtime files and its licence
     wheels/             quiddler's and pygtrie's wheels
-    quiddler-site.json  what was built: versions, and every file with its size and SHA-256
+    quiddler-site.json  what was built: versions, the wheels, the computer levels offered,
+                        and every file with its size and SHA-256
 
 Nothing in it names another origin: every file is fetched from the folder
 the site is served from, by relative address, so it plays from any static
@@ -28,7 +29,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .runtime import LICENSE_TEXT, PYODIDE_VERSION, RUNTIME_FILES, SiteError, fetch_runtime, find_runtime, python_version
+from ..web.local import players_answer
+from .runtime import (
+    LICENSE_TEXT,
+    PYODIDE_VERSION,
+    RUNTIME_FILES,
+    SiteError,
+    fetch_runtime,
+    find_runtime,
+    python_version,
+)
 from .wheels import SITE_PACKAGES, prebuilt_enable_trie, write_wheel
 
 __all__ = ["MANIFEST", "SiteReport", "build_site"]
@@ -162,7 +172,8 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
         listing["sw.js"] = {"size": (target / "sw.js").stat().st_size, "sha256": _sha256(target / "sw.js")}
         manifest: dict[str, Any] = {
             "format": MANIFEST_FORMAT, "build": build, "pyodide": PYODIDE_VERSION, "python": python,
-            "wheels": [w.relative_to(target).as_posix() for w in wheels], "files": listing,
+            "wheels": [w.relative_to(target).as_posix() for w in wheels], "players": players_answer(),
+            "files": listing,
         }  # fmt: skip
         (target / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
     except OSError as exc:

@@ -24,7 +24,7 @@ from pathlib import Path
 from ..errors import QuiddlerError, shown
 from ..wordlist import cache_dir
 
-__all__ = ["PYODIDE_VERSION", "RUNTIME_FILES", "SiteError", "find_runtime", "fetch_runtime", "python_version"]
+__all__ = ["PYODIDE_VERSION", "RUNTIME_FILES", "SiteError", "fetch_runtime", "find_runtime", "python_version"]
 
 #: The npm release of ``pyodide`` the site is built and tested with (its
 #: Python: :func:`python_version`, 3.14 for this release).

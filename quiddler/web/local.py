@@ -38,6 +38,7 @@ from ..game.record import game_record, replay
 from ..solver import find_words, solve
 from .protocol import (
     ActionRequest,
+    CheckRequest,
     Hello,
     HintRequest,
     MatchRequest,
@@ -52,6 +53,7 @@ from .protocol import (
     spectator_view,
     to_engine_action,
 )
+from .wordcheck import check_words
 
 __all__ = ["SAVE_FORMAT", "LocalHost", "LocalTable", "players_answer", "solve_answer"]
 
@@ -68,6 +70,15 @@ DEFAULT_LEVEL = "medium"
 
 def _text(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def _token(body: str) -> str:
+    """The token of a ``{"token": TOKEN}`` body."""
+    data = parse_body(body.encode("utf-8"))
+    token = data.get("token")
+    if set(data) != {"token"} or not isinstance(token, str):
+        raise ProtocolError("bad_message", 'send {"token": TOKEN}')
+    return token
 
 
 def players_answer(levels: tuple[str, ...] = LEVELS) -> dict[str, Any]:
@@ -133,6 +144,17 @@ class LocalTable:
             raise ProtocolError("not_over", "the record is shown once the game is over")
         return game_record(self.game, self.names())
 
+    def rematch(self, token: str) -> LocalTable:
+        """The same seats, names, rules and hints at a new table with a new
+        deal, once the game is over (``POST /api/tables/{table}/rematch``)."""
+        if not secrets.compare_digest(token, self.token):
+            raise ProtocolError("bad_token", "that token holds no seat at this table")
+        if not self.game.over:
+            raise ProtocolError("not_over", "a rematch is offered once the game is over")
+        game = Game(self.game.players, rules=self.game.rules)
+        return LocalTable(secrets.token_urlsafe(9), secrets.token_urlsafe(32), game, list(self.kinds), self.name,
+                          self.hints, 0)  # fmt: skip
+
     # -- saving ------------------------------------------------------------
 
     def save(self) -> dict[str, Any]:
@@ -189,6 +211,8 @@ class LocalTable:
                 return [{"type": "welcome", "table": self.id, "seat": self.seat, "hints": self.hints}, self.state()]
         if not self.hello:
             raise ProtocolError("hello_first", "say hello first, with your seat's token or as a spectator")
+        if isinstance(request, CheckRequest):
+            return [check_words(self.game.rules.words, request.words)]
         seat = self.seat
         if seat is None:
             raise ProtocolError("not_seated", "a spectator watches: only a seated player acts or asks a hint")
@@ -207,7 +231,7 @@ class LocalTable:
                 view = self.game.view(seat)
                 if not view.my_turn:
                     raise ProtocolError("not_your_turn", "a hint is for your own turn")
-                return [{"type": "hint", "hint": hint(view).to_dict()}]
+                return [{"type": "hint", "hint": hint(view).to_dict(), "measure": {"unit": "expected_points"}}]
             case MatchRequest():
                 return [match_reply(self.game.view(seat), request)]
         raise ProtocolError("bad_message", "unknown message")  # parse_message returns nothing else
@@ -264,10 +288,13 @@ class LocalHost:
     Every answer is ``{"status": HTTP-LIKE, "body": ...}``: 200 or 201 with
     the server's answer, else 4xx with ``{"error": CODE, "message": TEXT}``
     as the server's REST errors are.  Operations: ``players``, ``create``
-    (a new-table body), ``restore`` (a saved table), ``summary``,
+    (a new-table body), ``restore`` (a saved table), ``rematch`` (a
+    ``{"token"}`` body: the same table anew), ``summary``,
     ``record``, ``message`` (a client message: its replies, a list),
     ``step`` (one computer move: a ``state`` or null), ``save`` and
-    ``solve`` (the solver page).
+    ``solve`` (the solver page).  ``record`` and ``save`` answer JSON
+    *text*: the page keeps and downloads it as it is, since a game seed
+    (up to 2**63) does not survive a trip through JavaScript's numbers.
     """
 
     def __init__(self, levels: tuple[str, ...] = LEVELS) -> None:
@@ -296,17 +323,20 @@ class LocalHost:
             case "create":
                 self.table = LocalTable.create(body, levels=self.levels)
                 return 201, self.table.created()
+            case "rematch":
+                self.table = self._table().rematch(_token(body))
+                return 200, self.table.created()
             case "restore":
                 self.table = LocalTable.restore(body)
                 return 200, self.table.created()
             case "summary":
                 return 200, self._table().summary()
             case "record":
-                return 200, self._table().record()
+                return 200, _text(self._table().record())
             case "message":
                 return 200, self._table().receive(body)
             case "step":
                 return 200, self._table().computer_step()
             case "save":
-                return 200, self._table().save()
+                return 200, _text(self._table().save())
         raise ProtocolError("bad_message", f"unknown operation {op!r}"[:100])
