@@ -36,7 +36,7 @@ function route() {
   const match = currentPath().match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
   if (match) {
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-    current = new TableSession(main, match[1], invite);
+    current = new TableSession(main, match[1], invite, { navigate });
   } else {
     showHome(main, { navigate });
   }

@@ -29,7 +29,7 @@ export function joinView({ table, name, busy, error, summary, onName, onJoin, on
     el("h2", {}, "You are invited to a game of Quiddler"),
     el("div", { class: "row" }, el("label", { for: "join-name" }, "Your name "), input),
     el("div", { class: "buttons" },
-      el("button", { class: "primary", type: "submit", id: "take-seat", disabled: busy, "data-focus": "take-seat" }, "Take a seat"),
+      el("button", { class: "primary", type: "submit", id: "take-seat", disabled: busy || Boolean(summary?.started), "data-focus": "take-seat" }, "Take a seat"),
       el("button", { type: "button", id: "watch", onclick: onWatch, "data-focus": "watch" }, "Just watch"),
     ),
     error ? el("p", { class: "error", role: "alert" }, error) : null,

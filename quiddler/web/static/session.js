@@ -1,17 +1,22 @@
 // One table on screen: the seat credential, the connection and what the
-// server last said (lobby, state, hint, error).  Views are pure functions
-// of this object; every change re-renders the table.
+// server last said (lobby, state, hint, error), the hand as the player
+// arranged it, and the pace at which states are shown (motion.js).  Views
+// are pure functions of this object; every change re-renders the table.
 
 import { el, rerender, replace } from "./dom.js";
 import { lobbyView, joinView } from "./lobby.js";
 import { forgetSeat, loadSeat, saveSeat } from "./seats.js";
 import { ApiError, transport } from "./transport.js";
 import { rememberName, rememberedName } from "./home.js";
-import { describeEvent, gameView, focusTarget, turnLine } from "./table.js";
+import { describeEvent, finalBanner, gameView, focusTarget, turnLine } from "./table.js";
+import { Arrangement } from "./hand.js";
+import { t } from "./messages.js";
+import { PACES, StatePacer, changes, fly, rememberPace, rememberSound, rememberedPace, rememberedSound, tick } from "./motion.js";
 
 
 export class TableSession {
-  constructor(main, table, invite) {
+  constructor(main, table, invite, { navigate } = {}) {
+    this.navigate = navigate;
     this.main = main;
     this.table = table;
     this.invite = invite;
@@ -31,11 +36,20 @@ export class TableSession {
     this.joinBusy = false;
     this.status = "connecting";
     this.copied = false;
-    this.builder = null; // words being built from the hand, see table.js
     this.typed = ""; // what the person has typed into the words box
     this.matching = false; // a match request is on its way
     this.choice = null; // typed words that fit, waiting for the discard to be chosen
-    document.title = "Quiddler table";
+    this.arrangement = new Arrangement(); // the hand's order and word groups (hand.js)
+    this.handFocus = 0; // the hand card the keyboard is on
+    this.checks = new Map(); // "c,a,t" -> {valid, points}, or null while asked
+    this.drawn = new Map(); // "round:log index" -> the card this seat drew blind there
+    this.fresh = null; // the id of the card just drawn, marked until the next move
+    this.resultShown = null; // the round (1-based) whose result is over the table
+    this.rematchOffer = null; // the seat that asked for a rematch
+    this.pace = rememberedPace();
+    this.sound = rememberedSound();
+    this.received = null; // the newest view from the server (this.view may still be an older one)
+    this.pacer = new StatePacer({ show: (msg) => this.showState(msg), held: () => this.resultShown !== null });    document.title = "Quiddler table";
 
     if (this.seat) {
       this.connect({ type: "hello", token: this.seat.token });
@@ -79,6 +93,7 @@ export class TableSession {
   }
 
   close() {
+    this.pacer.close();
     if (this.socket) this.socket.close();
     this.socket = null;
     const label = document.getElementById("connection");
@@ -199,10 +214,26 @@ export class TableSession {
         this.lobby = msg;
         this.readTableFacts(msg);
         break;
-      case "state":
+      case "state": {
         if (!msg.view || typeof msg.view !== "object") return;
-        this.readTableFacts(msg);
-        this.newState(msg.view);
+        const { events } = changes(this.received, msg.view);
+        const mine = events.every((e) => e && e.player === msg.view.seat);
+        this.received = msg.view;
+        this.pacer.push(msg, mine);
+        return;
+      }
+      case "check":
+        if (Array.isArray(msg.words)) {
+          for (const w of msg.words) {
+            if (w && Array.isArray(w.cards)) this.checks.set(w.cards.join(","), { valid: w.valid === true, points: Number(w.points) || 0 });
+          }
+        }
+        break;
+      case "rematch":
+        if (Number.isInteger(msg.by)) {
+          this.rematchOffer = msg.by;
+          if (msg.by !== this.mySeat) this.announce(t("rematchAsked", { name: this.nameOf(msg.by) }));
+        }
         break;
       case "welcome":
         if (typeof msg.hints === "boolean") this.hintsAllowed = msg.hints;
@@ -211,7 +242,7 @@ export class TableSession {
         this.matched(msg);
         break;
       case "hint":
-        if (this.hint && this.hint.pending) this.hint = { for: this.hint.for, hint: msg.hint };
+        if (this.hint && this.hint.pending) this.hint = { for: this.hint.for, hint: msg.hint, measure: msg.measure };
         break;
       case "error":
         this.pendingAction = false;
@@ -267,30 +298,153 @@ export class TableSession {
     if (typeof msg.hints === "boolean") this.hintsAllowed = msg.hints;
   }
 
-  newState(view) {
+  /** Draw one state from the server (the pacer calls this, in order); returns the pause before the next. */
+  showState(msg) {
+    this.readTableFacts(msg);
+    const old = this.view;
+    const view = msg.view;
+    const { events, roundEnded } = changes(old, view);
+    this.newState(view, events, roundEnded);
+    this.render();
+    const others = events.filter((e) => e && e.player !== view.seat);
+    const pause = PACES[this.pace] ?? 0;
+    if (others.length) this.animate(others.at(-1), pause);
+    if (this.sound && events.length) tick();
+    return others.length || (roundEnded && old && old.turn !== old.seat) ? pause : 0;
+  }
+
+  newState(view, events, roundEnded) {
     const old = this.view;
     this.view = view;
     this.lobby = null;
     this.pendingAction = false;
     const key = this.moveKey();
     if (this.hint && this.hint.for !== key) this.hint = null;
-    if (this.builder && this.builder.for !== key) this.builder = null;
     if (this.choice && this.choice.for !== key) this.choice = null;
     if (!old || old.round !== view.round || old.phase !== view.phase || old.turn !== view.turn) this.error = null;
-    // What happened since the last state, for the screen reader's live region.
-    const said = [];
-    if (old && old.round === view.round && Array.isArray(view.log) && Array.isArray(old.log)) {
-      for (const event of view.log.slice(old.log.length)) {
-        if (event && event.player !== view.seat) said.push(describeEvent(event, this));
+    // The hand: a new round is a new deal; otherwise the player's arrangement is kept.
+    if (roundEnded || (old && old.round !== view.round)) {
+      this.arrangement = new Arrangement();
+      this.fresh = null;
+    }
+    if (events.length) this.fresh = null; // marked until the next move
+    const added = this.arrangement.reconcile(Array.isArray(view.hand) ? view.hand : []);
+    const start = Array.isArray(view.log) ? view.log.length - events.length : 0;
+    events.forEach((event, i) => {
+      if (event && event.player === view.seat && event.type === "draw" && added.length === 1 && old && !roundEnded) {
+        if (event.source === "pile") this.drawn.set(`${view.round}:${start + i}`, added[0]);
+        this.fresh = this.arrangement.loose.at(-1).id;
       }
+    });
+    // What happened since the last state, for the screen reader's live region: every move, anyone's.
+    const said = [];
+    if (roundEnded && Array.isArray(view.history) && view.history.length) {
+      said.push(t("roundOver", { round: view.history.length }));
+      if (view.phase !== "game_over") this.resultShown = view.history.at(-1).round;
     }
-    if (old && old.round !== view.round && Array.isArray(view.history) && view.history.length) {
-      said.push(`Round ${view.history.length} is over.`);
+    events.forEach((event, i) => {
+      if (event && !roundEnded) said.push(describeEvent(event, this, this.drawnAt(view.round, start + i)));
+    });
+    if ((!old || roundEnded) && Array.isArray(view.seen) && view.seen.length && view.phase !== "game_over") {
+      said.push(t("faceUpCard", { card: view.seen[0] }));
     }
+    const banner = finalBanner(view, this);
+    if (banner && (!old || banner !== finalBanner(old, this))) said.push(banner);
     const line = turnLine(view, this);
     if (!old || line !== turnLine(old, this) || said.length) said.push(line);
     this.announce(said.join(" "));
-    this.justMoved = old && (old.turn !== view.turn || old.phase !== view.phase || old.round !== view.round);
+    this.justMoved = !old || old.turn !== view.turn || old.phase !== view.phase || old.round !== view.round;
+  }
+
+  /** The card this seat drew blind at that place of the round's log, when this page saw it. */
+  drawnAt(round, index) {
+    return this.drawn.get(`${round}:${index}`);
+  }
+
+  /** Show someone else's move as a card flying between their seat and the piles. */
+  animate(event, pause) {
+    const ms = Math.min(700, pause * 0.8);
+    const seat = this.main.querySelector(`#seat-${event.player} .backs, #seat-${event.player}`);
+    const pile = this.main.querySelector("#pile");
+    const discard = this.main.querySelector("#discard");
+    if (event.type === "draw") fly(pile, event.source === "pile" ? pile : discard, seat, ms);
+    else if (event.type === "discard" || event.type === "go_out" || event.type === "lay_down") fly(discard, seat, discard, ms);
+    const laid = this.main.querySelector(`#seat-${event.player} .laid`);
+    if (laid && (event.type === "go_out" || event.type === "lay_down")) laid.classList.add("fresh-words");
+  }
+
+  /** The player goes on from a round's result to the next round (states held meanwhile follow). */
+  closeResult() {
+    this.resultShown = null;
+    this.justMoved = true;
+    this.render();
+    this.pacer.pump();
+  }
+
+  /** Whether a word group spells a word: {valid, points}, or undefined while the server is asked. */
+  checked(faces) {
+    const key = faces.join(",");
+    if (this.checks.has(key)) return this.checks.get(key) ?? undefined;
+    this.checks.set(key, null);
+    queueMicrotask(() => {
+      if (!this.send({ type: "check", words: [faces] })) this.checks.delete(key);
+    });
+    return undefined;
+  }
+
+  /** Rearrange the hand: ["focus", pos], ["move", ±1], ["group"], ["ungroup"], ["sort", by], ["drop", place]. */
+  arrange([kind, arg], pos = 0) {
+    const a = this.arrangement;
+    let at = pos;
+    let said = null;
+    if (kind === "focus") at = arg;
+    else if (kind === "move") at = a.step(pos, arg);
+    else if (kind === "group") at = a.startGroup(pos);
+    else if (kind === "ungroup") at = a.ungroup(pos);
+    else if (kind === "drop") at = a.move(pos, arg);
+    else if (kind === "sort") a.sort(arg);
+    const place = a.places()[at];
+    if (place && kind !== "focus" && kind !== "sort") {
+      const count = a.places().length;
+      said = kind === "group" ? t("grouped", { card: place.face }) : kind === "ungroup" ? t("ungrouped", { card: place.face })
+        : t("moved", { card: place.face, pos: at + 1, count });
+    }
+    this.handFocus = at;
+    this.render();
+    if (kind !== "sort" && kind !== "drop") {
+      const node = this.main.querySelector(`[data-focus="hand-${at}"]`);
+      if (node) node.focus();
+    }
+    if (said) this.announce(said);
+  }
+
+  setPace(pace) {
+    if (!(pace in PACES)) return;
+    this.pace = pace;
+    rememberPace(pace);
+    if (pace === "instant") this.pacer.flush();
+  }
+
+  setSound(on) {
+    this.sound = on;
+    rememberSound(on);
+  }
+
+  /** Take this seat's place at a rematch (making it if nobody asked yet) and go there. */
+  async rematch() {
+    if (!this.seat) return;
+    this.rematchBusy = true;
+    this.render();
+    try {
+      const made = await transport().rematch(this.table, this.seat.token);
+      saveSeat(made.table, { token: made.token, seat: made.seat, name: this.seat.name });
+      this.navigate(`/t/${encodeURIComponent(made.table)}`);
+    } catch (exc) {
+      this.rematchBusy = false;
+      this.error = t("rematchRefused", { why: exc instanceof ApiError ? exc.message : "the server cannot be reached" });
+      this.announce(this.error);
+      this.render();
+    }
   }
 
   announce(text) {
@@ -313,7 +467,7 @@ export class TableSession {
    */
   refocus() {
     this.justMoved = false;
-    const candidates = ["go-out-send", focusTarget(this)];
+    const candidates = ["next-round", "go-out-groups", focusTarget(this)];
     for (const key of candidates) {
       const node = key && this.main.querySelector(`[data-focus="${CSS.escape(key)}"]`);
       if (node && !node.disabled) return node.focus();
@@ -328,6 +482,10 @@ export class TableSession {
     if (!this.justMoved) return;
     this.justMoved = false;
     const active = document.activeElement;
+    if (this.resultShown !== null) {
+      const next = this.main.querySelector("#next-round");
+      if (next) return next.focus();
+    }
     if (active && active !== document.body && active !== this.main && this.main.contains(active)) return;
     const target = focusTarget(this);
     if (target) {
