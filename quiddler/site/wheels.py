@@ -23,7 +23,6 @@ import base64
 import hashlib
 import importlib.metadata
 import importlib.util
-import tempfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -118,10 +117,10 @@ def write_wheel(package: Package, folder: Path, extra: dict[str, bytes] | None =
 
 
 def prebuilt_enable_trie() -> bytes:
-    """ENABLE's card trie in the cache format, as the wheel build hook writes it."""
-    from ..wordlist import default_wordlist, write_prebuilt_trie
+    """ENABLE's card trie in the cache format, as the wheel build hook
+    writes it (``write_prebuilt_trie``), here from the trie quiddler loads
+    (from its cache when it has built it before: no second indexing)."""
+    from ..wordlist import default_wordlist
 
-    with tempfile.TemporaryDirectory(prefix="quiddler-site-") as scratch:
-        path = Path(scratch) / "enable.cardtrie"
-        write_prebuilt_trie(default_wordlist(), path)
-        return path.read_bytes()
+    words = default_wordlist()
+    return words.card_trie.to_bytes(bytes.fromhex(words.digest))
