@@ -8,8 +8,8 @@
 //
 // The static site (quiddler site) is this page with the engine in a Web
 // Worker: its index.html names the worker transport in a meta tag, and the
-// screen's path lives in the fragment (#/t/{table}), since a static host
-// has no /t/{table} addresses.
+// screen's path lives in the query (?/t/{table}), since a static host has
+// no /t/{table} addresses.
 
 import { showHome } from "./home.js";
 import { ServerTransport } from "./server-transport.js";
@@ -18,12 +18,12 @@ import { TableSession } from "./session.js";
 
 const onSite = document.querySelector('meta[name="quiddler-transport"]')?.content === "worker";
 useTransport(onSite ? new (await import("./worker-transport.js")).WorkerTransport() : new ServerTransport());
-const currentPath = () => (onSite ? location.hash.slice(1) || "/" : location.pathname);
+const currentPath = () => (onSite ? location.search.slice(1) || "/" : location.pathname);
 
 let current = null; // the table session on screen, closed when leaving it
 
 export function navigate(path) {
-  history.pushState(null, "", onSite ? `#${path}` : path);
+  history.pushState(null, "", onSite ? `?${path}` : path);
   route();
 }
 
