@@ -167,7 +167,7 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
         build = hashlib.sha256(json.dumps(listing, sort_keys=True).encode("utf-8")).hexdigest()[:16]
         # The service worker names the build, so a rebuilt site is a new worker that replaces the cache.
         worker = (SITE_PAGES / "sw.js").read_text("utf-8")
-        worker = worker.replace("__BUILD__", build).replace("__FILES__", json.dumps(["./", *listing]))
+        worker = worker.replace("__BUILD__", build).replace("__FILES__", json.dumps(["./", MANIFEST, *listing]))
         (target / "sw.js").write_text(worker, "utf-8")
         listing["sw.js"] = {"size": (target / "sw.js").stat().st_size, "sha256": _sha256(target / "sw.js")}
         manifest: dict[str, Any] = {

@@ -13,6 +13,7 @@ import http.server
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -38,7 +39,7 @@ class _Files(http.server.SimpleHTTPRequestHandler):
     """A plain static host: the site's files, with the types a host gives
     JavaScript modules and WebAssembly (not left to /etc/mime.types)."""
 
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+    extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm"}  # fmt: skip
 
     def log_message(self, format: str, *args: object) -> None:

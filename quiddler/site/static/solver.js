@@ -48,6 +48,7 @@ form.addEventListener("submit", async (event) => {
       answer.hidden = true;
     } else {
       show(reply.body.solution, reply.body.words);
+      answer.dataset.cards = form.elements.hand.value; // which hand the answer is for
       status.textContent = `Solved in ${Math.round(reply.ms)} ms`;
     }
   } catch (exc) {
