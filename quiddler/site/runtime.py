@@ -21,7 +21,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..errors import QuiddlerError, shown
+from ..errors import QuiddlerError
 from ..wordlist import cache_dir
 
 __all__ = ["PYODIDE_VERSION", "RUNTIME_FILES", "SiteError", "fetch_runtime", "find_runtime", "python_version"]
@@ -58,13 +58,13 @@ def find_runtime(folder: Path) -> Path:
         if version is None:
             continue
         if version != PYODIDE_VERSION:
-            raise SiteError(f"{shown(str(candidate))} holds pyodide {version}, not {PYODIDE_VERSION}: "
+            raise SiteError(f"{str(candidate)!r} holds pyodide {version}, not {PYODIDE_VERSION}: "
                             f"npm install pyodide@{PYODIDE_VERSION}")  # fmt: skip
         missing = [name for name in RUNTIME_FILES if not (candidate / name).is_file()]
         if missing:
-            raise SiteError(f"the pyodide package in {shown(str(candidate))} misses {', '.join(missing)}")
+            raise SiteError(f"the pyodide package in {str(candidate)!r} misses {', '.join(missing)}")
         return candidate
-    raise SiteError(f"no pyodide npm package in {shown(str(folder))} (expected package.json naming pyodide "
+    raise SiteError(f"no pyodide npm package in {str(folder)!r} (expected package.json naming pyodide "
                     f"{PYODIDE_VERSION}, or node_modules/pyodide)")  # fmt: skip
 
 

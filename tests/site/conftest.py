@@ -1,4 +1,5 @@
-"""The static site, built once per test session, and a loopback server for it.
+"""The static site, built once per test session by ``quiddler site``, and a
+loopback server for it.
 
 The Pyodide runtime is fetched with npm into the user cache the first time
 (``quiddler.site.runtime.fetch_runtime``, as ``quiddler site`` does), so
@@ -16,8 +17,9 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from click.testing import CliRunner, Result
 
-from quiddler.site import build_site
+from quiddler.cli import main
 from quiddler.site.runtime import fetch_runtime
 
 
@@ -28,11 +30,18 @@ def pyodide_runtime() -> Path:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory, pyodide_runtime: Path) -> Path:
-    """The site ``quiddler site`` writes, built once for every test that needs one."""
+def site_build(tmp_path_factory: pytest.TempPathFactory, pyodide_runtime: Path) -> tuple[Path, Result]:
+    """The site as ``quiddler site DIR --pyodide RUNTIME`` writes it, built once
+    for every test that needs one: its folder and the command's result."""
     folder = tmp_path_factory.mktemp("site") / "public"
-    build_site(folder, runtime=pyodide_runtime)
-    return folder
+    result = CliRunner().invoke(main, ["site", str(folder), "--pyodide", str(pyodide_runtime)])
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    return folder, result
+
+
+@pytest.fixture(scope="session")
+def built_site(site_build: tuple[Path, Result]) -> Path:
+    return site_build[0]
 
 
 class _Files(http.server.SimpleHTTPRequestHandler):
