@@ -178,3 +178,41 @@ def test_the_worker_side_imports_nothing_of_the_server_numba_or_the_terminal() -
     done = subprocess.run([sys.executable, "-c", BLOCKER], check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["200", "200", "200"]
+
+
+def test_a_rematch_is_the_same_table_anew_once_the_game_is_over() -> None:
+    host = LocalHost()
+    made = json.loads(host.handle("create", json.dumps({"seats": ["human", "easy", "hard"], "rules": SHORT,
+                                                          "hints": False, "name": "Bo"})))["body"]  # fmt: skip
+    token = json.dumps({"token": made["token"]})
+    assert json.loads(host.handle("rematch", token))["body"]["error"] == "not_over"
+    table = host.table
+    assert table is not None
+    _, state = send(table, {"type": "hello", "token": table.token})
+    play_to_the_end(table, [state])
+    assert json.loads(host.handle("rematch", json.dumps({"token": "x" * 43})))["body"]["error"] == "bad_token"
+    again = json.loads(host.handle("rematch", token))["body"]
+    assert again["table"] != made["table"] and again["token"] != made["token"]
+    fresh = host.table
+    assert fresh is not None and fresh is not table and fresh.moves == 0
+    assert (fresh.kinds, fresh.name, fresh.hints, fresh.game.rules) == (table.kinds, "Bo", False, table.game.rules)
+    assert fresh.game.seed != table.game.seed
+
+
+def test_word_groups_are_checked_against_the_word_list() -> None:
+    table = new_table(["human", "easy"])
+    assert send(table, {"type": "check", "words": [["c", "a", "t"]]})[0]["code"] == "hello_first"
+    send(table, {"type": "hello", "token": table.token})
+    checked = send(table, {"type": "check", "words": [["qu", "i", "t"], ["z", "x"], ["a"]]})[0]
+    assert [(w["word"], w["valid"]) for w in checked["words"]] == [("quit", True), ("zx", False), ("a", False)]
+
+
+def test_the_save_and_the_record_are_text_so_a_big_seed_stays_exact() -> None:
+    host = LocalHost()
+    host.handle("create", json.dumps({"seats": ["human", "easy"], "rules": {"round_sizes": [3]}}))
+    table = host.table
+    assert table is not None
+    table.game = type(table.game)(2, seed=2**62 + 1, rules=table.game.rules)
+    saved = json.loads(host.handle("save"))["body"]
+    assert isinstance(saved, str) and json.loads(saved)["record"]["seed"] == 2**62 + 1
+    assert LocalTable.restore(saved).game.seed == 2**62 + 1

@@ -70,7 +70,7 @@ def base(site_url: str) -> str:
     return site_url.rstrip("/")
 
 
-def test_a_whole_game_by_clicking_with_hints_and_an_offline_reload_that_resumes(
+def test_a_whole_game_by_clicking_with_hints_an_offline_reload_that_resumes_and_a_rematch(
         site_tab: Callable[[], tuple[Tab, list[str]]], site_url: str) -> None:  # fmt: skip
     tab, _ = site_tab()
     page = tab.page
@@ -106,6 +106,12 @@ def test_a_whole_game_by_clicking_with_hints_and_an_offline_reload_that_resumes(
     game = replay(record)  # the record of the page's game replays with quiddler itself
     totals = page.eval_on_selector_all("#score-sheet tr.totals td", "cells => cells.map(c => Number(c.textContent))")
     assert list(game.totals) == totals
+
+    # A rematch: the same seats and rules at a new table, a new deal.
+    page.click("#rematch")
+    page.wait_for_url(lambda url: "?/t/" in url and url != address)
+    page.locator("#hand button.card").first.wait_for()
+    assert page.inner_text("#round-line").startswith("Round 1 of 2")
 
 
 HANDS = [("d, cl, o, g, a, b, er, in, n, y, s", False), ("qu i e t er s", True), ("x z q", False),
