@@ -19,10 +19,11 @@ Measured:
 * ``solve_ms``: the engine's time for one solve in the page (the worker's
   own clock: no message passing), per hand size, and the same solves natively
   in this Python (pure-Python backend) as the baseline of the same run;
-* ``decision_ms``: each computer level's decisions in the page over a
-  whole game (rounds of 3, 6 and 10 cards, two players; the person's
-  moves are the hints'), median, p90 and max; ``hint_ms`` likewise for the
-  person's hints.
+* ``decision_ms``: each computer level's decisions in the browser's
+  Python over a whole game (rounds of 3, 6 and 10 cards, two players; the
+  person's moves are the hints'), median, p90 and max, measured with
+  Pyodide started in the page itself, so that levels the site does not
+  offer are measured too; ``hint_ms`` likewise for the person's hints.
 
 The machine is shared and noisy: the 1-minute load average is recorded,
 and the figures compare only within one run.
@@ -136,31 +137,40 @@ def engine_ready(context: Any, base: str) -> float:
     return round(float(seconds), 2)
 
 
-#: Plays a whole game in the page through the engine: the computer's moves
-#: (each step one decision) and the person's, the hint's recommended move.
-GAME = """async ({ level, rounds }) => {
-    const { Engine } = await import("./static/worker-transport.js");
-    const engine = new Engine();
-    const made = (await engine.call("create", { seats: ["human", level], rules: { round_sizes: rounds } })).body;
-    const send = async (msg) => (await engine.call("message", msg)).body;
-    let state = (await send({ type: "hello", token: made.token }))[1];
-    const decisions = [], hints = [];
-    for (let guard = 0; guard < 2000 && state.view.phase !== "game_over"; guard++) {
-        const step = await engine.call("step");
-        if (step.body !== null) { decisions.push(step.ms); state = step.body; continue; }
-        const asked = await engine.call("message", { type: "hint" });
-        hints.push(asked.ms);
-        const best = asked.body[0].hint.recommended;
-        const words = (best.words || []).map((w) => w.cards);
-        const action = best.action === "draw-pile" ? { type: "draw", source: "pile" }
-            : best.action === "take-discard" ? { type: "draw", source: "discard" }
-            : best.action === "discard" ? { type: "discard", card: best.card }
-            : { type: best.action === "go-out" ? "go_out" : "lay_down", words, discard: best.card };
-        const replies = await send({ type: "action", action });
-        if (replies[0].type !== "state") throw new Error(JSON.stringify(replies[0]));
-        state = replies[0];
-    }
-    return { decisions, hints };
+#: Whole games in the browser's Python: Pyodide started in the page itself
+#: (the worker's runtime and wheels, without the worker, so that levels the
+#: site does not offer can be measured too); the computer seat plays the
+#: level, the person plays the hints' recommended moves.
+GAMES = """async ({ levels, rounds }) => {
+    const { loadPyodide } = await import("./pyodide/pyodide.mjs");
+    const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", location.href).href });
+    const manifest = await (await fetch("./quiddler-site.json")).json();
+    for (const wheel of manifest.wheels) pyodide.unpackArchive(await (await fetch(wheel)).arrayBuffer(), "wheel");
+    pyodide.globals.set("levels", levels.join(","));
+    pyodide.globals.set("rounds", rounds.join(","));
+    return JSON.parse(pyodide.runPython(`
+import json, time
+from quiddler import solve
+from quiddler.game import Game, Rules, hint
+from quiddler.game.decisions import computer_action
+solve("qu,i,t")  # the word list loaded, as the site's first answer does
+out = {}
+for level in levels.split(","):
+    game = Game(2, seed=11, rules=Rules(round_sizes=tuple(int(n) for n in rounds.split(","))))
+    decisions, hints = [], []
+    while not game.over:
+        view = game.view(game.turn)
+        started = time.perf_counter()
+        if game.turn == 0:
+            action = hint(view).recommended.to_action(0)
+            hints.append((time.perf_counter() - started) * 1000)
+        else:
+            action = computer_action(level, game.seed, view)
+            decisions.append((time.perf_counter() - started) * 1000)
+        game.apply(action)
+    out[level] = {"decisions": decisions, "hints": hints}
+json.dumps(out)
+`));
 }"""
 
 SOLVES = """async (hands) => {
@@ -236,11 +246,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                          "page_over_native": round(statistics.median(times)
                                                                    / statistics.median(native[size]), 2)}
                                   for size, times in in_page.items()}  # fmt: skip
-            decisions, hints = {}, []
-            for level in args.levels.split(","):
-                played = page.evaluate(GAME, {"level": level, "rounds": [int(n) for n in args.rounds.split(",")]})
-                decisions[level] = spread(played["decisions"])
-                hints += played["hints"]
+            page.goto(base + "quiddler-site.json")
+            played = page.evaluate(GAMES, {"levels": args.levels.split(","), "rounds": [int(n) for n in args.rounds.split(",")]})
+            decisions = {level: spread(entry["decisions"]) for level, entry in played.items()}
+            hints = [ms for entry in played.values() for ms in entry["hints"]]
             result["decision_ms"] = decisions
             result["hint_ms"] = spread(hints)
             browser.close()
