@@ -355,14 +355,20 @@ def audit(page: Any, screen: str, *, shots: bool = True) -> None:
 
 
 def announced(page: Any) -> list[str]:
-    """Everything the page put into its screen reader region since start_listening()."""
+    """Everything the page put into its screen reader region since it loaded (see start_listening)."""
     return [str(x) for x in page.evaluate("() => window.__said || []")]
 
 
+LISTEN = """
+window.__said = [];
+document.addEventListener('DOMContentLoaded', () => {
+    const region = document.getElementById('announce');
+    new MutationObserver(() => window.__said.push(region.textContent))
+        .observe(region, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
 def start_listening(page: Any) -> None:
-    """Record every text the live region (#announce) is given from now on."""
-    page.evaluate("""() => {
-        window.__said = [];
-        const region = document.getElementById('announce');
-        new MutationObserver(() => window.__said.push(region.textContent)).observe(region, { childList: true, characterData: true, subtree: true });
-    }""")
+    """Record every text the live region (#announce) is given, from the next page load on."""
+    page.add_init_script(LISTEN)

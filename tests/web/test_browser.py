@@ -282,6 +282,7 @@ def test_a_whole_game_with_the_keyboard_alone_and_every_move_announced(server: s
     round's end and the game's end are reached the same way.  Every move,
     the computer's and the player's own, is said in the live region."""
     page = open_tab().page
+    start_listening(page)
     page.goto(server + "/")
     page.locator("#play-now").wait_for()
 
@@ -299,7 +300,6 @@ def test_a_whole_game_with_the_keyboard_alone_and_every_move_announced(server: s
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
     page.locator("#turn-line").wait_for()
-    start_listening(page)
     said_moves: list[str] = []
     for turn in range(200):
         if game_over(page):

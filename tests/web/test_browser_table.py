@@ -167,6 +167,7 @@ def test_numbers_never_wrap_and_long_names_shorten(server: str, open_tab: Callab
     page.locator("#turn-line").wait_for()
     no_sideways_scroll(page)
     for total in page.locator(".seat .total").all():
+        assert total.evaluate("t => getComputedStyle(t).whiteSpace") == "nowrap"
         assert total.evaluate("t => t.getClientRects().length") == 1
         box = total.bounding_box()
         assert box and box["height"] < 2 * float(total.evaluate("t => parseFloat(getComputedStyle(t).fontSize)"))
@@ -183,6 +184,8 @@ def test_numbers_never_wrap_and_long_names_shorten(server: str, open_tab: Callab
         discard_first(page)
     result = page.locator(".over .result")
     assert result.locator("table").count() == 0 and result.locator(".result-row").count() == 3
+    for label in result.locator(".num").all():
+        assert label.evaluate("n => getComputedStyle(n).whiteSpace") == "nowrap", label.inner_text()
     for label in result.locator(".part-label, .num").all():
         assert label.evaluate("n => n.getClientRects().length") == 1, label.inner_text()
     no_sideways_scroll(page)
@@ -289,7 +292,7 @@ def test_cards_look_like_cards(server: str, open_tab: Callable[..., Tab]) -> Non
     for seat in (1, 2):
         backs = page.locator(f"#seat-{seat} .backs")
         count = int(page.inner_text(f"#seat-{seat} .backs .count"))
-        assert backs.get_attribute("aria-label").endswith(f"holds {count} cards")
+        assert backs.get_attribute("aria-label").endswith(f"holds {count} card{'' if count == 1 else 's'}")
         assert page.locator(f"#seat-{seat} .back").count() == min(count, 8)
     page.locator("#turn-line.mine").wait_for()
     assert page.locator(".seat.turn").count() == 1 and page.locator("#seat-0.turn").count() == 1
@@ -326,6 +329,7 @@ def test_the_hand_is_reordered_by_mouse_touch_and_keyboard_and_sorted(server: st
                                                                       open_tab: Callable[..., Tab]) -> None:  # fmt: skip
     tab = open_tab(viewport=PHONE, has_touch=True)
     page = tab.page
+    browsertools.start_listening(page)
     browsertools.create_table(page, server, name="Ann", seats=["human", "easy"], sizes="6")
     page.locator("#hand button.card").first.wait_for()
     start = faces_in_order(page)
@@ -346,7 +350,6 @@ def test_the_hand_is_reordered_by_mouse_touch_and_keyboard_and_sorted(server: st
     page.mouse.up()
     assert faces_in_order(page) == touched
     # The keyboard: Shift+Right moves the focused card on, and it is said.
-    browsertools.start_listening(page)
     cards.nth(0).focus()
     page.keyboard.press("Shift+ArrowRight")
     keyed = faces_in_order(page)

@@ -53,11 +53,13 @@ export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: r
  */
 export function changes(old, next) {
   if (!old) return { events: [], roundEnded: false };
+  const rounds = (v) => (Array.isArray(v.history) ? v.history.length : 0);
+  const roundEnded = rounds(next) > rounds(old);
   if (old.round === next.round) {
     const before = Array.isArray(old.log) ? old.log.length : 0;
-    return { events: Array.isArray(next.log) ? next.log.slice(before) : [], roundEnded: false };
+    return { events: Array.isArray(next.log) ? next.log.slice(before) : [], roundEnded };
   }
-  return { events: Array.isArray(next.log) ? next.log : [], roundEnded: true };
+  return { events: Array.isArray(next.log) ? next.log : [], roundEnded };
 }
 
 /**

@@ -9,10 +9,32 @@ import { forgetSeat, loadSeat, saveSeat } from "./seats.js";
 import { ApiError, transport } from "./transport.js";
 import { rememberName, rememberedName } from "./home.js";
 import { describeEvent, finalBanner, gameView, focusTarget, turnLine } from "./table.js";
+import { winnerText } from "./results.js";
 import { Arrangement } from "./hand.js";
 import { t } from "./messages.js";
 import { PACES, StatePacer, changes, fly, rememberPace, rememberSound, rememberedPace, rememberedSound, tick } from "./motion.js";
 
+
+const DRAWN_PREFIX = "quiddler.drawn.";
+
+/** The cards this browser saw its seat draw blind at a table (the server's log never names them). */
+function loadDrawn(table) {
+  try {
+    return new Map(JSON.parse(localStorage.getItem(DRAWN_PREFIX + table) || "[]"));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Keep this round's blind draws (older rounds' log is gone from the screen). */
+function saveDrawn(table, drawn, round) {
+  try {
+    const kept = [...drawn].filter(([key]) => key.startsWith(`${round}:`));
+    localStorage.setItem(DRAWN_PREFIX + table, JSON.stringify(kept));
+  } catch {
+    // storage off: the log says "You drew from the pile." after a reload
+  }
+}
 
 export class TableSession {
   constructor(main, table, invite, { navigate } = {}) {
@@ -42,7 +64,7 @@ export class TableSession {
     this.arrangement = new Arrangement(); // the hand's order and word groups (hand.js)
     this.handFocus = 0; // the hand card the keyboard is on
     this.checks = new Map(); // "c,a,t" -> {valid, points}, or null while asked
-    this.drawn = new Map(); // "round:log index" -> the card this seat drew blind there
+    this.drawn = loadDrawn(table); // "round:log index" -> the card this seat drew blind there (kept over a reload)
     this.fresh = null; // the id of the card just drawn, marked until the next move
     this.resultShown = null; // the round (1-based) whose result is over the table
     this.rematchOffer = null; // the seat that asked for a rematch
@@ -323,7 +345,7 @@ export class TableSession {
     if (this.choice && this.choice.for !== key) this.choice = null;
     if (!old || old.round !== view.round || old.phase !== view.phase || old.turn !== view.turn) this.error = null;
     // The hand: a new round is a new deal; otherwise the player's arrangement is kept.
-    if (roundEnded || (old && old.round !== view.round)) {
+    if (old && old.round !== view.round) {
       this.arrangement = new Arrangement();
       this.fresh = null;
     }
@@ -331,20 +353,24 @@ export class TableSession {
     const added = this.arrangement.reconcile(Array.isArray(view.hand) ? view.hand : []);
     const start = Array.isArray(view.log) ? view.log.length - events.length : 0;
     events.forEach((event, i) => {
-      if (event && event.player === view.seat && event.type === "draw" && added.length === 1 && old && !roundEnded) {
-        if (event.source === "pile") this.drawn.set(`${view.round}:${start + i}`, added[0]);
+      if (event && event.player === view.seat && event.type === "draw" && added.length === 1 && old) {
+        if (event.source === "pile") {
+          this.drawn.set(`${view.round}:${start + i}`, added[0]);
+          saveDrawn(this.table, this.drawn, view.round);
+        }
         this.fresh = this.arrangement.loose.at(-1).id;
       }
     });
     // What happened since the last state, for the screen reader's live region: every move, anyone's.
     const said = [];
+    events.forEach((event, i) => {
+      if (event) said.push(describeEvent(event, this, this.drawnAt(view.round, start + i)));
+    });
     if (roundEnded && Array.isArray(view.history) && view.history.length) {
       said.push(t("roundOver", { round: view.history.length }));
       if (view.phase !== "game_over") this.resultShown = view.history.at(-1).round;
+      else said.push(winnerText(view, this));
     }
-    events.forEach((event, i) => {
-      if (event && !roundEnded) said.push(describeEvent(event, this, this.drawnAt(view.round, start + i)));
-    });
     if ((!old || roundEnded) && Array.isArray(view.seen) && view.seen.length && view.phase !== "game_over") {
       said.push(t("faceUpCard", { card: view.seen[0] }));
     }
@@ -354,6 +380,8 @@ export class TableSession {
     if (!old || line !== turnLine(old, this) || said.length) said.push(line);
     this.announce(said.join(" "));
     this.justMoved = !old || old.turn !== view.turn || old.phase !== view.phase || old.round !== view.round;
+    // The move came to this seat: the keyboard goes where it is played, wherever it was.
+    this.moveCame = view.my_turn === true && (!old || !old.my_turn || old.phase !== view.phase || old.round !== view.round);
   }
 
   /** The card this seat drew blind at that place of the round's log, when this page saw it. */
@@ -455,7 +483,18 @@ export class TableSession {
   render() {
     const active = document.activeElement;
     const had = active && active !== this.main && this.main.contains(active) ? active.dataset.focus : undefined;
-    if (rerender(this.main, () => this.build())) return;
+    const restored = rerender(this.main, () => this.build());
+    if (this.moveCame && this.resultShown === null) {
+      this.moveCame = false;
+      const target = focusTarget(this);
+      const node = target && this.main.querySelector(`[data-focus="${CSS.escape(target)}"]`);
+      if (node && !node.disabled) {
+        this.justMoved = false;
+        node.focus();
+        return;
+      }
+    }
+    if (restored) return;
     if (had !== undefined) this.refocus();
     else this.placeFocus();
   }

@@ -77,7 +77,10 @@ export function focusTarget(session) {
   if (!v) return null;
   if (v.phase === "game_over") return "rematch";
   if (!isMyTurn(v)) return null;
-  return v.phase === "draw" ? "pile" : "hand-0";
+  if (v.phase === "draw") return "pile";
+  // After a draw, the card drawn (the one most often played next), else the first.
+  const fresh = session.arrangement.places().findIndex((p) => p.card.id === session.fresh);
+  return `hand-${Math.max(0, fresh)}`;
 }
 
 // -- cards -------------------------------------------------------------------------
