@@ -139,6 +139,16 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
     progress(f"pyodide {PYODIDE_VERSION}: " + ("checking " + str(runtime) if runtime else "fetching (npm, cached)"))
     pyodide = find_runtime(runtime) if runtime is not None else fetch_runtime()
     python = python_version(pyodide)
+    written: list[str] = []  # the site's files, by their path in it: the manifest lists these alone
+
+    def copy(source: Path, name: str) -> None:
+        shutil.copyfile(source, target / name)
+        written.append(name)
+
+    def write(name: str, text: str) -> None:
+        (target / name).write_text(text, "utf-8")
+        written.append(name)
+
     try:
         for path in _previous_files(target):
             path.unlink()
@@ -147,36 +157,35 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
             (target / folder).mkdir(exist_ok=True)
         progress("the runtime")
         for name in RUNTIME_FILES:
-            shutil.copyfile(pyodide / name, target / "pyodide" / name)
-        shutil.copyfile(LICENSE_TEXT, target / "pyodide" / "LICENSE")
+            copy(pyodide / name, f"pyodide/{name}")
+        copy(LICENSE_TEXT, "pyodide/LICENSE")
         progress("the page")
         for source in (FRONT_END, SITE_STATIC):
             for path in sorted(source.iterdir()):
                 if path.is_file() and path.name != "index.html":
-                    shutil.copyfile(path, target / "static" / path.name)
-        (target / "index.html").write_text(site_index((FRONT_END / "index.html").read_text("utf-8")), "utf-8")
+                    copy(path, f"static/{path.name}")
+        write("index.html", site_index((FRONT_END / "index.html").read_text("utf-8")))
         for path in sorted(SITE_PAGES.iterdir()):
             if path.name != "sw.js":
-                shutil.copyfile(path, target / path.name)
+                copy(path, path.name)
         progress("the wheels (quiddler with ENABLE's card trie, pygtrie)")
-        trie = prebuilt_enable_trie()
-        wheels = [write_wheel(package, target / "wheels", {"quiddler/data/enable.cardtrie": trie} if package.dist == "quiddler" else None)
-                  for package in SITE_PACKAGES]  # fmt: skip
-        files = sorted(p for p in target.rglob("*") if p.is_file() and p.name not in (MANIFEST, "sw.js"))
-        listing = {p.relative_to(target).as_posix(): {"size": p.stat().st_size, "sha256": _sha256(p)} for p in files}
+        extra = {"quiddler": {"quiddler/data/enable.cardtrie": prebuilt_enable_trie()}}
+        wheels = [write_wheel(package, target / "wheels", extra.get(package.dist)) for package in SITE_PACKAGES]
+        written += [w.relative_to(target).as_posix() for w in wheels]
+        listing = {name: {"size": (target / name).stat().st_size, "sha256": _sha256(target / name)}
+                   for name in sorted(written)}  # fmt: skip
         build = hashlib.sha256(json.dumps(listing, sort_keys=True).encode("utf-8")).hexdigest()[:16]
         # The service worker names the build, so a rebuilt site is a new worker that replaces the cache.
         worker = (SITE_PAGES / "sw.js").read_text("utf-8")
-        worker = worker.replace("__BUILD__", build).replace("__FILES__", json.dumps(["./", MANIFEST, *listing]))
-        (target / "sw.js").write_text(worker, "utf-8")
+        write("sw.js", worker.replace("__BUILD__", build).replace("__FILES__", json.dumps(["./", MANIFEST, *listing])))
         listing["sw.js"] = {"size": (target / "sw.js").stat().st_size, "sha256": _sha256(target / "sw.js")}
         manifest: dict[str, Any] = {
             "format": MANIFEST_FORMAT, "build": build, "pyodide": PYODIDE_VERSION, "python": python,
             "wheels": [w.relative_to(target).as_posix() for w in wheels], "players": players_answer(),
             "files": listing,
         }  # fmt: skip
-        (target / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
+        write(MANIFEST, json.dumps(manifest, indent=1) + "\n")
     except OSError as exc:
         raise SiteError(f"cannot write the site into {str(target)!r}: {exc.strerror or exc}") from None
-    total = sum(p.stat().st_size for p in target.rglob("*") if p.is_file())
-    return SiteReport(target, sum(1 for p in target.rglob("*") if p.is_file()), total, python, PYODIDE_VERSION)
+    return SiteReport(target, len(written), sum((target / name).stat().st_size for name in written), python,
+                      PYODIDE_VERSION)  # fmt: skip

@@ -75,6 +75,8 @@ def test_force_replaces_an_earlier_site_and_keeps_other_files(built_site: Path, 
     assert result.exit_code == 0, result.stderr
     assert (folder / "notes.txt").read_text() == "mine" and not (folder / stale).exists()
     assert (folder / "index.html").is_file()
+    # The site's manifest lists its own files alone: a later --force leaves notes.txt too.
+    assert "notes.txt" not in json.loads((folder / "quiddler-site.json").read_text())["files"]
 
 
 def test_a_file_where_the_folder_goes_is_refused(tmp_path: Path) -> None:
