@@ -20,14 +20,14 @@ Examples:
   quiddler site public/                      then serve public/ from any static host
   python -m http.server -d public/ 8000      try it: http://127.0.0.1:8000/
   quiddler site public/ --force              rebuild over an earlier site
-  quiddler site public/ --pyodide node_modules/pyodide   a runtime already downloaded"""
+  quiddler site public/ --pyodide node_modules/pyodide  a runtime at hand"""
 
 
 @click.command("site", cls=OneLineErrors, epilog=_EPILOG,
                short_help="Write the browser game as a static site: no server needed.")  # fmt: skip
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=True, dir_okay=True, path_type=Path))
 @click.option("--force", is_flag=True, help="Write over a folder that is not empty (an earlier site's files are replaced).")
-@click.option("--pyodide", "runtime", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="FOLDER",
+@click.option("--pyodide", "runtime", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="PATH",
               help="The pyodide npm package (or a folder with node_modules/pyodide) to ship, instead of "
                    "fetching it with npm.")  # fmt: skip
 def site(folder: Path, force: bool, runtime: Path | None) -> None:

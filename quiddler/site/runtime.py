@@ -10,7 +10,7 @@ The runtime is not inside quiddler's wheel: it is 13 MB that every user of
 the library and the command line would download for a command few run.
 ``quiddler site`` fetches it instead, once, with ``npm`` into the user
 cache (``npm`` checks the package's integrity against the registry's
-lock); ``--pyodide FOLDER`` names a copy already at hand (offline builds,
+lock); ``--pyodide PATH`` names a copy already at hand (offline builds,
 a mirror).
 """
 
@@ -84,7 +84,7 @@ def fetch_runtime(cache: Path | None = None, npm: str = "npm") -> Path:
     program = shutil.which(npm)
     if program is None:
         raise SiteError(f"the site's Python runtime (pyodide {PYODIDE_VERSION}) comes from the npm registry, and "
-                        f"npm is not installed: install Node.js, or pass --pyodide FOLDER with a copy of the "
+                        f"npm is not installed: install Node.js, or pass --pyodide PATH with a copy of the "
                         f"npm package pyodide@{PYODIDE_VERSION}")  # fmt: skip
     try:
         cache.mkdir(parents=True, exist_ok=True)

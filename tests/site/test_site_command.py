@@ -98,7 +98,7 @@ def test_a_folder_without_the_pinned_runtime_is_refused_by_name(tmp_path: Path) 
 
 def test_without_npm_or_a_runtime_the_command_says_how_to_get_one(tmp_path: Path) -> None:
     env = {"PATH": str(tmp_path), "QUIDDLER_CACHE_DIR": str(tmp_path / "cache")}
-    refused(run(str(tmp_path / "out"), env=env), "npm is not installed", "--pyodide FOLDER", f"pyodide@{PYODIDE_VERSION}")
+    refused(run(str(tmp_path / "out"), env=env), "npm is not installed", "--pyodide PATH", f"pyodide@{PYODIDE_VERSION}")
 
 
 @pytest.mark.parametrize("args", [[], ["a", "b"]])
