@@ -2,7 +2,7 @@
 
 A thin command over :func:`quiddler.site.build_site`.  The Pyodide runtime
 comes from the npm registry the first time (``npm``, into the user cache),
-or from ``--pyodide FOLDER``.
+or from ``--pyodide PATH``.
 """
 
 from __future__ import annotations
