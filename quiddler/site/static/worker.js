@@ -26,6 +26,10 @@ const host = (async () => {
   return pyodide.pyimport("quiddler.web.local").LocalHost();
 })();
 
+// The word list's card trie is read on first use (a solve, a computer's
+// first move): read it now, while the page shows its first screen.
+host.then((engine) => engine.handle("solve", '{"cards": "qu,i,t"}')).catch(() => {});
+
 self.addEventListener("message", async (event) => {
   const { id, op, body } = event.data;
   let engine;
