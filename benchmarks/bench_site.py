@@ -15,7 +15,9 @@ Measured:
   shown and the person to move; ``cached_visit_s``: the same in a new tab of
   a profile that visited once (the service worker's cache); each also split
   into ``engine_ready_s`` (the worker's first answer: Pyodide started, the
-  wheels unpacked, quiddler imported);
+  wheels unpacked, quiddler imported); the baseline is Pyodide alone started
+  in a page of the same browser, ``pyodide_alone_first_s``, and the first
+  visit is given as a ratio to it;
 * ``solve_ms``: the engine's time for one solve in the page (the worker's
   own clock: no message passing), per hand size, and the same solves natively
   in this Python (pure-Python backend) as the baseline of the same run;
@@ -137,6 +139,21 @@ def engine_ready(context: Any, base: str) -> float:
     return round(float(seconds), 2)
 
 
+def pyodide_boot(context: Any, base: str) -> float:
+    """The baseline: Pyodide alone started in a page (no quiddler), in the same browser."""
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(base + "quiddler-site.json")
+    seconds = page.evaluate("""async () => {
+        const started = performance.now();
+        const { loadPyodide } = await import("./pyodide/pyodide.mjs");
+        await loadPyodide({ indexURL: new URL("./pyodide/", location.href).href });
+        return (performance.now() - started) / 1000;
+    }""")
+    page.close()
+    return round(float(seconds), 2)
+
+
 #: Whole games in the browser's Python: Pyodide started in the page itself
 #: (the worker's runtime and wheels, without the worker, so that levels the
 #: site does not offer can be measured too); the computer seat plays the
@@ -215,8 +232,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            first, cached, ready_first, ready_cached = [], [], [], []
+            first, cached, ready_first, ready_cached, boot = [], [], [], [], []
             for _ in range(args.visits):
+                context = browser.new_context()
+                refuse_elsewhere(context, base, refused)
+                boot.append(pyodide_boot(context, base))
+                context.close()
                 context = browser.new_context()
                 refuse_elsewhere(context, base, refused)
                 ready_first.append(engine_ready(context, base))
@@ -235,6 +256,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             result["cached_visit_s"] = spread(cached, 2)
             result["engine_ready_first_s"] = spread(ready_first, 2)
             result["engine_ready_cached_s"] = spread(ready_cached, 2)
+            result["pyodide_alone_first_s"] = spread(boot, 2)
+            result["first_visit_over_pyodide_alone"] = round(statistics.median(first) / statistics.median(boot), 2)
             context = browser.new_context()
             refuse_elsewhere(context, base, refused)
             page = context.new_page()
@@ -268,9 +291,11 @@ def show(result: dict[str, Any]) -> None:
           f"{size['total']['files']} files")  # fmt: skip
     for part, entry in size["parts"].items():
         print(f"  {part:<10} {entry['raw'] / 1e6:6.2f} MB raw  {entry['gzip'] / 1e6:6.2f} MB gzip")
-    for key in ("first_visit_s", "cached_visit_s", "engine_ready_first_s", "engine_ready_cached_s"):
+    for key in ("first_visit_s", "cached_visit_s", "engine_ready_first_s", "engine_ready_cached_s",
+                "pyodide_alone_first_s"):
         entry = result[key]
         print(f"{key:<22} median {entry['median']:.2f} s  max {entry['max']:.2f} s  ({entry['count']} visits)")
+    print(f"first visit / Pyodide alone: {result['first_visit_over_pyodide_alone']}x")
     for size_key, entry in result["solve_ms"].items():
         print(f"solve {size_key:>2} cards: page {entry['page']['median']:.1f} ms, native pure Python "
               f"{entry['native_python']['median']:.1f} ms ({entry['page_over_native']}x)")  # fmt: skip
