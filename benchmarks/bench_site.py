@@ -22,7 +22,7 @@ Measured:
   own clock: no message passing), per hand size, and the same solves natively
   in this Python (pure-Python backend) as the baseline of the same run;
 * ``decision_ms``: each computer level's decisions in the browser's
-  Python over a whole game (rounds of 3, 6 and 10 cards, two players; the
+  Python over whole games (``--games``, rounds of 3, 6 and 10 cards, two players; the
   person's moves are the hints'), median, p90 and max, measured with
   Pyodide started in the page itself, so that levels the site does not
   offer are measured too; ``hint_ms`` likewise for the person's hints.
@@ -158,13 +158,14 @@ def pyodide_boot(context: Any, base: str) -> float:
 #: (the worker's runtime and wheels, without the worker, so that levels the
 #: site does not offer can be measured too); the computer seat plays the
 #: level, the person plays the hints' recommended moves.
-GAMES = """async ({ levels, rounds }) => {
+GAMES = """async ({ levels, rounds, games }) => {
     const { loadPyodide } = await import("./pyodide/pyodide.mjs");
     const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", location.href).href });
     const manifest = await (await fetch("./quiddler-site.json")).json();
     for (const wheel of manifest.wheels) pyodide.unpackArchive(await (await fetch(wheel)).arrayBuffer(), "wheel");
     pyodide.globals.set("levels", levels.join(","));
     pyodide.globals.set("rounds", rounds.join(","));
+    pyodide.globals.set("games", games);
     return JSON.parse(pyodide.runPython(`
 import json, time
 from quiddler import solve
@@ -173,18 +174,19 @@ from quiddler.game.decisions import computer_action
 solve("qu,i,t")  # the word list loaded, as the site's first answer does
 out = {}
 for level in levels.split(","):
-    game = Game(2, seed=11, rules=Rules(round_sizes=tuple(int(n) for n in rounds.split(","))))
     decisions, hints = [], []
-    while not game.over:
-        view = game.view(game.turn)
-        started = time.perf_counter()
-        if game.turn == 0:
-            action = hint(view).recommended.to_action(0)
-            hints.append((time.perf_counter() - started) * 1000)
-        else:
-            action = computer_action(level, game.seed, view)
-            decisions.append((time.perf_counter() - started) * 1000)
-        game.apply(action)
+    for seed in range(11, 11 + games):
+        game = Game(2, seed=seed, rules=Rules(round_sizes=tuple(int(n) for n in rounds.split(","))))
+        while not game.over:
+            view = game.view(game.turn)
+            started = time.perf_counter()
+            if game.turn == 0:
+                action = hint(view).recommended.to_action(0)
+                hints.append((time.perf_counter() - started) * 1000)
+            else:
+                action = computer_action(level, game.seed, view)
+                decisions.append((time.perf_counter() - started) * 1000)
+            game.apply(action)
     out[level] = {"decisions": decisions, "hints": hints}
 json.dumps(out)
 `));
@@ -270,7 +272,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                                                    / statistics.median(native[size]), 2)}
                                   for size, times in in_page.items()}  # fmt: skip
             page.goto(base + "quiddler-site.json")
-            played = page.evaluate(GAMES, {"levels": args.levels.split(","), "rounds": [int(n) for n in args.rounds.split(",")]})
+            played = page.evaluate(GAMES, {"levels": args.levels.split(","), "games": args.games,
+                                           "rounds": [int(n) for n in args.rounds.split(",")]})  # fmt: skip
             decisions = {level: spread(entry["decisions"]) for level, entry in played.items()}
             hints = [ms for entry in played.values() for ms in entry["hints"]]
             result["decision_ms"] = decisions
@@ -311,6 +314,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--visits", type=int, default=3, help="first and cached visits measured")
     parser.add_argument("--levels", default="easy,medium,hard,expert,master")
+    parser.add_argument("--games", type=int, default=2, help="games per level")
     parser.add_argument("--rounds", default=ROUNDS, help="the cards dealt in each round of the levels' games")
     parser.add_argument("--site", help="measure this built site instead of building one")
     parser.add_argument("--json", default=str(RESULTS), help="where to write the results")
