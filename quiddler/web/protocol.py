@@ -40,6 +40,12 @@ invite page shows before joining (public: no token, invite, hand or seed).
 over (the engine's JSON, ``docs/game.md``; players by name: a person's
 display name, a computer's level); ``403`` before, ``404`` no such table.
 
+``POST /api/tables/{table}/rematch`` ``{"token": TOKEN}`` -> ``200 {"table":
+ID, "seat": K, "token": TOKEN}``: once the game is over, the token's own seat
+at a new table with the same seats, rules and hints and a new deal (the
+first seat to ask makes it; :mod:`.rematch`); ``403`` a token of no seat,
+``409`` before the end or a seat collected already.
+
 ``GET /api/players`` -> ``{"players": [NAME, ...], "levels": ["easy",
 "medium", "hard", "expert"], "default": "medium"}``: the computer players a
 seat may name (``levels`` the ones worth offering first, weakest first).
@@ -97,7 +103,11 @@ Server -> client (clients ignore types and fields they do not know):
   "hints": bool}`` at once and after every change at the table (an
   action, a seat connecting or leaving); ``moves`` counts the actions
   accepted so far, so a client can tell a newer state from a re-sent one.
-- ``{"type": "hint", ...}``, ``{"type": "match", ...}``, ``{"type": "pong"}``.
+- ``{"type": "hint", "hint": HINT, "measure": {"unit": "expected_points"}}``
+  (``measure`` says what the options' values are), ``{"type": "match", ...}``,
+  ``{"type": "check", ...}``, ``{"type": "pong"}``.
+- ``{"type": "rematch", "by": K}``: seat K asked for a rematch of this
+  finished game (``POST /api/tables/{table}/rematch``, :mod:`.rematch`).
 - ``{"type": "error", "code": CODE, "message": TEXT}``.  Codes:
   ``bad_message`` (not JSON, unknown type, missing or extra field,
   oversized string, bad card, an action naming a player), ``hello_first``,

@@ -71,6 +71,7 @@ export class Arrangement {
     const from = this.places()[pos];
     if (!from) return pos;
     const target = to.group === "new" ? null : this.list(to.group)[to.index] ?? null; // the card it goes before
+    if (target === from.card) return pos; // dropped where it was
     const list = this.list(from.group);
     list.splice(from.index, 1);
     if (to.group === "new") {

@@ -52,7 +52,13 @@ export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: r
  * and whether a round ended between them.  Returns {events, roundEnded}.
  */
 export function changes(old, next) {
-  if (!old) return { events: [], roundEnded: false };
+  if (!old) {
+    // The first state seen: what happened since this seat's last move is news.
+    const log = Array.isArray(next.log) ? next.log : [];
+    let since = log.length;
+    while (since > 0 && log[since - 1]?.player !== next.seat) since -= 1;
+    return { events: log.slice(since), roundEnded: false };
+  }
   const rounds = (v) => (Array.isArray(v.history) ? v.history.length : 0);
   const roundEnded = rounds(next) > rounds(old);
   if (old.round === next.round) {

@@ -392,10 +392,13 @@ export class TableSession {
   /** Show someone else's move as a card flying between their seat and the piles. */
   animate(event, pause) {
     const ms = Math.min(700, pause * 0.8);
-    const seat = this.main.querySelector(`#seat-${event.player} .backs, #seat-${event.player}`);
+    const seat = this.main.querySelector(`#seat-${event.player}`);
     const pile = this.main.querySelector("#pile");
     const discard = this.main.querySelector("#discard");
-    if (event.type === "draw") fly(pile, event.source === "pile" ? pile : discard, seat, ms);
+    if (event.type === "draw") {
+      const from = event.source === "pile" ? pile : discard;
+      fly(from, from, seat, ms);
+    }
     else if (event.type === "discard" || event.type === "go_out" || event.type === "lay_down") fly(discard, seat, discard, ms);
     const laid = this.main.querySelector(`#seat-${event.player} .laid`);
     if (laid && (event.type === "go_out" || event.type === "lay_down")) laid.classList.add("fresh-words");
@@ -414,8 +417,9 @@ export class TableSession {
     const key = faces.join(",");
     if (this.checks.has(key)) return this.checks.get(key) ?? undefined;
     this.checks.set(key, null);
+    // Sent past send(): a word check is no move, so it leaves the error on screen as it is.
     queueMicrotask(() => {
-      if (!this.send({ type: "check", words: [faces] })) this.checks.delete(key);
+      if (!this.socket || !this.socket.send({ type: "check", words: [faces] })) this.checks.delete(key);
     });
     return undefined;
   }

@@ -103,6 +103,7 @@ export const cardRow = (cards, extra = "small-card") => el("span", { class: "car
 
 /** The backs of an opponent's cards (at most a fanned few shown, the count said). */
 function cardBacks(count, name) {
+  if (!count) return null;
   return el("span", { class: "backs", role: "img", "aria-label": t("cardBacks", { name, n: count }) },
     [...Array(Math.min(count, 8)).keys()].map(() => el("span", { class: "back" })),
     el("span", { class: "count", "aria-hidden": "true" }, String(count)));
