@@ -25,6 +25,7 @@ COMMANDS = {
     "play": "quiddler.cli.play:play",
     "serve": "quiddler.cli.serve:serve",
     "simulate": "quiddler.cli.simulate:simulate",
+    "site": "quiddler.cli.site:site",
     "solve": "quiddler.cli.solve:solve",
     "words": "quiddler.cli.solve:words",
 }

@@ -15,7 +15,6 @@ session stops (quit, end of input, Ctrl-C).
 
 from __future__ import annotations
 
-import random
 import signal
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +23,7 @@ from rich.console import RenderableType
 
 from ..cards import Card
 from ..errors import IllegalActionError, shown
+from ..game.decisions import decision_seed
 from ..game.engine import Game
 from ..game.hints import hint
 from ..game.plans import next_action
@@ -110,14 +110,6 @@ class _AutoMove(Exception):
 
 #: The longest file name the save question takes (longer is explained and asked again).
 _MAX_NAME = 1024
-
-
-def decision_seed(game_seed: int, seat: int, view: PlayerView) -> int:
-    """The seed of one computer decision: fixed by the game seed, the seat
-    and where in the game the decision falls (round, the seat's turn, the
-    phase), so a resumed game's opponents decide exactly as they would have."""
-    key = f"{game_seed}:{seat}:{view.round}:{view.turns_taken}:{view.phase.value}"
-    return random.Random(key).getrandbits(63)
 
 
 class _Opponent:

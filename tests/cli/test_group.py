@@ -80,6 +80,7 @@ def test_every_command_is_in_the_table_and_imported_only_when_used() -> None:
         "play": "quiddler.cli.play:play",
         "serve": "quiddler.cli.serve:serve",
         "simulate": "quiddler.cli.simulate:simulate",
+        "site": "quiddler.cli.site:site",
         "solve": "quiddler.cli.solve:solve",
         "words": "quiddler.cli.solve:words",
     }
