@@ -185,7 +185,11 @@ def full_deck() -> tuple[Card, ...]:
 
     :returns: Every card of the deck, each face as many times as it has copies.
     """
-    return tuple(Card(face) for face, (copies, _) in _DECK_TABLE.items() for _ in range(copies))
+    return _FULL_DECK
+
+
+# Made once: a tuple of interned cards, the same value every call (each game deals from it).
+_FULL_DECK = tuple(Card(face) for face, (copies, _) in _DECK_TABLE.items() for _ in range(copies))
 
 
 class Deck:

@@ -373,7 +373,8 @@ class Solver:
         if not len(counts):
             return best, go_out
         params = _PLAIN_PARAMS[discard]
-        memo_size = max(needed_memo(row, params) for row in counts.tolist())
+        # needed_memo of the largest search, for every row at once (no bonus targets: one state a sub-hand)
+        memo_size = 1 + _MEMO_UNIT * int((counts + 1).prod(axis=1).max())
         self._check_memory(memo_size, False)
         engine = get_backend("numba")
         assert isinstance(engine, NumbaBackend)
@@ -493,7 +494,7 @@ class Solver:
         params = _params(max((len(h) for h in parsed), default=1), options["discard"], options["beat_longest"],
                          options["beat_words"], options["bonus"])  # fmt: skip
         targets = params[1] > 0 or params[2] > 0
-        sizes = [needed_memo(hand_counts, params) for hand_counts in counts]
+        sizes = [_memo_room(len(hand), hand_counts, params) for hand, hand_counts in zip(parsed, counts)]
         self._check_memory(max(sizes, default=1), targets)
         start = 0
         while start < len(parsed):
@@ -938,6 +939,7 @@ def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
 
 
 _memo_size = needed_memo
+_MEMO_UNIT = 2 * K.MEMO_SLOT
 
 
 def _memo_room(ncards: int, counts: Sequence[int], params: Sequence[int]) -> int:
