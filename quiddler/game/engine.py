@@ -336,7 +336,7 @@ class Game:
             :meth:`legal` says (each subclass listed there).
         """
         self.legal(action)
-        self.log[-1]["actions"].append(action.to_dict())
+        self._record(action)
         seat = self.turn
         hand = self._hands[seat]
         match action:
@@ -381,6 +381,10 @@ class Game:
         raise AssertionError("unreachable")  # pragma: no cover
 
     # -- internals ---------------------------------------------------------
+
+    def _record(self, action: Action) -> None:
+        """Log ``action`` for the game record (a simulated finish keeps no record)."""
+        self.log[-1]["actions"].append(action.to_dict())
 
     def _put_down(self, card: Card) -> None:
         self._discard.append(card)
