@@ -99,6 +99,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="quiddler-games-") as folder:
         base = args.tree if args.tree else checkout(baseline, Path(folder) / "baseline")
         trees = {"baseline": base, "this tree": ROOT}
+        for tree in trees.values():  # fill each tree's numba cache and card trie cache first
+            run_probe(tree, "from quiddler import default_wordlist\nfrom quiddler.solver._backends import get_backend\n"
+                            "get_backend('numba'); default_wordlist().card_trie; print('{}')")
         runs = round_robin(trees, args.repeats, probe, ".2f")
         same = all(digests[f"{base}:{s}"] == digests[f"{ROOT}:{s}"] for s in ("greedy", "expert", "master"))
     medians = {name: {key: statistics.median(r[key] for r in rs) for key in rs[0]} for name, rs in runs.items()}

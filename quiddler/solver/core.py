@@ -869,13 +869,16 @@ def _check_size(hand: Sequence[Card]) -> None:
         raise HandTooLargeError(f"hand of {len(hand)} cards is too large (at most {MAX_CARDS})")
 
 
+_SEQUENCES = {tuple, list}
+
+
 def _game_sized(hands: list[Any], options: dict[str, Any]) -> tuple[list[int], list[int]] | None:
     """Each hand's size and every hand's kernel faces, in order, found at C
     speed, for a batch without bonus targets of tuples or lists of 1 to
     :data:`_ROOMY_CARDS` cards; None for anything else (the plain path
     parses it, with its errors)."""
     plain = options["beat_longest"] is None and options["beat_words"] is None and type(options["bonus"]) is int
-    if not (hands and plain and options["bonus"] == 10 and all(type(h) is tuple or type(h) is list for h in hands)):
+    if not (hands and plain and options["bonus"] == 10 and set(map(type, hands)) <= _SEQUENCES):
         return None
     sizes = list(map(len, hands))
     if min(sizes) < 1 or max(sizes) > _ROOMY_CARDS:
