@@ -2,15 +2,19 @@
 against a baseline commit in the same run, and proof that both trees play
 the very same games.
 
-Each tree runs in a fresh process per repeat, the trees alternating.  A
-process plays seeded two-player games (greedy vs greedy, expert vs expert)
-and reports games per CPU second of the whole loop; then ``master`` against
+Each tree runs in a fresh process per repeat; by default the trees'
+processes of a repeat run at the same time (see ``compare.side_by_side``:
+on this shared machine, runs one after the other meet loads too different
+to compare), with ``--one-at-a-time`` in turn.  A process plays seeded
+two-player games (greedy vs greedy, expert vs expert) and reports games
+per CPU second of the whole loop; then ``master`` against
 the expert, with every searched decision timed in the thread's CPU time
 (median and p99).  Each section also reports a digest of its game records
 (every action of every game, and ``master``'s chosen moves): the trees must
 give the same digests, or the comparison is void (the script says so).
 
-Usage: python benchmarks/compare_games.py [--baseline REV | --tree PATH] [--repeats N] [--json PATH]
+Usage: python benchmarks/compare_games.py [--baseline REV | --tree PATH] [--repeats N] [--one-at-a-time]
+       [--json PATH]
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ import platform
 import statistics
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from compare import ROOT, baseline_rev, checkout, round_robin, run_probe
+from compare import ROOT, baseline_rev, checkout, round_robin, run_probe, side_by_side
 
 _PROBE = """
 import hashlib, json, sys, time
@@ -83,6 +88,8 @@ def main() -> None:
     parser.add_argument("--greedy", type=int, default=300, help="greedy games per process")
     parser.add_argument("--expert", type=int, default=30, help="expert games per process")
     parser.add_argument("--master", type=int, default=3, help="master games per process")
+    parser.add_argument("--one-at-a-time", action="store_true",
+                        help="run the trees' processes in turn (default: both at once, each repeat)")
     parser.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "games-vs-baseline.json"))
     args = parser.parse_args()
     code = _PROBE.format(greedy=args.greedy, expert=args.expert, master=args.master)
@@ -90,8 +97,7 @@ def main() -> None:
     load_before = os.getloadavg()
     digests: dict[str, set[str]] = {}
 
-    def probe(tree: Path) -> dict[str, float]:
-        result = run_probe(tree, code)
+    def figures(tree: Path, result: dict[str, Any]) -> dict[str, float]:
         for section, digest in result["digests"].items():
             digests.setdefault(f"{tree}:{section}", set()).add(digest)
         return result["figures"]  # type: ignore[no-any-return]
@@ -102,7 +108,10 @@ def main() -> None:
         for tree in trees.values():  # fill each tree's numba cache and card trie cache first
             run_probe(tree, "from quiddler import default_wordlist\nfrom quiddler.solver._backends import get_backend\n"
                             "get_backend('numba'); default_wordlist().card_trie; print('{}')")
-        runs = round_robin(trees, args.repeats, probe, ".2f")
+        if args.one_at_a_time:
+            runs = round_robin(trees, args.repeats, lambda tree: figures(tree, run_probe(tree, code)), ".2f")
+        else:
+            runs = side_by_side(trees, args.repeats, code, ".2f", figures)
         same = all(digests[f"{base}:{s}"] == digests[f"{ROOT}:{s}"] for s in ("greedy", "expert", "master"))
     medians = {name: {key: statistics.median(r[key] for r in rs) for key in rs[0]} for name, rs in runs.items()}
     ratios = {key: medians["this tree"][key] / medians["baseline"][key] for key in medians["baseline"]}
@@ -112,7 +121,7 @@ def main() -> None:
     print("same games and moves in both trees:", "yes" if same else f"NO: {digests}")
     machine = {"cores": os.cpu_count(), "python": platform.python_version(), "load_average_before": load_before,
                "load_average_after": os.getloadavg()}  # fmt: skip
-    result = {"machine": machine, "baseline": baseline, "games": {"greedy": args.greedy, "expert": args.expert,
+    result = {"machine": machine, "baseline": baseline, "side_by_side": not args.one_at_a_time, "games": {"greedy": args.greedy, "expert": args.expert,
               "master": args.master}, "runs": runs, "medians": medians, "ratio_this_tree_to_baseline": ratios,
               "same_games": same}  # fmt: skip
     Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
