@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import mul
 
-from ..cards import Card, full_deck
+from ..cards import _CARD_INDEX, Card, full_deck
 from ..solver.types import Play
 from ..wordlist import WordList
 from .counting import known_holdings, unseen
@@ -54,9 +54,7 @@ from .vocabulary import vocabulary_wordlist
 
 __all__ = ["EASY", "EV", "EXPERT", "MEDIUM", "TUNINGS", "AIPlayer", "Tuning", "advise"]
 
-#: A card's place in the deck order, as a sort key: cards sort the same way by
-#: it as by their own ``<`` (a Python call per comparison), at C speed.
-_CARD_ORDER = {card: card.index for card in set(full_deck())}.__getitem__
+_CARD_ORDER = _CARD_INDEX.__getitem__  # cards' own order, as a sort key at C speed
 
 
 @dataclass(frozen=True, slots=True)

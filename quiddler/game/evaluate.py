@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..cards import Card, full_deck
+from ..cards import _CARD_INDEX, Card
 from ..solver import Solver
 from ..wordlist import WordList
 
@@ -63,11 +63,8 @@ class HandScorer:
         return self.scores([hand], discard=discard)[0]
 
 
-_INDEX = {card: card.index for card in set(full_deck())}  # a dict lookup: cheaper than the property
-
-
 def _sorted_indices(hand: Iterable[Card]) -> tuple[int, ...]:
-    return tuple(sorted(map(_INDEX.__getitem__, hand)))
+    return tuple(sorted(map(_CARD_INDEX.__getitem__, hand)))  # a dict lookup: cheaper than the property
 
 
 _SCORERS: dict[WordList, HandScorer] = {}  # word lists hash by identity

@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from ..cards import Card, full_deck
+from ..cards import _CARD_INDEX, Card
 from .counting import discard_pile, known_holdings, unseen
 from .engine import Game
 from .rules import Rules, add_to_totals, score_round
@@ -33,8 +33,7 @@ from .state import Action, Phase, PlayerView, RoundResult
 
 __all__ = ["HiddenState", "RolloutGame", "Sampler", "decision_seed", "rollout_game", "sample_hidden"]
 
-#: A card's place in the deck order, as a sort key (the order of cards' own ``<``, at C speed).
-_CARD_ORDER = {card: card.index for card in set(full_deck())}.__getitem__
+_CARD_ORDER = _CARD_INDEX.__getitem__  # cards' own order, as a sort key at C speed
 
 
 @dataclass(frozen=True, slots=True)
