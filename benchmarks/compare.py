@@ -14,7 +14,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 Tree = TypeVar("Tree")
@@ -37,15 +37,26 @@ def checkout(rev: str, into: Path) -> Path:
     return into
 
 
-def run_probe(tree: Path, code: str) -> dict[str, float]:
-    """Run ``code`` in a fresh Python with ``tree`` first on the import path
+def start_probe(tree: Path, code: str) -> subprocess.Popen[str]:
+    """Start ``code`` in a fresh Python with ``tree`` first on the import path
     (from a temporary folder, so the current one's package cannot shadow
-    it); its last line of output is the JSON of its figures."""
-    done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(tree)),
-                          capture_output=True, text=True, cwd=tempfile.gettempdir(), check=False)  # fmt: skip
-    if done.returncode != 0:
-        raise SystemExit(f"{tree}: {done.stderr[-800:]}")
-    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+    it); :func:`finish_probe` reads its figures."""
+    return subprocess.Popen([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(tree)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tempfile.gettempdir())  # fmt: skip
+
+
+def finish_probe(tree: Path, process: subprocess.Popen[str]) -> dict[str, Any]:
+    """Wait for a probe; its last line of output is the JSON of its figures."""
+    out, err = process.communicate()
+    if process.returncode != 0:
+        raise SystemExit(f"{tree}: {err[-800:]}")
+    return json.loads(out.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def run_probe(tree: Path, code: str) -> dict[str, Any]:
+    """Run ``code`` as :func:`start_probe` does and return its figures."""
+    return finish_probe(tree, start_probe(tree, code))
 
 
 def round_robin(trees: Mapping[str, Tree], repeats: int, measure: Callable[[Tree], dict[str, float]],
@@ -56,6 +67,23 @@ def round_robin(trees: Mapping[str, Tree], repeats: int, measure: Callable[[Tree
     for repeat in range(repeats):
         for name, tree in trees.items():
             runs[name].append(measure(tree))
+            print(f"repeat {repeat + 1}, {name}: " + ", ".join(f"{k} {v:{number}}" for k, v in runs[name][-1].items()),
+                  flush=True)  # fmt: skip
+    return runs
+
+
+def side_by_side(trees: Mapping[str, Path], repeats: int, code: str, number: str,
+                 figures: Callable[[Path, dict[str, Any]], dict[str, float]]) -> Runs:  # fmt: skip
+    """Like :func:`round_robin` for a probe, but each repeat runs every tree's
+    process at the same time: on a machine shared with other work the load
+    (and a virtual machine's stolen time, which a process's CPU time counts)
+    then weighs on both alike, where runs one after the other can meet very
+    different loads.  ``figures`` picks the figures out of a probe's output."""
+    runs: Runs = {name: [] for name in trees}
+    for repeat in range(repeats):
+        started = {name: start_probe(tree, code) for name, tree in trees.items()}
+        for name, tree in trees.items():
+            runs[name].append(figures(tree, finish_probe(tree, started[name])))
             print(f"repeat {repeat + 1}, {name}: " + ", ".join(f"{k} {v:{number}}" for k, v in runs[name][-1].items()),
                   flush=True)  # fmt: skip
     return runs

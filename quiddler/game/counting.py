@@ -46,19 +46,25 @@ def known_holdings(view: PlayerView) -> tuple[Counter[Card], ...]:
     the discard pile, less later discards of the same face.  A seat that
     laid down is cleared (its words are public anyway).  The player's own
     entry is its hand."""
-    held: list[Counter[Card]] = [Counter() for _ in range(view.players)]
+    # Plain dicts, made into Counters at the end: a decision reads this a few
+    # times, and Counter's Python methods cost more than the counting.  A count
+    # that falls to 0 keeps its place, as in a Counter, and is dropped at the end.
+    held: list[dict[Card, int]] = [{} for _ in range(view.players)]
     for event in view.log:
-        action, seat = event.action, event.player
+        action = event.action
         if isinstance(action, Draw):
-            if event.taken is not None:
-                held[seat][event.taken] += 1
+            taken = event.taken
+            if taken is not None:
+                counts = held[action.player]
+                counts[taken] = counts.get(taken, 0) + 1
         elif isinstance(action, Discard):
-            if held[seat][action.card]:
-                held[seat][action.card] -= 1
+            counts = held[action.player]
+            if counts.get(action.card):
+                counts[action.card] -= 1
         else:
-            held[seat] = Counter()
+            held[action.player] = {}
     held[view.seat] = Counter(view.hand)
-    return tuple(+h for h in held)
+    return tuple(_counter({card: n for card, n in counts.items() if n > 0}) for counts in held)
 
 
 def unseen(view: PlayerView) -> Counter[Card]:
@@ -73,13 +79,27 @@ def unseen(view: PlayerView) -> Counter[Card]:
     >>> sum(unseen(view).values()) == 118 - len(view.hand) - 1
     True
     """
-    out = _DECK.copy()
-    out.subtract(view.hand)
-    out.subtract(discard_pile(view))
+    out = dict(_DECK)
+    for card in view.hand:
+        out[card] -= 1
+    for card in discard_pile(view):
+        out[card] -= 1
     for laid in view.laid_down:
         for word in laid:
-            out.subtract(word.cards)
+            for card in word.cards:
+                out[card] -= 1
     for seat, held in enumerate(known_holdings(view)):
         if seat != view.seat:
-            out.subtract(held)
-    return +out  # counts below zero (an inconsistent typed-in position) are dropped
+            for card, n in held.items():
+                out[card] -= n
+    # counts below zero (an inconsistent typed-in position) are dropped
+    return _counter({card: n for card, n in out.items() if n > 0})
+
+
+def _counter(counts: dict[Card, int]) -> Counter[Card]:
+    """``Counter(counts)``, without ``Counter.__init__`` (Python code that
+    checks its argument's type: it cost more than the counting here).  A
+    Counter is a dict with methods and no state of its own."""
+    made: Counter[Card] = Counter.__new__(Counter)
+    dict.update(made, counts)
+    return made

@@ -336,7 +336,7 @@ class Game:
             :meth:`legal` says (each subclass listed there).
         """
         self.legal(action)
-        self.log[-1]["actions"].append(action.to_dict())
+        self._record(action)
         seat = self.turn
         hand = self._hands[seat]
         match action:
@@ -381,6 +381,10 @@ class Game:
         raise AssertionError("unreachable")  # pragma: no cover
 
     # -- internals ---------------------------------------------------------
+
+    def _record(self, action: Action) -> None:
+        """Log ``action`` for the game record (a simulated finish keeps no record)."""
+        self.log[-1]["actions"].append(action.to_dict())
 
     def _put_down(self, card: Card) -> None:
         self._discard.append(card)
@@ -468,7 +472,12 @@ class Game:
         self.history.append(result)
         self.log[-1]["result"] = result.to_dict()
         if self.round + 1 < self.rules.rounds:
-            # Without a fresh deck, the old draw pile stays on top and the rest is shuffled below it.
+            if self.rules.fresh_deck_each_round and self._shuffler.scheme == "per-round":
+                # The next deal shuffles a fresh deck from its own source: the cards left are not used.
+                self._start_round([])
+                return result
+            # Without a fresh deck, the old draw pile stays on top and the rest is shuffled below it
+            # (under "single-stream" this shuffle draws from the one stream even with a fresh deck).
             rest = list(self._discard) + [c for h in self._hands for c in h]
             rest += [c for laid in self._laid for w in laid for c in w.cards]
             self._shuffler.for_deal(self.round + 1).shuffle(rest)
@@ -537,6 +546,13 @@ def _check_card(what: str, card: object) -> None:
 
 def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
     """Every card in ``cards`` is in ``hand``, each copy used at most once."""
+    left = list(hand)
+    for card in cards:  # the usual case, a legal action: each card taken from a copy of the hand
+        if type(card) is not Card or card not in left:
+            break
+        left.remove(card)
+    else:
+        return
     have = Counter(hand)
     for card, need in Counter(cards).items():
         if not isinstance(card, Card):

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..cards import Card, full_deck
+from ..cards import _CARD_INDEX, Card
 from ..solver import Solver
 from ..wordlist import WordList
 
 __all__ = ["HandScorer", "scorer_for"]
 
 Scores = tuple[int, int | None]
-_Key = tuple[tuple[bool, int, int, int], tuple[int, ...]]
+_Options = tuple[bool, int, int, int]
 
 
 class HandScorer:
@@ -32,7 +32,8 @@ class HandScorer:
         self.wordlist = wordlist
         self.solver = Solver(wordlist)
         self.max_entries = max_entries
-        self._memo: dict[_Key, Scores] = {}
+        self._memo: dict[_Options, dict[tuple[int, ...], Scores]] = {}  # per options, by the hand's cards
+        self._entries = 0
 
     def scores(self, hands: Sequence[Sequence[Card]], *, discard: bool, beat_longest: int | None = None,
                beat_words: int | None = None, bonus: int = 10) -> list[Scores]:  # fmt: skip
@@ -40,11 +41,14 @@ class HandScorer:
         scored in one batch."""
         options = (discard, -1 if beat_longest is None else beat_longest,
                    -1 if beat_words is None else beat_words, bonus)  # fmt: skip
-        keys = [(options, _sorted_indices(hand)) for hand in hands]
-        memo = self._memo
-        if len(memo) + len(keys) > self.max_entries:
-            memo.clear()  # a crude bound: decisions need hundreds of hands, the memo holds many games' worth
-        missing: dict[_Key, Sequence[Card]] = {}
+        keys = list(map(_sorted_indices, hands))
+        if self._entries + len(keys) > self.max_entries:
+            self._memo.clear()  # a crude bound: decisions need hundreds of hands, the memo holds many games' worth
+            self._entries = 0
+        memo = self._memo.get(options)
+        if memo is None:
+            memo = self._memo[options] = {}
+        missing: dict[tuple[int, ...], Sequence[Card]] = {}
         for key, hand in zip(keys, hands):
             if key not in memo and key not in missing:
                 missing[key] = hand
@@ -52,17 +56,15 @@ class HandScorer:
             found = self.solver.score_many(list(missing.values()), discard=discard, beat_longest=beat_longest,
                                            beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
             memo.update(zip(missing, found))
-        return [memo[key] for key in keys]
+            self._entries += len(missing)
+        return list(map(memo.__getitem__, keys))
 
     def one(self, hand: Sequence[Card], *, discard: bool) -> Scores:
         return self.scores([hand], discard=discard)[0]
 
 
-_INDEX = {card: card.index for card in set(full_deck())}  # a dict lookup: cheaper than the property
-
-
 def _sorted_indices(hand: Iterable[Card]) -> tuple[int, ...]:
-    return tuple(sorted(map(_INDEX.__getitem__, hand)))
+    return tuple(sorted(map(_CARD_INDEX.__getitem__, hand)))  # a dict lookup: cheaper than the property
 
 
 _SCORERS: dict[WordList, HandScorer] = {}  # word lists hash by identity

@@ -24,14 +24,16 @@ import random
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from ..cards import Card
+from ..cards import _CARD_INDEX, Card
 from .counting import discard_pile, known_holdings, unseen
 from .engine import Game
 from .rules import Rules, add_to_totals, score_round
 from .shuffle import Shuffler
-from .state import Phase, PlayerView, RoundResult
+from .state import Action, Phase, PlayerView, RoundResult
 
 __all__ = ["HiddenState", "RolloutGame", "Sampler", "decision_seed", "rollout_game", "sample_hidden"]
+
+_CARD_ORDER = _CARD_INDEX.__getitem__  # cards' own order, as a sort key at C speed
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +64,7 @@ class Sampler:
 
     def __init__(self, view: PlayerView, *, extra_turns: int = 6) -> None:
         self.view = view
-        self._pool = sorted(unseen(view).elements())
+        self._pool = sorted(unseen(view).elements(), key=_CARD_ORDER)
         held = known_holdings(view)
         self._known = [list(held[s].elements())[: view.hand_sizes[s]] for s in range(view.players)]
         self._discard = discard_pile(view)
@@ -148,6 +150,9 @@ class RolloutGame(Game):
         self._went_out = view.went_out
         self._public = list(view.log)
         self.result = None
+
+    def _record(self, action: Action) -> None:
+        """Nothing: a simulated finish is never recorded or replayed."""
 
     def _end_round(self, turn_limit: bool = False) -> RoundResult:
         scores = score_round(self._laid, self._hands, self._went_out, self.rules)

@@ -366,10 +366,12 @@ class NumbaBackend:
         jobs[:, :FACE_SLOTS] = counts
         jobs[:, FACE_SLOTS : K.JOB_STATUS] = params
         threads = max(1, min(threads, len(jobs)))
-        works = [self._new_work(K.work_size(K.PACKED_WORDS, memo_size)) for _ in range(threads)]
         if threads == 1:
-            self._k.solve_rows(edges, ranks, jobs, works[0], 0, 1, K.PACKED_WORDS)
+            # The thread's own work array, as for one hand (its memo's generation stamps make every
+            # slot a new search finds unknown): a fresh one would be zeroed and paged in every batch.
+            self._k.solve_rows(edges, ranks, jobs, self._solo(trie, memo_size)[1], 0, 1, K.PACKED_WORDS)
         else:
+            works = [self._new_work(K.work_size(K.PACKED_WORDS, memo_size)) for _ in range(threads)]
             runners = [
                 threading.Thread(target=self._k.solve_rows, name=f"quiddler-batch-{t}", daemon=True,
                                  args=(edges, ranks, jobs, works[t], t, threads, K.PACKED_WORDS))
@@ -436,10 +438,12 @@ class AutoBackend:
             return self._decide(upcoming)
 
     def _decide(self, upcoming: float) -> Backend:
-        from . import _native
-
         if self.compiled is not None:
             return self.compiled
+        if self._compiler is None and self.python_seconds + upcoming < self.PAYOFF_SECONDS:
+            return self.python  # the usual answer for a one-shot solve: without importing _native (subprocess...)
+        from . import _native
+
         if self._compiler is not None:
             now = time.monotonic()
             if now < self._next_poll:
@@ -456,8 +460,6 @@ class AutoBackend:
             log.info("solver kernels compiled in %.1f s; using them from now on",
                      time.monotonic() - self._compile_started)  # fmt: skip
             return self._load()
-        if self.python_seconds + upcoming < self.PAYOFF_SECONDS:
-            return self.python
         if importlib.util.find_spec("numba") is None:
             self._given_up = True
             return self.python

@@ -15,6 +15,7 @@ import os
 import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from operator import index, itemgetter
 from typing import Any
 
@@ -373,7 +374,8 @@ class Solver:
         if not len(counts):
             return best, go_out
         params = _PLAIN_PARAMS[discard]
-        memo_size = max(needed_memo(row, params) for row in counts.tolist())
+        # needed_memo of the largest search, for every row at once (no bonus targets: one state a sub-hand)
+        memo_size = 1 + _MEMO_UNIT * int((counts + 1).prod(axis=1).max())
         self._check_memory(memo_size, False)
         engine = get_backend("numba")
         assert isinstance(engine, NumbaBackend)
@@ -489,11 +491,25 @@ class Solver:
                                     f"{type(hands).__name__}")  # fmt: skip
         if threads is not None:
             threads = _integer("threads", threads, 1)
+        hands = list(hands)  # looked at twice: the quick path, else the plain one
+        quick = _game_sized(hands, options)
+        if quick is not None and (engine := batch_backend(self.backend, len(hands))) is not None:
+            # The usual batch (a computer player's: plain options, hands of cards of a game's size)
+            # counted at C speed in one matrix; no memory bound refuses its searches.
+            import numpy as np
+
+            sizes, faces = quick
+            rows = np.repeat(np.arange(len(hands)), sizes) * FACE_SLOTS
+            matrix = np.bincount(rows + faces, minlength=len(hands) * FACE_SLOTS).reshape(len(hands), FACE_SLOTS)
+            params = _PLAIN_PARAMS[options["discard"]]
+            out, status = self._batch_counts(engine, matrix, params, _ROOMY[max(sizes)], threads)
+            yield [h if type(h) is tuple else tuple(h) for h in hands], (out, status, False)  # type: ignore[arg-type]
+            return
         parsed, counts = _parse_many(hands)
         params = _params(max((len(h) for h in parsed), default=1), options["discard"], options["beat_longest"],
                          options["beat_words"], options["bonus"])  # fmt: skip
         targets = params[1] > 0 or params[2] > 0
-        sizes = [needed_memo(hand_counts, params) for hand_counts in counts]
+        sizes = [_memo_room(len(hand), hand_counts, params) for hand, hand_counts in zip(parsed, counts)]
         self._check_memory(max(sizes, default=1), targets)
         start = 0
         while start < len(parsed):
@@ -853,6 +869,26 @@ def _check_size(hand: Sequence[Card]) -> None:
         raise HandTooLargeError(f"hand of {len(hand)} cards is too large (at most {MAX_CARDS})")
 
 
+_SEQUENCES = {tuple, list}
+
+
+def _game_sized(hands: list[Any], options: dict[str, Any]) -> tuple[list[int], list[int]] | None:
+    """Each hand's size and every hand's kernel faces, in order, found at C
+    speed, for a batch without bonus targets of tuples or lists of 1 to
+    :data:`_ROOMY_CARDS` cards; None for anything else (the plain path
+    parses it, with its errors)."""
+    plain = options["beat_longest"] is None and options["beat_words"] is None and type(options["bonus"]) is int
+    if not (hands and plain and options["bonus"] == 10 and set(map(type, hands)) <= _SEQUENCES):
+        return None
+    sizes = list(map(len, hands))
+    if min(sizes) < 1 or max(sizes) > _ROOMY_CARDS:
+        return None
+    try:
+        return sizes, list(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(hands)))
+    except (KeyError, TypeError):  # not all cards
+        return None
+
+
 def _parse_many(hands: Iterable[Iterable[Card] | str]) -> tuple[list[tuple[Card, ...]], list[array[int]]]:
     """Every hand parsed, size-checked and counted (see :func:`_hand_and_counts`);
     a bad one raises, naming its position."""
@@ -938,6 +974,7 @@ def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
 
 
 _memo_size = needed_memo
+_MEMO_UNIT = 2 * K.MEMO_SLOT
 
 
 def _memo_room(ncards: int, counts: Sequence[int], params: Sequence[int]) -> int:
