@@ -52,6 +52,7 @@ __all__ = [
     "GameReview",
     "RoundReview",
     "accuracy_of",
+    "describe_move",
     "label_of",
     "load_record",
     "review",
@@ -100,6 +101,28 @@ def accuracy_of(mean_loss: float) -> float:
     return 100.0 * math.exp(-max(0.0, mean_loss) / ACCURACY_SCALE)
 
 
+def describe_move(move: dict[str, Any], discard_top: str | None = None) -> str:
+    """A move in the record's encoding, for a person (``discard_top``: the
+    face-up card a draw from the discard pile takes).
+
+    >>> describe_move({"type": "draw", "player": 0, "source": "discard"}, "x")
+    'take the x'
+    >>> describe_move({"type": "go_out", "player": 0, "words": [["qu", "i", "t"]], "discard": "e"})
+    'go out: quit, discard e'
+    """
+    match move.get("type"):
+        case "draw":
+            if move.get("source") == "discard":
+                return f"take the {discard_top}" if discard_top else "take the discard top"
+            return "draw from the pile"
+        case "discard":
+            return f"discard {move['card']}"
+        case kind:
+            words = ", ".join("".join(word) for word in move["words"]) or "no words"
+            verb = "go out" if kind == "go_out" else "lay down"
+            return f"{verb}: {words}, discard {move['discard']}"
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One decision of the reviewed seat, judged.
@@ -135,6 +158,16 @@ class Decision:
     view: PlayerView
 
     @property
+    def played_text(self) -> str:
+        """The move made, for a person."""
+        return describe_move(self.played, _face(self.view))
+
+    @property
+    def best_text(self) -> str:
+        """The best move, for a person."""
+        return describe_move(self.best, _face(self.view))
+
+    @property
     def played_action(self) -> Action:
         return action_from_dict(self.played)
 
@@ -159,6 +192,10 @@ class Decision:
             "samples": self.samples,
             "position": _position(self.view),
         }
+
+
+def _face(view: PlayerView) -> str | None:
+    return None if view.discard_top is None else view.discard_top.face
 
 
 def _position(view: PlayerView) -> dict[str, Any]:
