@@ -93,8 +93,8 @@ def _review_text(result: GameReview) -> str:
         score = "" if r.score is None else str(r.score)
         lines.append(f"{r.round + 1:>5}  {r.decisions:>9}  {r.loss:>5.1f}  {r.accuracy:>8.1f}  {score:>5}")
     noise = f" ± {result.loss_se:.1f}" if any(d.samples for d in result.decisions) else ""
-    lines += ["", f"game: {len(result.decisions)} decisions, {result.loss_total:.1f}{noise} points lost "
-              f"({result.mean_loss:.2f} per decision), accuracy {result.accuracy:.1f}"]  # fmt: skip
+    lines += ["", (f"game: {len(result.decisions)} decisions, {result.loss_total:.1f}{noise} points lost "
+                   f"({result.mean_loss:.2f} per decision), accuracy {result.accuracy:.1f}")]  # fmt: skip
     for i in result.worst():
         d = result.decisions[i]
         lines.append(f"worst: round {d.round + 1}, turn {d.turn + 1} ({d.kind}): {d.played_text} lost "
