@@ -71,8 +71,10 @@ class Judgement:
 
 
 def judge(view: PlayerView, played: Action, level: str = "expert", *, salt: int = 0,
-          settings: SearchSettings = REVIEW_SEARCH) -> Judgement:  # fmt: skip
-    """Judge ``played`` in ``view`` (the seat to move's view) at ``level``."""
+          settings: SearchSettings | None = None) -> Judgement:  # fmt: skip
+    """Judge ``played`` in ``view`` (the seat to move's view) at ``level``;
+    master searches as ``settings`` say (None: :data:`REVIEW_SEARCH`)."""
+    settings = settings if settings is not None else REVIEW_SEARCH
     if level == "master" and searchable(view, settings):
         searched = _judge_by_search(view, played, settings, salt)
         if searched is not None:

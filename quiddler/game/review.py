@@ -9,7 +9,7 @@ public log, nothing hidden, nothing that came later) and has
 The loss is the evaluator's value of its best move less its value of the
 move made, in points; the labels and the accuracy figure map losses to
 words and to 0-100 by the thresholds below, which come from the measured
-distributions of the losses of the random, greedy, ev and expert players
+distributions of the losses of the random, greedy and ev players
 (``benchmarks/bench_review.py``; docs/review.md has the figures).
 
 >>> from quiddler.game import Game, Rules, make_player
@@ -65,16 +65,18 @@ Label = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 LABELS: tuple[Label, ...] = ("best", "good", "inaccuracy", "mistake", "blunder")
 
 #: The loss (points) below which a decision gets each label but the last;
-#: a loss at or above the last limit is a blunder.  Chosen from the measured
-#: distributions (docs/review.md): ``best`` is no loss at all (ties
-#: included), ``good`` a loss smaller than the median loss of ev's imperfect
-#: decisions, ``inaccuracy`` up to the median of greedy's, ``mistake`` up to
-#: the median of the random player's.
-LABEL_LIMITS: tuple[float, ...] = (0.05, 1.0, 3.0, 8.0)
+#: a loss at or above the last limit is a blunder.  ``best`` is no loss
+#: (ties included); the others are quantiles of the losses of the random,
+#: greedy and ev players' imperfect decisions, reviewed by the expert
+#: (benchmarks/bench_review.py, pooled): ``good`` below their 10th
+#: percentile, ``inaccuracy`` below the 25th, ``mistake`` below the 75th,
+#: ``blunder`` the costliest quarter.
+LABEL_LIMITS: tuple[float, ...] = (0.05, 1.0, 2.25, 9.25)
 
-#: Accuracy is ``100 * exp(-mean loss per decision / ACCURACY_SCALE)``: the
-#: random player's mean loss per decision (measured) maps to about 100/e = 37.
-ACCURACY_SCALE = 4.0
+#: Accuracy is ``100 * exp(-mean loss per decision / ACCURACY_SCALE)``, the
+#: scale chosen so that greedy play (the baseline other Quiddler programs
+#: use: measured 3.09 points per decision) scores 50.
+ACCURACY_SCALE = 4.45
 
 #: The largest record file :func:`load_record` reads (a game's record is tens of kilobytes).
 MAX_RECORD_BYTES = 32 << 20
@@ -83,7 +85,7 @@ MAX_RECORD_BYTES = 32 << 20
 def label_of(loss: float) -> Label:
     """The label of a decision that lost ``loss`` points (see :data:`LABEL_LIMITS`).
 
-    >>> label_of(0.0), label_of(0.5), label_of(2.0), label_of(5.0), label_of(20.0)
+    >>> label_of(0.0), label_of(0.5), label_of(2.0), label_of(5.0), label_of(10.0)
     ('best', 'good', 'inaccuracy', 'mistake', 'blunder')
     """
     for label, limit in zip(LABELS, LABEL_LIMITS):
@@ -95,8 +97,8 @@ def label_of(loss: float) -> Label:
 def accuracy_of(mean_loss: float) -> float:
     """The accuracy (0-100) of decisions that lost ``mean_loss`` points each on average.
 
-    >>> accuracy_of(0.0), round(accuracy_of(ACCURACY_SCALE), 1)
-    (100.0, 36.8)
+    >>> accuracy_of(0.0), round(accuracy_of(3.09))
+    (100.0, 50)
     """
     return 100.0 * math.exp(-max(0.0, mean_loss) / ACCURACY_SCALE)
 
@@ -308,10 +310,10 @@ class GameReview:
 def load_record(record: dict[str, Any] | str | os.PathLike[str]) -> dict[str, Any]:
     """A record given as a dict, a path or JSON text, as a dict (not yet
     checked: :func:`~quiddler.game.record.replay` does that).  A string that
-    starts with ``{`` is JSON text, any other string a path."""
+    starts with ``{`` or ``[`` is JSON text, any other string a path."""
     if isinstance(record, dict):
         return record
-    if isinstance(record, str) and record.lstrip().startswith("{"):
+    if isinstance(record, str) and record.lstrip()[:1] in ("{", "["):
         text = record
     elif isinstance(record, (str, os.PathLike)):
         try:
