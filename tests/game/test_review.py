@@ -20,12 +20,11 @@ from typing import Any
 
 import pytest
 
-from quiddler.game import Game, GameRecordError, GameReview, Rules, make_player, review
-from quiddler.game import judging
+from quiddler.game import Game, GameRecordError, GameReview, Rules, judging, make_player, review
 from quiddler.game.counting import unseen
 from quiddler.game.hints import hint
 from quiddler.game.judging import going_out_value, judge, lay_down_value
-from quiddler.game.master import MASTER, MasterPlayer
+from quiddler.game.master import MasterPlayer
 from quiddler.game.plans import play_game
 from quiddler.game.players import solve_hand
 from quiddler.game.record import game_record
