@@ -42,27 +42,32 @@ def read_records(path: str, game: int | None) -> dict[str, Any]:
     try:
         text = read_text(path, limit=MAX_RECORD_BYTES)
     except UnicodeDecodeError:
-        raise InputError(f"{shown(path)} is not a game record: it is not text") from None
+        raise InputError(f"{_named(path)} is not a game record: it is not text") from None
     except OSError as exc:
-        raise InputError(f"cannot read {shown(path)}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot read {_named(path)}: {exc.strerror or exc}") from None
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines[:2]):
         index = 0 if game is None else game
         if index >= len(lines):
-            raise InputError(f"--game {index}: {shown(path)} holds {len(lines)} games (0 to {len(lines) - 1})")
+            raise InputError(f"--game {index}: {_named(path)} holds {len(lines)} games (0 to {len(lines) - 1})")
         return _parse(lines[index], path, f"game {index} of ")
     if game not in (None, 0):
-        raise InputError(f"--game {game}: {shown(path)} holds one game (game 0)")
+        raise InputError(f"--game {game}: {_named(path)} holds one game (game 0)")
     return _parse(text, path, "")
+
+
+def _named(path: str) -> str:
+    """The file's name for a message: quoted, whole (its end names the file), printable."""
+    return repr(click.format_filename(path))
 
 
 def _parse(text: str, path: str, where: str) -> dict[str, Any]:
     try:
         data = loads_json(text)
     except ValueError as exc:
-        raise InputError(f"{where}{shown(path)} is not a game record: not JSON ({str(exc)[:120]})") from None
+        raise InputError(f"{where}{_named(path)} is not a game record: not JSON ({str(exc)[:120]})") from None
     if not isinstance(data, dict):
-        raise InputError(f"{where}{shown(path)} is not a game record: its JSON is not an object")
+        raise InputError(f"{where}{_named(path)} is not a game record: its JSON is not an object")
     return data
 
 
