@@ -20,7 +20,8 @@ Sections:
   the solver's memo and caches cleared (the game was just played, and its
   positions would otherwise be answered from memory).  Where the time goes:
   the seconds spent replaying the record and judging each kind of
-  decision, timed in a review on one core.
+  decision, and at level master the searched decisions and the rest,
+  timed in reviews on one core.
 
 Seeds: game ``i`` of player ``p`` (in the order above) is seeded
 ``seed + 1000 * p + i``; the players are seeded from it.  Times are wall
@@ -85,18 +86,18 @@ def histogram(values: list[float]) -> list[int]:
     return counts
 
 
-def one_game(task: tuple[str, int, int]) -> dict[str, Any]:
-    """Play one game of ``name`` against the expert and review ``name``'s seat."""
-    name, seed, seat = task
+def one_game(task: tuple[str, int, int, str]) -> dict[str, Any]:
+    """Play one game of ``name`` against the expert and review ``name``'s seat at ``level``."""
+    name, seed, seat, level = task
     names = [name, "expert"] if seat == 0 else ["expert", name]
     game = play_game([make_player(n, seed + 1 + s) for s, n in enumerate(names)], seed=seed)
-    result = review(game_record(game, names), seat)
+    result = review(game_record(game, names), seat, level=level)
     return {"player": name, "accuracy": result.accuracy, "mean_loss": result.mean_loss,
             "decisions": [(d.kind, d.loss) for d in result.decisions]}  # fmt: skip
 
 
-def players_section(games: int, workers: int, seed: int) -> dict[str, Any]:
-    tasks = [(name, seed + 1000 * p + i, i % 2) for i in range(games) for p, name in enumerate(PLAYERS)]
+def players_section(games: int, workers: int, seed: int, level: str = "expert") -> dict[str, Any]:
+    tasks = [(name, seed + 1000 * p + i, i % 2, level) for i in range(games) for p, name in enumerate(PLAYERS)]
     rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
     with ProcessPoolExecutor(workers) as pool:
         for done, row in enumerate(pool.map(one_game, tasks, chunksize=4), 1):
@@ -104,6 +105,10 @@ def players_section(games: int, workers: int, seed: int) -> dict[str, Any]:
             if done % 100 == 0:
                 print(f"  {done}/{len(tasks)} games reviewed", file=sys.stderr)
     out: dict[str, Any] = {}
+    weak = [loss for name in PLAYERS[:3] for row in rows[name] for _, loss in row["decisions"]
+            if loss >= LABEL_LIMITS[0]]  # fmt: skip
+    out["pooled_imperfect"] = {"players": list(PLAYERS[:3]), "decisions": len(weak),
+                               "losses": percentiles(weak, (10, 25, 50, 75, 90))}  # fmt: skip
     for name in PLAYERS:
         losses = [loss for row in rows[name] for _, loss in row["decisions"]]
         imperfect = [loss for loss in losses if loss >= LABEL_LIMITS[0]]
@@ -160,6 +165,11 @@ def speed_section(games: int, workers: int, seed: int) -> dict[str, Any]:
             judge(moment.view, moment.played)
             where[moment.kind] += time.perf_counter() - started
             counts[moment.kind] += 1
+        # ... and of a master review on one core: the searched decisions, and the rest.
+        for moment in moments:
+            started = time.perf_counter()
+            searched_now = judge(moment.view, moment.played, "master", salt=replayed.seed).samples > 0
+            where["master, searched" if searched_now else "master, not searched"] += time.perf_counter() - started
         cold()
         started = time.perf_counter()
         result = review(record, 0, level="master", workers=workers)
@@ -177,13 +187,52 @@ def speed_section(games: int, workers: int, seed: int) -> dict[str, Any]:
     }
 
 
+def late_wait_section(games: int, seed: int) -> dict[str, Any]:
+    """How the expert's formula for a wait it would not make (after its
+    waiting turns: the look-ahead value, no credit) compares with master's
+    simulated finishes: at each of the expert's going-out moves after its
+    first turn, going out less the best wait, by the formula and by 48
+    shared simulated finishes."""
+    from dataclasses import replace
+
+    from quiddler.game import Game
+    from quiddler.game.ai import advise
+    from quiddler.game.judging import _LATE_WAIT, REVIEW_SEARCH, _finishes
+    from quiddler.game.state import GoOut, action_from_dict
+
+    settings = replace(REVIEW_SEARCH, wait_turns=1_000_000)
+    rows = []
+    for i in range(games):
+        game = play_game([make_player("expert", seed + 11 + s) for s in range(2)], seed=seed + 700_000 + i)
+        record = game_record(game)
+        again = Game(2, seed=game.seed, rules=game.rules, shuffle=game.shuffle)
+        for entry in record["rounds"]:
+            for data in entry["actions"]:
+                action = action_from_dict(data)
+                view = again.view(again.turn)
+                if isinstance(action, GoOut) and view.turns_taken >= 2:
+                    late = advise(view, _LATE_WAIT, explain=False).options
+                    wait = next(o for o in late if o.action == "discard")
+                    out = next(o for o in late if o.action == "go-out")
+                    margins = _finishes(view, [action, wait.to_action(view.seat)], settings, seed)
+                    simulated = statistics.fmean(margins[0]) - statistics.fmean(margins[1])
+                    rows.append((view.round_size, out.value - wait.value, simulated))
+                again.apply(action)
+    gaps = [simulated - formula for _, formula, simulated in rows]
+    return {"games": games, "positions": len(rows), "samples": settings.samples,
+            "formula_gap": mean_ci([f for _, f, _ in rows]), "simulated_gap": mean_ci([s for _, _, s in rows]),
+            "simulated_less_formula": mean_ci(gaps)}  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per player (default 200)")
     parser.add_argument("--speed-games", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--only", choices=("players", "speed"), default=None)
+    parser.add_argument("--master-games", type=int, default=15, help="games per player reviewed at master")
+    parser.add_argument("--late-wait-games", type=int, default=12)
+    parser.add_argument("--only", choices=("players", "master", "speed", "late-wait"), default=None)
     parser.add_argument("--out", default=str(RESULTS), help="JSON file, or - for none")
     args = parser.parse_args()
     results: dict[str, Any] = {
@@ -199,14 +248,23 @@ def main() -> None:
         results["speed"] = speed_section(args.speed_games, args.workers, args.seed)
     if args.only in (None, "players"):
         results["players"] = players_section(args.games, args.workers, args.seed)
+    if args.only in (None, "master"):
+        results["players_master"] = players_section(args.master_games, args.workers, args.seed, "master")
+    if args.only in (None, "late-wait"):
+        results["late_wait"] = late_wait_section(args.late_wait_games, args.seed)
     results["load_after"] = os.getloadavg()
-    if "players" in results:
-        print(f"{'player':<8} {'games':>5} {'loss/decision (95% CI)':>26} {'accuracy (95% CI)':>24} {'imperfect':>9}")
-        for name, row in results["players"].items():
+    for section in ("players", "players_master"):
+        if section not in results:
+            continue
+        print(f"{section}: {'player':<8} {'games':>5} {'loss/decision (95% CI)':>26} {'accuracy (95% CI)':>24}")
+        for name in PLAYERS:
+            row = results[section][name]
             m, a = row["mean_loss"], row["accuracy"]
             print(f"{name:<8} {row['games']:>5} {m[0]:>8.3f} ({m[1]:.3f}-{m[2]:.3f})    "
                   f"{a[0]:>8.1f} ({a[1]:.1f}-{a[2]:.1f}) {row['share_imperfect']:>9.1%}")  # fmt: skip
-            print(f"         imperfect losses: {row['imperfect_losses']}")
+        print(f"  pooled imperfect losses of the weak players: {results[section]['pooled_imperfect']}")
+    if "late_wait" in results:
+        print(f"late waits: {results['late_wait']}")
     if "speed" in results:
         s = results["speed"]
         print(f"review of an 8-round 2-player game: expert median {s['expert_s']['median']:.2f} s (one core), "
