@@ -51,6 +51,7 @@ from .protocol import (
     parse_new_table,
     to_engine_action,
 )
+from .reviews import review_response
 from .store import Store, StoreError
 from .tables import JoinError, Table, Tables
 
@@ -315,6 +316,9 @@ class _Server:
         self.tables.forget_if_done(table)
         return JSONResponse(table.record(), headers={"content-disposition": f'attachment; filename="quiddler-{table.id}.json"'})
 
+    async def review(self, request: Request) -> Response:
+        return await review_response(self._table(request), self.tables, request.query_params)
+
     async def players(self, request: Request) -> Response:
         names = player_names()
         return JSONResponse({"players": list(names), "levels": [n for n in LEVELS if n in names], "default": "medium"})
@@ -518,6 +522,7 @@ def create_app(db: Path | str, *, allow_origins: Sequence[str] = (), allowed_hos
         Route("/api/tables/{table}", _guarded(server.table_summary)),
         Route("/api/tables/{table}/join", _guarded(server.join), methods=["POST"]),
         Route("/api/tables/{table}/record", _guarded(server.record)),
+        Route("/api/tables/{table}/review", _guarded(server.review)),
         Route("/api/players", server.players),
         Route("/api/rules", server.rules),
         WebSocketRoute("/ws/{table}", server.websocket),

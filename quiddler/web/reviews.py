@@ -1,0 +1,64 @@
+"""Game reviews served once a game is over: ``GET /api/tables/{table}/review?seat=N``.
+
+A review reads every seat's cards, so it exists only once the game is over
+(before that: 409), when the record with every card is public anyway.  It
+is worked out in the server's worker pool (the thread pool the computer
+players think in) with the decision time bound, and kept with the table
+while the table is held (while anyone watches it): the work of one seat is
+started once, and a request that gives up waiting (503) leaves it running
+for the next request to collect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.responses import JSONResponse, Response
+
+from ..game.review import review
+from .tables import Table, Tables
+
+__all__ = ["review_response"]
+
+#: Per table (for as long as the table is held), per seat: the review's JSON, or the work under way.
+_REVIEWS: weakref.WeakKeyDictionary[Table, dict[int, asyncio.Future[dict[str, Any]]]] = weakref.WeakKeyDictionary()
+
+_NO_STORE = {"cache-control": "no-store"}
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status, headers=_NO_STORE)
+
+
+def _seat(text: str | None, players: int) -> int | None:
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 2:
+        return None
+    seat = int(text)
+    return seat if seat < players else None
+
+
+async def review_response(table: Table, tables: Tables, params: Mapping[str, str]) -> Response:
+    """The review of ``params["seat"]`` (default 0) at level expert, as
+    :meth:`~quiddler.game.review.GameReview.to_dict` gives it."""
+    if not table.over:
+        return _error(409, "not_over", "the review is shown once the game is over")
+    players = table.game.players
+    seat = _seat(params.get("seat", "0"), players)
+    if seat is None:
+        return _error(400, "bad_seat", f"seat must be a seat number, 0 to {players - 1}")
+    work = _REVIEWS.setdefault(table, {})
+    future = work.get(seat)
+    if future is None or (future.done() and future.exception() is not None):
+        record = table.record()
+        wordlist = table.game.rules.wordlist
+        loop = asyncio.get_running_loop()
+        future = work[seat] = loop.run_in_executor(tables.executor, lambda: review(record, seat, wordlist=wordlist).to_dict())
+    try:
+        data = await asyncio.wait_for(asyncio.shield(future), tables.limits.decision_seconds)
+    except TimeoutError:
+        return _error(503, "busy", "the review is taking long: try again in a moment")
+    tables.forget_if_done(table)  # a finished table nobody watches leaves memory, its reviews with it
+    return JSONResponse(data, headers=_NO_STORE)
