@@ -4,6 +4,7 @@
 import { el } from "./dom.js";
 import { points, wordLetters, wordPoints, wordText } from "./cards.js";
 import { recordUrl } from "./net.js";
+import { reviewSection } from "./review.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 const listed = (items) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
@@ -141,5 +142,6 @@ export function gameOverView(view, session) {
       el("a", { class: "button", href: "/", "data-focus": "again" }, "Play another game"),
     ),
     el("p", { class: "small" }, "The record holds the game's seed, every deal and every move (the engine's JSON game record)."),
+    reviewSection(session, view.totals.length),
   );
 }
