@@ -51,7 +51,7 @@ from quiddler.game.judging import judge
 from quiddler.game.plans import play_game
 from quiddler.game.players import clear_solve_cache
 from quiddler.game.record import game_record, replay
-from quiddler.game.review import ACCURACY_SCALE, LABEL_LIMITS, LABELS, _moments, label_of, review
+from quiddler.game.reviews import ACCURACY_SCALE, LABEL_LIMITS, LABELS, _moments, label_of, review
 from quiddler.wordlist import default_wordlist
 
 RESULTS = Path(__file__).parent / "results" / "review.json"

@@ -1,7 +1,7 @@
 """``quiddler review``: every decision of a game against the evaluator's best.
 
 Reading the record and printing only; the review is
-:func:`quiddler.game.review.review`.  RECORD is any game record file: a
+:func:`quiddler.game.reviews.review`.  RECORD is any game record file: a
 ``play --save`` file, the browser game's downloaded record (one JSON
 object each), or a ``simulate --log`` file (one record per line, ``--game``
 picks one).
@@ -21,7 +21,7 @@ from ..errors import shown
 from ..files import loads_json, read_text
 from ..game.errors import GameRecordError
 from ..game.judging import LEVELS
-from ..game.review import MAX_RECORD_BYTES, GameReview, review
+from ..game.reviews import MAX_RECORD_BYTES, GameReview, review
 from ..wordlist import WordList
 from .errors import InputError, OneLineErrors
 from .params import json_option, progress_option, wordlist_option

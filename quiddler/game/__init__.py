@@ -17,7 +17,7 @@ from .hint_types import Hint, HintOption
 from .hints import hint
 from .master import MasterPlayer as _MasterPlayer  # noqa: F401  importing master registers the master player
 from .players import GreedyPlayer, Player, RandomPlayer, make_player, player_names, register_player
-from .review import Decision, GameReview, RoundReview, review
+from .reviews import Decision, GameReview, RoundReview, review
 from .rules import RoundScore, Rules, add_to_totals, score_round
 from .runner import play_game, simulate
 from .state import (

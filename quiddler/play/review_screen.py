@@ -1,5 +1,5 @@
 """The review offered at the end of a terminal game: the person's decisions
-against the expert's best (:func:`~quiddler.game.review.review`), as a
+against the expert's best (:func:`~quiddler.game.reviews.review`), as a
 table on the screen.
 
 The offer is one question, asked of a person at a terminal (a screen that
@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..game.engine import Game
 from ..game.record import game_record
-from ..game.review import GameReview, review
+from ..game.reviews import GameReview, review
 from .screen import Screen
 
 __all__ = ["offer_review", "review_panel"]

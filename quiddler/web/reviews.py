@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from ..game.review import review
+from ..game.reviews import review
 from .tables import Table, Tables
 
 __all__ = ["review_response"]
@@ -42,7 +42,7 @@ def _seat(text: str | None, players: int) -> int | None:
 
 async def review_response(table: Table, tables: Tables, params: Mapping[str, str]) -> Response:
     """The review of ``params["seat"]`` (default 0) at level expert, as
-    :meth:`~quiddler.game.review.GameReview.to_dict` gives it."""
+    :meth:`~quiddler.game.reviews.GameReview.to_dict` gives it."""
     if not table.over:
         return _error(409, "not_over", "the review is shown once the game is over")
     players = table.game.players

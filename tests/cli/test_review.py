@@ -14,7 +14,7 @@ import pytest
 from quiddler.game import Rules, make_player
 from quiddler.game.plans import play_game
 from quiddler.game.record import game_record
-from quiddler.game.review import review
+from quiddler.game.reviews import review
 
 from .helpers import assert_input_error, run, run_json
 

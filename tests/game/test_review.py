@@ -28,7 +28,7 @@ from quiddler.game.master import MasterPlayer
 from quiddler.game.plans import play_game
 from quiddler.game.players import solve_hand
 from quiddler.game.record import game_record
-from quiddler.game.review import LABEL_LIMITS, LABELS, accuracy_of, label_of
+from quiddler.game.reviews import LABEL_LIMITS, LABELS, accuracy_of, label_of
 from quiddler.game.state import Action, Discard, Draw, GoOut, LayDown, PlayerView, action_from_dict
 from quiddler.wordlist import load_wordlist
 

@@ -9,7 +9,7 @@ import io
 from quiddler.game import Game, Rules, make_player
 from quiddler.game.plans import play_game
 from quiddler.game.record import game_record
-from quiddler.game.review import review
+from quiddler.game.reviews import review
 from quiddler.play.screen import Screen
 from quiddler.play.session import Session
 

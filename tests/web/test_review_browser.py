@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from quiddler.game.review import review
+from quiddler.game.reviews import review
 
 from . import test_browser
 from .test_browser import PHONE, Tab, create_table, game_over, play_to_the_end, screenshot

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from quiddler.game.review import review
+from quiddler.game.reviews import review
 from quiddler.web import reviews as reviews_module
 from quiddler.web.app import create_app
 from quiddler.web.limits import Limits

@@ -10,7 +10,7 @@ The loss is the evaluator's value of its best move less its value of the
 move made, in points; the labels and the accuracy figure map losses to
 words and to 0-100 by the thresholds below, which come from the measured
 distributions of the losses of the random, greedy and ev players
-(``benchmarks/bench_review.py``; docs/review.md has the figures).
+(``benchmarks/bench_review.py``; [reviewing a game](../review.md) has the figures).
 
 >>> from quiddler.game import Game, Rules, make_player
 >>> from quiddler.game.plans import play_game
@@ -171,14 +171,19 @@ class Decision:
 
     @property
     def played_action(self) -> Action:
+        """The move made, as an engine action."""
         return action_from_dict(self.played)
 
     @property
     def best_action(self) -> Action:
+        """The best move, as an engine action."""
         return action_from_dict(self.best)
 
     def to_dict(self) -> dict[str, Any]:
-        """The decision's JSON shape (see [JSON shapes](../json.md#reviews))."""
+        """The decision's JSON shape (see [JSON shapes](../json.md#reviews)).
+
+        :returns: The fields above (``view`` as ``"position"``: what the seat could see), numbers rounded.
+        """
         return {
             "round": self.round,
             "turn": self.turn,
@@ -235,6 +240,10 @@ class RoundReview:
     score: int | None
 
     def to_dict(self) -> dict[str, Any]:
+        """The round's JSON shape (see [JSON shapes](../json.md#reviews)).
+
+        :returns: The fields above, numbers rounded.
+        """
         return {"round": self.round, "decisions": self.decisions, "loss": round(self.loss, 2),
                 "se": round(self.se, 2), "accuracy": round(self.accuracy, 1), "score": self.score}  # fmt: skip
 
@@ -279,14 +288,20 @@ class GameReview:
         return accuracy_of(self.mean_loss)
 
     def worst(self, count: int = 3) -> tuple[int, ...]:
-        """Indices of the costliest decisions labelled an inaccuracy or
-        worse, at most ``count``, costliest first."""
+        """The costliest decisions labelled an inaccuracy or worse.
+
+        :param count: At most this many.
+        :returns: Their indices in :attr:`decisions`, costliest first.
+        """
         bad = [i for i, d in enumerate(self.decisions) if LABELS.index(d.label) >= LABELS.index("inaccuracy")]
         return tuple(sorted(bad, key=lambda i: (-self.decisions[i].loss, i))[:count])
 
     def to_dict(self) -> dict[str, Any]:
         """The review's JSON shape, as ``quiddler review --json`` prints it
-        (see [JSON shapes](../json.md#reviews))."""
+        (see [JSON shapes](../json.md#reviews)).
+
+        :returns: The fields above, the totals, how many decisions got each label and :meth:`worst`.
+        """
         labels = {label: sum(1 for d in self.decisions if d.label == label) for label in LABELS}
         return {
             "seat": self.seat,
