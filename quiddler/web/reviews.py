@@ -3,16 +3,15 @@
 A review reads every seat's cards, so it exists only once the game is over
 (before that: 409), when the record with every card is public anyway.  It
 is worked out in the server's worker pool (the thread pool the computer
-players think in) with the decision time bound, and kept with the table
-while the table is held (while anyone watches it): the work of one seat is
-started once, and a request that gives up waiting (503) leaves it running
-for the next request to collect.
+players think in) with the decision time bound, and kept by table and
+seat: the work of one seat is started once, and a request that gives up
+waiting (503) leaves it running for the next request to collect.
 """
 
 from __future__ import annotations
 
 import asyncio
-import weakref
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,10 +20,15 @@ from starlette.responses import JSONResponse, Response
 from ..game.reviews import review
 from .tables import Table, Tables
 
-__all__ = ["review_response"]
+__all__ = ["KEPT_REVIEWS", "review_response"]
 
-#: Per table (for as long as the table is held), per seat: the review's JSON, or the work under way.
-_REVIEWS: weakref.WeakKeyDictionary[Table, dict[int, asyncio.Future[dict[str, Any]]]] = weakref.WeakKeyDictionary()
+#: The reviews kept: the most recently asked for, by table and seat, each
+#: the review's JSON or the work under way.  A finished game never changes,
+#: so a review stays right for as long as it is kept; keeping it past the
+#: table's stay in memory means asking again (or many times) costs nothing.
+_REVIEWS: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any]]] = OrderedDict()
+#: How many reviews are kept (each is tens of kilobytes of JSON).
+KEPT_REVIEWS = 256
 
 _NO_STORE = {"cache-control": "no-store"}
 
@@ -49,16 +53,20 @@ async def review_response(table: Table, tables: Tables, params: Mapping[str, str
     seat = _seat(params.get("seat", "0"), players)
     if seat is None:
         return _error(400, "bad_seat", f"seat must be a seat number, 0 to {players - 1}")
-    work = _REVIEWS.setdefault(table, {})
-    future = work.get(seat)
+    key = (table.id, seat)
+    future = _REVIEWS.get(key)
     if future is None or (future.done() and future.exception() is not None):
         record = table.record()
         wordlist = table.game.rules.wordlist
         loop = asyncio.get_running_loop()
-        future = work[seat] = loop.run_in_executor(tables.executor, lambda: review(record, seat, wordlist=wordlist).to_dict())
+        future = _REVIEWS[key] = loop.run_in_executor(tables.executor,
+                                                     lambda: review(record, seat, wordlist=wordlist).to_dict())  # fmt: skip
+        while len(_REVIEWS) > KEPT_REVIEWS:
+            _REVIEWS.popitem(last=False)
+    _REVIEWS.move_to_end(key)
     try:
         data = await asyncio.wait_for(asyncio.shield(future), tables.limits.decision_seconds)
     except TimeoutError:
         return _error(503, "busy", "the review is taking long: try again in a moment")
-    tables.forget_if_done(table)  # a finished table nobody watches leaves memory, its reviews with it
+    tables.forget_if_done(table)  # a finished table nobody watches leaves memory (its reviews are kept here)
     return JSONResponse(data, headers=_NO_STORE)

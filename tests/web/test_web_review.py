@@ -72,11 +72,11 @@ def test_a_review_is_worked_out_once_per_seat(client: TestClient, monkeypatch: p
         return real(record, seat, **options)
 
     monkeypatch.setattr(reviews_module, "review", counted)
-    with connect(client, table) as ws:  # someone is watching: the table, and its reviews, stay
-        hello(ws, None)
-        first = client.get(f"/api/tables/{table}/review?seat=1").json()
+    first = client.get(f"/api/tables/{table}/review?seat=1").json()
+    for _ in range(3):  # asked again, by anyone, also once the table has left the server's memory
         assert client.get(f"/api/tables/{table}/review?seat=1").json() == first
-    assert calls == [1]
+    assert client.get(f"/api/tables/{table}/review?seat=0").status_code == 200
+    assert calls == [1, 0]
 
 
 def test_an_unknown_table_is_404(client: TestClient) -> None:
@@ -99,15 +99,13 @@ def a_slow_review_is_collected_later(slow: TestClient, monkeypatch: pytest.Monke
 
     monkeypatch.setattr(reviews_module, "review", stuck)
     try:
-        with connect(slow, table) as ws:
-            hello(ws, None)
+        response = slow.get(f"/api/tables/{table}/review?seat=0")
+        assert response.status_code == 503 and response.json()["error"] == "busy"
+        release.set()
+        for _ in range(200):  # the work goes on: a later request collects it
             response = slow.get(f"/api/tables/{table}/review?seat=0")
-            assert response.status_code == 503 and response.json()["error"] == "busy"
-            release.set()
-            for _ in range(200):  # the work goes on: a later request collects it
-                response = slow.get(f"/api/tables/{table}/review?seat=0")
-                if response.status_code == 200:
-                    break
-            assert response.status_code == 200 and response.json()["seat"] == 0
+            if response.status_code == 200:
+                break
+        assert response.status_code == 200 and response.json()["seat"] == 0
     finally:
         release.set()
