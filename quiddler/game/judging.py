@@ -191,7 +191,7 @@ def _judge_by_search(view: PlayerView, played: Action, settings: SearchSettings,
         if option_for(tuple(options), option.to_action(view.seat)) is None:
             options.append(option)
     actions = [o.to_action(view.seat) for o in options]
-    mine = next((k for k, a in enumerate(actions) if option_for((options[k],), played) is not None), None)
+    mine = next((k for k, option in enumerate(options) if option_for((option,), played) is not None), None)
     if mine is None:
         mine = len(actions)
         actions.append(played)
