@@ -142,6 +142,7 @@ def cold() -> None:
 
 
 def speed_section(games: int, workers: int, seed: int) -> dict[str, Any]:
+    load_before = os.getloadavg()
     expert_s, master_s = [], []
     where: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
@@ -184,6 +185,8 @@ def speed_section(games: int, workers: int, seed: int) -> dict[str, Any]:
         "expert_seconds_by_part": {part: seconds / games for part, seconds in where.items()},
         "expert_decisions_by_kind": {kind: n / games for kind, n in counts.items()},
         "master_searched_decisions_per_game": searched / games,
+        "load_before": load_before,
+        "load_after": os.getloadavg(),
     }
 
 
@@ -235,7 +238,10 @@ def main() -> None:
     parser.add_argument("--only", choices=("players", "master", "speed", "late-wait"), default=None)
     parser.add_argument("--out", default=str(RESULTS), help="JSON file, or - for none")
     args = parser.parse_args()
-    results: dict[str, Any] = {
+    out = Path(args.out)
+    # A run of one section keeps the others' figures from the file.
+    results: dict[str, Any] = json.loads(out.read_text()) if args.only and args.out != "-" and out.exists() else {}
+    results |= {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared, noisy)",
         "python": platform.python_version(),
         "seed": args.seed,
@@ -272,7 +278,7 @@ def main() -> None:
         print(f"  expert, seconds per game by part: {s['expert_seconds_by_part']}")
     print(f"load average before {results['load_before']}, after {results['load_after']}")
     if args.out != "-":
-        Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
+        out.write_text(json.dumps(results, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -282,7 +282,7 @@ def review_speed() -> str:
             [f"master, {speed['workers_master']} worker processes", f"{speed['master_s']['median']:.1f} s",
              f"{speed['master_s']['max']:.1f} s"]]  # fmt: skip
     where = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in parts.items())
-    load = data.get("load_before", [0.0])[0], data.get("load_after", [0.0])[0]
+    load = speed.get("load_before", data["load_before"])[0], speed.get("load_after", data["load_after"])[0]
     return (_table([f"review of an 8-round two-player game ({speed['games']} games)", "median", "max"], rows)
             + f"\n\nOne core, per game: {where}; master searched "
               f"{speed['master_searched_decisions_per_game']:.1f} decisions a game. "

@@ -68,10 +68,10 @@ LABELS: tuple[Label, ...] = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: a loss at or above the last limit is a blunder.  ``best`` is no loss
 #: (ties included); the others are quantiles of the losses of the random,
 #: greedy and ev players' imperfect decisions, reviewed by the expert
-#: (benchmarks/bench_review.py, pooled): ``good`` below their 10th
-#: percentile, ``inaccuracy`` below the 25th, ``mistake`` below the 75th,
-#: ``blunder`` the costliest quarter.
-LABEL_LIMITS: tuple[float, ...] = (0.05, 1.0, 2.25, 9.25)
+#: (benchmarks/bench_review.py, pooled; to one decimal): ``good`` below
+#: their 10th percentile, ``inaccuracy`` below the 25th, ``mistake`` below
+#: the 75th, ``blunder`` the costliest quarter.
+LABEL_LIMITS: tuple[float, ...] = (0.05, 0.8, 2.0, 9.0)
 
 #: Accuracy is ``100 * exp(-mean loss per decision / ACCURACY_SCALE)``, the
 #: scale chosen so that greedy play (the baseline other Quiddler programs
@@ -85,7 +85,7 @@ MAX_RECORD_BYTES = 32 << 20
 def label_of(loss: float) -> Label:
     """The label of a decision that lost ``loss`` points (see :data:`LABEL_LIMITS`).
 
-    >>> label_of(0.0), label_of(0.5), label_of(2.0), label_of(5.0), label_of(10.0)
+    >>> label_of(0.0), label_of(0.5), label_of(1.5), label_of(5.0), label_of(10.0)
     ('best', 'good', 'inaccuracy', 'mistake', 'blunder')
     """
     for label, limit in zip(LABELS, LABEL_LIMITS):

@@ -99,7 +99,7 @@ def test_the_loss_is_the_best_value_less_the_played_value(expert_vs_greedy: dict
 
 
 def test_labels_rise_with_the_loss() -> None:
-    losses = [0.0, 0.5, 2.0, 6.0, 10.0]
+    losses = [0.0, 0.5, 1.5, 6.0, 10.0]
     assert [label_of(x) for x in losses] == list(LABELS)
     assert accuracy_of(0) == 100 and 0 < accuracy_of(30) < accuracy_of(6) < accuracy_of(0.5) < 100
 
