@@ -164,7 +164,7 @@ def review_command(record: str, seat: int | None, all_seats: bool, level: str, g
         seats = list(range(len(players)))
     else:
         seats = [seat if seat is not None else _default_seat(data)]
-    show = progress if progress is not None else (level == "master" and sys.stderr.isatty())
+    show = progress if progress is not None else sys.stderr.isatty()
     results = []
     for number in seats:
         with _progress_bar(show, f"seat {number}") as update:
