@@ -51,7 +51,7 @@ from .protocol import (
     parse_new_table,
     to_engine_action,
 )
-from .reviews import review_response
+from .reviews import ReviewRefused, table_review
 from .store import Store, StoreError
 from .tables import JoinError, Table, Tables
 
@@ -317,7 +317,11 @@ class _Server:
         return JSONResponse(table.record(), headers={"content-disposition": f'attachment; filename="quiddler-{table.id}.json"'})
 
     async def review(self, request: Request) -> Response:
-        return await review_response(self._table(request), self.tables, request.query_params)
+        try:
+            data = await table_review(self._table(request), self.tables, request.query_params.get("seat", "0"))
+        except ReviewRefused as exc:
+            return _error(exc.status, exc.code, exc.message)
+        return JSONResponse(data, headers=_NO_STORE)
 
     async def players(self, request: Request) -> Response:
         names = player_names()

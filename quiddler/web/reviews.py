@@ -12,15 +12,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Mapping
 from typing import Any
-
-from starlette.responses import JSONResponse, Response
 
 from ..game.reviews import review
 from .tables import Table, Tables
 
-__all__ = ["KEPT_REVIEWS", "review_response"]
+__all__ = ["KEPT_REVIEWS", "ReviewRefused", "table_review"]
 
 #: The reviews kept: the most recently asked for, by table and seat, each
 #: the review's JSON or the work under way.  A finished game never changes,
@@ -30,29 +27,29 @@ _REVIEWS: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any]]] = Ordered
 #: How many reviews are kept (each is tens of kilobytes of JSON).
 KEPT_REVIEWS = 256
 
-_NO_STORE = {"cache-control": "no-store"}
+
+class ReviewRefused(Exception):
+    """No review: ``status`` is the HTTP status (400, 409, 503)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status, headers=_NO_STORE)
+def _seat(text: str, players: int) -> int:
+    if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) < players:
+        return int(text)
+    raise ReviewRefused(400, "bad_seat", f"seat must be a seat number, 0 to {players - 1}")
 
 
-def _seat(text: str | None, players: int) -> int | None:
-    if text is None or not text.isascii() or not text.isdigit() or len(text) > 2:
-        return None
-    seat = int(text)
-    return seat if seat < players else None
-
-
-async def review_response(table: Table, tables: Tables, params: Mapping[str, str]) -> Response:
-    """The review of ``params["seat"]`` (default 0) at level expert, as
+async def table_review(table: Table, tables: Tables, seat_text: str) -> dict[str, Any]:
+    """The review of seat ``seat_text`` at level expert, as
     :meth:`~quiddler.game.reviews.GameReview.to_dict` gives it."""
     if not table.over:
-        return _error(409, "not_over", "the review is shown once the game is over")
-    players = table.game.players
-    seat = _seat(params.get("seat", "0"), players)
-    if seat is None:
-        return _error(400, "bad_seat", f"seat must be a seat number, 0 to {players - 1}")
+        raise ReviewRefused(409, "not_over", "the review is shown once the game is over")
+    seat = _seat(seat_text, table.game.players)
     key = (table.id, seat)
     future = _REVIEWS.get(key)
     if future is None or (future.done() and future.exception() is not None):
@@ -67,6 +64,6 @@ async def review_response(table: Table, tables: Tables, params: Mapping[str, str
     try:
         data = await asyncio.wait_for(asyncio.shield(future), tables.limits.decision_seconds)
     except TimeoutError:
-        return _error(503, "busy", "the review is taking long: try again in a moment")
+        raise ReviewRefused(503, "busy", "the review is taking long: try again in a moment") from None
     tables.forget_if_done(table)  # a finished table nobody watches leaves memory (its reviews are kept here)
-    return JSONResponse(data, headers=_NO_STORE)
+    return data
