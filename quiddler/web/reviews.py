@@ -2,8 +2,9 @@
 
 A review reads every seat's cards, so it exists only once the game is over
 (before that: 409), when the record with every card is public anyway.  It
-is worked out in the server's worker pool (the thread pool the computer
-players think in) with the decision time bound, and kept by table and
+is worked out in the server's worker pool (the threads the computer
+players think in, in the turn of the table's client) with the decision
+time bound, and kept by table and
 seat: the work of one seat is started once, and a request that gives up
 waiting (503) leaves it running for the next request to collect.
 """
@@ -52,12 +53,11 @@ async def table_review(table: Table, tables: Tables, seat_text: str) -> dict[str
     seat = _seat(seat_text, table.game.players)
     key = (table.id, seat)
     future = _REVIEWS.get(key)
-    if future is None or (future.done() and future.exception() is not None):
-        record = table.record()
+    if future is None or future.cancelled() or (future.done() and future.exception() is not None):
+        record = table.record_json()
         wordlist = table.game.rules.wordlist
-        loop = asyncio.get_running_loop()
-        future = _REVIEWS[key] = loop.run_in_executor(tables.executor,
-                                                     lambda: review(record, seat, wordlist=wordlist).to_dict())  # fmt: skip
+        future = _REVIEWS[key] = tables.pool.submit(table.pool_key,
+                                                    lambda: review(record, seat, wordlist=wordlist).to_dict())  # fmt: skip
         while len(_REVIEWS) > KEPT_REVIEWS:
             _REVIEWS.popitem(last=False)
     _REVIEWS.move_to_end(key)
