@@ -93,6 +93,7 @@ def main() -> None:
     hint      the expert's advice for a position you type in
     play      a whole game against the computer in the terminal
     serve     the game in the browser, against the computer or with friends
+    review    every decision of a game against the best move, and what it cost
     simulate  many games between computer players: win rates and more
     odds      how often a dealt hand can go out, by hand size
 
