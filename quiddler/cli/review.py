@@ -10,6 +10,7 @@ picks one).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ from typing import Any
 import click
 
 from ..errors import shown
-from ..files import loads_json, read_text
+from ..files import loads_json, open_regular
 from ..game.errors import GameRecordError
 from ..game.judging import LEVELS
 from ..game.reviews import MAX_RECORD_BYTES, GameReview, review
@@ -38,22 +39,52 @@ Examples:
 
 def read_records(path: str, game: int | None) -> dict[str, Any]:
     """The record in the file at ``path``: the file's one JSON object, or
-    line ``game`` (from 0; the first by default) of a file of one record per line."""
+    line ``game`` (from 0; the first by default) of a file of one record per
+    line.  A log is read line by line (it may hold many thousands of games);
+    no record may be larger than :data:`MAX_RECORD_BYTES`."""
     try:
-        text = read_text(path, limit=MAX_RECORD_BYTES)
-    except UnicodeDecodeError:
-        raise InputError(f"{_named(path)} is not a game record: it is not text") from None
+        with os.fdopen(open_regular(path, os.O_RDONLY), "rb") as stream:
+            first = stream.readline(MAX_RECORD_BYTES + 1)
+            second = _next_record_line(stream)
+            if second is None or not _is_object(first):  # one record, maybe spread over lines
+                if game not in (None, 0):
+                    raise InputError(f"--game {game}: {_named(path)} holds one game (game 0)")
+                text = first + (second or b"") + stream.read(MAX_RECORD_BYTES + 1)
+                return _parse(text, path, "")
+            index = 0 if game is None else game
+            count = 0
+            for count, line in enumerate(_lines_from(first, second, stream), 1):
+                if count - 1 == index:
+                    return _parse(line, path, f"game {index} of ")
+            raise InputError(f"--game {index}: {_named(path)} holds {count} games (0 to {count - 1})")
     except OSError as exc:
         raise InputError(f"cannot read {_named(path)}: {exc.strerror or exc}") from None
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines[:2]):
-        index = 0 if game is None else game
-        if index >= len(lines):
-            raise InputError(f"--game {index}: {_named(path)} holds {len(lines)} games (0 to {len(lines) - 1})")
-        return _parse(lines[index], path, f"game {index} of ")
-    if game not in (None, 0):
-        raise InputError(f"--game {game}: {_named(path)} holds one game (game 0)")
-    return _parse(text, path, "")
+
+
+def _lines_from(first: bytes, second: bytes, stream: Any) -> Iterator[bytes]:
+    """The records of a log, one line each: the two read already, then the rest."""
+    yield first
+    yield second
+    while (line := _next_record_line(stream)) is not None:
+        yield line
+
+
+def _next_record_line(stream: Any) -> bytes | None:
+    """The next line that is not blank, or None at the end of the file."""
+    while True:
+        line: bytes = stream.readline(MAX_RECORD_BYTES + 1)
+        if not line:
+            return None
+        if line.strip():
+            return line
+
+
+def _is_object(line: bytes) -> bool:
+    """Whether a line is a whole JSON object (a record of a log), not the start of one spread over lines."""
+    try:
+        return isinstance(loads_json(line.decode("utf-8")), dict)
+    except (ValueError, UnicodeDecodeError):
+        return False
 
 
 def _named(path: str) -> str:
@@ -61,9 +92,13 @@ def _named(path: str) -> str:
     return repr(click.format_filename(path))
 
 
-def _parse(text: str, path: str, where: str) -> dict[str, Any]:
+def _parse(raw: bytes, path: str, where: str) -> dict[str, Any]:
+    if len(raw) > MAX_RECORD_BYTES:
+        raise InputError(f"{where}{_named(path)} is not a game record: over {MAX_RECORD_BYTES:,} bytes")
     try:
-        data = loads_json(text)
+        data = loads_json(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InputError(f"{where}{_named(path)} is not a game record: it is not text") from None
     except ValueError as exc:
         raise InputError(f"{where}{_named(path)} is not a game record: not JSON ({str(exc)[:120]})") from None
     if not isinstance(data, dict):

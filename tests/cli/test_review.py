@@ -144,3 +144,21 @@ def test_a_missing_file_and_a_record_of_another_word_list_are_one_error_line(tmp
     assert_input_error(run("review", str(GOLDEN / "v2" / "two-custom-list.json")), "short-words.txt",
                        "pass that list")  # fmt: skip
     assert_input_error(run("review", str(tmp_path)), "not a regular file")
+
+
+def test_a_log_larger_than_any_record_is_read_line_by_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from quiddler.cli import review as review_module
+
+    line = record_text()
+    log = tmp_path / "games.jsonl"
+    log.write_text(f"{line}\n\n{line}\n{line}\n")  # three games, a blank line between
+    monkeypatch.setattr(review_module, "MAX_RECORD_BYTES", len(line) + 10)  # the file is three times that
+    data = run_json("review", str(log), "--game", "2", "--seat", "1")
+    assert data["decisions"] and data["player"] == "human"
+    assert_input_error(run("review", str(log), "--game", "3"), "holds 3 games (0 to 2)")
+
+
+def test_a_record_spread_over_lines_is_one_game(tmp_path: Path) -> None:
+    path = tmp_path / "pretty.json"
+    path.write_text(json.dumps(json.loads(record_text()), indent=2))
+    assert run_json("review", str(path)) == run_json("review", str(path), "--game", "0")
