@@ -239,6 +239,66 @@ def web() -> str:
     )  # fmt: skip
 
 
+def _review_rows(section: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for name in ("random", "greedy", "ev", "expert"):
+        row = section[name]
+        loss, accuracy = row["mean_loss"], row["accuracy"]
+        rows.append([name, f"{row['games']:,}", f"{row['decisions']:,}", f"{loss[0]:.2f}", _interval(loss, ".2f"),
+                     f"{accuracy[0]:.1f}", _interval(accuracy, ".1f"), f"{row['share_imperfect']:.0%}"])  # fmt: skip
+    return rows
+
+
+def review_players() -> str:
+    data = _load("review.json")
+    return _table(["player", "games", "decisions", "loss per decision", "95%", "accuracy", "95%", "imperfect"],
+                  _review_rows(data["players"]))  # fmt: skip
+
+
+def review_master() -> str:
+    data = _load("review.json")
+    return _table(["player", "games", "decisions", "loss per decision", "95%", "accuracy", "95%", "imperfect"],
+                  _review_rows(data["players_master"]))  # fmt: skip
+
+
+def review_quantiles() -> str:
+    data = _load("review.json")
+    pooled = data["players"]["pooled_imperfect"]
+    limits = data["label_limits"]
+    sets = {"p10": "good below it", "p25": "inaccuracy below it", "p50": "", "p75": "mistake below it, blunder above",
+            "p90": ""}  # fmt: skip
+    rows = [[f"{q[1:]}th percentile", f"{value:.2f}", sets[q]] for q, value in pooled["losses"].items()]
+    rows.append(["label limits in use", ", ".join(f"{k} < {v:g}" for k, v in list(limits.items())[:4]), ""])
+    return (f"{pooled['decisions']:,} imperfect decisions (a loss of {limits['best']:g} or more) of "
+            f"{', '.join(pooled['players'])}, reviewed by the expert:\n\n"
+            + _table(["of their losses (points)", "value", "sets"], rows))  # fmt: skip
+
+
+def review_speed() -> str:
+    data = _load("review.json")
+    speed = data["speed"]
+    parts = speed["expert_seconds_by_part"]
+    rows = [["expert, one core", f"{speed['expert_s']['median']:.2f} s", f"{speed['expert_s']['max']:.2f} s"],
+            [f"master, {speed['workers_master']} worker processes", f"{speed['master_s']['median']:.1f} s",
+             f"{speed['master_s']['max']:.1f} s"]]  # fmt: skip
+    where = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in parts.items())
+    load = speed.get("load_before", data["load_before"])[0], speed.get("load_after", data["load_after"])[0]
+    return (_table([f"review of an 8-round two-player game ({speed['games']} games)", "median", "max"], rows)
+            + f"\n\nOne core, per game: {where}; master searched "
+              f"{speed['master_searched_decisions_per_game']:.1f} decisions a game. "
+              f"Load average {load[0]:.1f} when the run started, {load[1]:.1f} when it ended (2 cores).")
+
+
+def review_late_wait() -> str:
+    data = _load("review.json")["late_wait"]
+    rows = [[what, f"{data[key][0]:+.2f}", _interval(data[key], "+.2f")]
+            for what, key in (("the formula (look-ahead, no credit)", "formula_gap"),
+                              (f"{data['samples']} simulated finishes", "simulated_gap"),
+                              ("simulated less formula", "simulated_less_formula"))]  # fmt: skip
+    return (f"{data['positions']} of the expert's going-out moves after its first turn, {data['games']} games; "
+            "going out less the best wait, in points:\n\n" + _table(["valued by", "mean", "95%"], rows))
+
+
 def machine() -> str:
     info = _load("solver.json")["machine"]
     text = (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, Python {info.get('python', '?')}, "
@@ -266,6 +326,11 @@ TABLES: dict[str, Callable[[], str]] = {
     "master-timing": master_timing,
     "master-turns": master_turns,
     "master-rollouts": master_rollouts,
+    "review-players": review_players,
+    "review-master": review_master,
+    "review-quantiles": review_quantiles,
+    "review-speed": review_speed,
+    "review-late-wait": review_late_wait,
 }
 
 

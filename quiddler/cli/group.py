@@ -23,6 +23,7 @@ COMMANDS = {
     "hint": "quiddler.cli.hint:hint",
     "odds": "quiddler.cli.odds:odds",
     "play": "quiddler.cli.play:play",
+    "review": "quiddler.cli.review:review_command",
     "serve": "quiddler.cli.serve:serve",
     "simulate": "quiddler.cli.simulate:simulate",
     "site": "quiddler.cli.site:site",

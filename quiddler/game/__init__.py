@@ -17,6 +17,7 @@ from .hint_types import Hint, HintOption
 from .hints import hint
 from .master import MasterPlayer as _MasterPlayer  # noqa: F401  importing master registers the master player
 from .players import GreedyPlayer, Player, RandomPlayer, make_player, player_names, register_player
+from .reviews import Decision, GameReview, RoundReview, review
 from .rules import RoundScore, Rules, add_to_totals, score_round
 from .runner import play_game, simulate
 from .state import (
@@ -37,10 +38,12 @@ __all__ = [
     "AIPlayer",
     "Action",
     "CardNotInHandError",
+    "Decision",
     "Discard",
     "Draw",
     "Game",
     "GameRecordError",
+    "GameReview",
     "GoOut",
     "GoingOutError",
     "GreedyPlayer",
@@ -55,6 +58,7 @@ __all__ = [
     "PublicEvent",
     "RandomPlayer",
     "RoundResult",
+    "RoundReview",
     "RoundScore",
     "Rules",
     "UnknownPlayerError",
@@ -67,6 +71,7 @@ __all__ = [
     "play_game",
     "player_names",
     "register_player",
+    "review",
     "score_round",
     "simulate",
     "word_of",

@@ -45,6 +45,7 @@ from .commands import (
     Table,
     parse,
 )
+from .review_screen import offer_review
 from .saves import HUMAN, SaveError, check_save_target, save_game
 from .screen import Screen
 from .spelling import Match, Mode, WordProblem, distinct_choices, match_words
@@ -173,6 +174,7 @@ class Session:
             self.screen.blank()
             self.screen.show(render.game_over(self.game.history, self.names, self.human, self.game.totals))
             self._autosave()
+            offer_review(self.game, self.labels, self.human, self.screen)
             return 0
         except _Stop as stop:
             return stop.status

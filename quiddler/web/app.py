@@ -53,6 +53,7 @@ from .protocol import (
     to_engine_action,
 )
 from .rematch import Rematches, parse_rematch
+from .reviews import ReviewRefused, table_review
 from .store import Store, StoreError
 from .tables import JoinError, Table, Tables
 from .wordcheck import check_words
@@ -341,6 +342,13 @@ class _Server:
         return Response(table.record_json(), media_type="application/json",
                         headers={"content-disposition": f'attachment; filename="quiddler-{table.id}.json"'})  # fmt: skip
 
+    async def review(self, request: Request) -> Response:
+        try:
+            data = await table_review(self._table(request), self.tables, request.query_params.get("seat", "0"))
+        except ReviewRefused as exc:
+            return _error(exc.status, exc.code, exc.message)
+        return JSONResponse(data, headers=_NO_STORE)
+
     async def players(self, request: Request) -> Response:
         names = player_names()
         return JSONResponse({"players": list(names), "levels": [n for n in LEVELS if n in names], "default": "medium"})
@@ -534,6 +542,7 @@ def create_app(db: Path | str, *, allow_origins: Sequence[str] = (), allowed_hos
         Route("/api/tables/{table}/join", _guarded(server.join), methods=["POST"]),
         Route("/api/tables/{table}/record", _guarded(server.record)),
         Route("/api/tables/{table}/rematch", _guarded(server.rematch), methods=["POST"]),
+        Route("/api/tables/{table}/review", _guarded(server.review)),
         Route("/api/players", server.players),
         Route("/api/rules", server.rules),
         WebSocketRoute("/ws/{table}", server.websocket),

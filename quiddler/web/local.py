@@ -144,6 +144,21 @@ class LocalTable:
             raise ProtocolError("not_over", "the record is shown once the game is over")
         return game_record(self.game, self.names())
 
+    def review(self, body: str) -> dict[str, Any]:
+        """``GET /api/tables/{table}/review?seat=N``: a seat's decisions
+        against the expert's best, once the game is over (a ``{"seat": N}`` body)."""
+        from ..game.reviews import review  # the review's modules load only when one is asked for
+
+        if not self.game.over:
+            raise ProtocolError("not_over", "the review is shown once the game is over")
+        try:
+            seat = json.loads(body).get("seat", 0)
+        except (ValueError, AttributeError):
+            seat = None
+        if type(seat) is not int or not 0 <= seat < len(self.game.players):
+            raise ProtocolError("bad_seat", f"no seat {str(seat)[:20]!r} at this table")
+        return review(self.record(), seat, wordlist=self.game.rules.wordlist).to_dict()
+
     def rematch(self, token: str) -> LocalTable:
         """The same seats, names, rules and hints at a new table with a new
         deal, once the game is over (``POST /api/tables/{table}/rematch``)."""
@@ -291,7 +306,8 @@ class LocalHost:
     (a new-table body), ``restore`` (a saved table), ``rematch`` (a
     ``{"token"}`` body: the same table anew), ``summary``,
     ``record``, ``message`` (a client message: its replies, a list),
-    ``step`` (one computer move: a ``state`` or null), ``save`` and
+    ``step`` (one computer move: a ``state`` or null), ``review`` (a
+    ``{"seat"}`` body), ``save`` and
     ``solve`` (the solver page).  ``record`` and ``save`` answer JSON
     *text*: the page keeps and downloads it as it is, since a game seed
     (up to 2**63) does not survive a trip through JavaScript's numbers.
@@ -339,4 +355,6 @@ class LocalHost:
                 return 200, self._table().computer_step()
             case "save":
                 return 200, _text(self._table().save())
+            case "review":
+                return 200, self._table().review(body)
         raise ProtocolError("bad_message", f"unknown operation {op!r}"[:100])

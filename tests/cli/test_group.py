@@ -78,6 +78,7 @@ def test_every_command_is_in_the_table_and_imported_only_when_used() -> None:
         "hint": "quiddler.cli.hint:hint",
         "odds": "quiddler.cli.odds:odds",
         "play": "quiddler.cli.play:play",
+        "review": "quiddler.cli.review:review_command",
         "serve": "quiddler.cli.serve:serve",
         "simulate": "quiddler.cli.simulate:simulate",
         "site": "quiddler.cli.site:site",

@@ -59,7 +59,7 @@ def test_the_shared_options_are_each_defined_once() -> None:
 
 def test_the_word_list_is_everywhere_the_same_option() -> None:
     takers = {name for name, _ in _options()["--wordlist"]}
-    assert takers == {"check", "hint", "odds", "play", "simulate", "solve", "words"}
+    assert takers == {"check", "hint", "odds", "play", "review", "simulate", "solve", "words"}
 
 
 def test_files_are_path_and_counts_are_n() -> None:
@@ -67,8 +67,9 @@ def test_files_are_path_and_counts_are_n() -> None:
         for name, option in takers:
             if isinstance(option.type, (click.Path, click.File)):
                 assert option.metavar == "PATH", (name, flag)
-            if isinstance(option.type, click.types.IntParamType) and flag not in ("--top", "--bonus"):
-                assert option.metavar == "N", (name, flag)  # --top K and --bonus POINTS name their help's words
+            if isinstance(option.type, click.types.IntParamType) and flag not in ("--top", "--bonus", "--game"):
+                # --top K, --bonus POINTS and review's --game K name their help's words
+                assert option.metavar == "N", (name, flag)
 
 
 @pytest.mark.parametrize("name", COMMANDS)

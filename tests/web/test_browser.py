@@ -104,7 +104,7 @@ def test_a_whole_game_against_the_computer_by_clicking(server: str, open_tab: Ca
     assert page.locator("#score-sheet tbody tr").count() == 3  # two rounds and the totals
     text = page.inner_text(".over .result")
     assert "longest-word bonus" in text.lower() and "most-words bonus" in text.lower()
-    assert page.locator("#review-slot").count() == 1 and page.locator("#rematch").is_enabled()
+    assert page.locator("#review-button").count() == 1 and page.locator("#rematch").is_enabled()
     audit(page, "game-over")
 
     with page.expect_download() as download:

@@ -143,6 +143,11 @@ export class WorkerTransport {
     return this.records.get(table) ?? "";
   }
 
+  async review(table, seat) {
+    await this.hold(table);
+    return accepted(await this.engine.call("review", { seat }));
+  }
+
   /** Make the finished game's record ready to download, before its last state is shown. */
   async keepRecord(table) {
     if (this.records.has(table)) return;

@@ -8,6 +8,7 @@ import { points, wordLetters, wordPoints, wordText } from "./cards.js";
 import { list, t } from "./messages.js";
 import { transport } from "./transport.js";
 import { cardRow } from "./table.js";
+import { reviewSection } from "./review.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
@@ -187,8 +188,6 @@ export function gameOverView(view, session) {
         class: "button", id: "download-record", "data-focus": "download", href: transport().recordUrl(session.table),
         download: `quiddler-${session.table}.json`,
       }, t("download")),
-      // Room for "Review the game" (added by the review screen).
-      el("span", { id: "review-slot", class: "review-slot" }),
       el("a", { class: "button", href: "/", "data-focus": "again" }, t("playAnother")),
     ),
     el("p", { class: "small" }, t("recordNote")),
@@ -196,5 +195,6 @@ export function gameOverView(view, session) {
     scoreSheet(view, session),
     history.length ? el("h3", {}, t("roundResult", { round: history.at(-1).round, cards: history.at(-1).cards })) : null,
     history.length ? roundResult(history.at(-1), totalsBefore(history, history.length - 1), view.rules, session) : null,
+    reviewSection(session, view.totals.length),
   );
 }

@@ -48,6 +48,11 @@ export class ServerTransport {
     return request("POST", `${tablePath(table)}/rematch`, { token });
   }
 
+  /** GET /api/tables/{table}/review?seat=N: seat N's decisions against the best (GameReview.to_dict()). */
+  review(table, seat) {
+    return request("GET", `${tablePath(table)}/review?seat=${encodeURIComponent(seat)}`);
+  }
+
   /** Where the finished game's record is downloaded from. */
   recordUrl(table) {
     return `${tablePath(table)}/record`;

@@ -21,6 +21,8 @@
 //   rematch(table, token) -> Promise<{table, seat, token}>
 //   listPlayers() -> Promise<{players, levels, default} | null>
 //   recordUrl(table) -> the address the finished game's record downloads from
+//   review(table, seat) -> Promise<the review of that seat's decisions, once
+//       the game is over (GameReview.to_dict(), docs/json.md)>
 //
 // A refused call rejects with ApiError (its `status` an HTTP status, its
 // message the reason); a transport that cannot be reached rejects with any
