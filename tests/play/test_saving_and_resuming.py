@@ -410,9 +410,12 @@ def test_a_second_game_saving_to_the_same_file_is_refused_at_its_start(tmp_path:
 def test_sigterm_or_sighup_while_the_computer_moves_saves_the_game_and_leaves_no_lock(tmp_path: Path,
                                                                                       signum: int) -> None:  # fmt: skip
     save = tmp_path / "game.json"
-    game = subprocess.Popen([*_QUIDDLER, "play", *RESUMED, "--pace", "30", "--save", str(save)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
-                            start_new_session=True)  # fmt: skip
+    # SIGHUP as a terminal leaves it, even when the tests run under nohup (whose ignored SIGHUP a child inherits).
+    reset = "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+    default_hangup = [sys.executable, "-c", reset]
+    game = subprocess.Popen([*default_hangup, *_QUIDDLER, "play", *RESUMED, "--pace", "30", "--save", str(save)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=_env(), start_new_session=True)  # fmt: skip
     try:
         assert game.stdin is not None
         game.stdin.write("auto\nauto\n")  # one whole turn; then the computer moves (paced: most of a second)
