@@ -155,7 +155,7 @@ class LocalTable:
             seat = json.loads(body).get("seat", 0)
         except (ValueError, AttributeError):
             seat = None
-        if type(seat) is not int or not 0 <= seat < len(self.game.players):
+        if type(seat) is not int or not 0 <= seat < self.game.players:
             raise ProtocolError("bad_seat", f"no seat {str(seat)[:20]!r} at this table")
         return review(self.record(), seat, wordlist=self.game.rules.wordlist).to_dict()
 

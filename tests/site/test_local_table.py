@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from quiddler.cli import main
+from quiddler.game import review
 from quiddler.game.record import replay
 from quiddler.web.local import LocalHost, LocalTable, solve_answer
 from quiddler.web.protocol import encode_view, spectator_view
@@ -216,3 +217,20 @@ def test_the_save_and_the_record_are_text_so_a_big_seed_stays_exact() -> None:
     saved = json.loads(host.handle("save"))["body"]
     assert isinstance(saved, str) and json.loads(saved)["record"]["seed"] == 2**62 + 1
     assert LocalTable.restore(saved).game.seed == 2**62 + 1
+
+
+def test_a_finished_game_is_reviewed_in_the_page_as_the_server_reviews_it() -> None:
+    host = LocalHost()
+    host.handle("create", json.dumps({"seats": ["human", "expert"], "rules": SHORT, "hints": False, "name": "Cy"}))
+    table = host.table
+    assert table is not None
+    assert json.loads(host.handle("review", '{"seat": 0}')) == {
+        "status": 409, "body": {"error": "not_over", "message": "the review is shown once the game is over"}}
+    _, state = send(table, {"type": "hello", "token": table.token})
+    play_to_the_end(table, [state])
+    for bad in ('{"seat": 2}', '{"seat": "0"}', "[]", "nonsense"):
+        assert json.loads(host.handle("review", bad))["body"]["error"] == "bad_seat", bad
+    answer = json.loads(host.handle("review", '{"seat": 1}'))
+    assert answer["status"] == 200
+    assert answer["body"] == review(table.record(), 1).to_dict()
+    assert answer["body"]["seat"] == 1 and answer["body"]["loss_total"] == 0  # the expert by its own judgement
