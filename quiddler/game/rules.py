@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from ..cards import DECK_SIZE, Card
 from ..errors import shown
-from ..solver import MAX_CARDS
+from ..solver import MAX_BONUS, MAX_CARDS
 from ..solver.types import Word
 from ..wordlist import WordList, default_wordlist
 from .errors import RulesError, RulesTypeError
@@ -55,7 +55,7 @@ class Rules:
     :raises RulesError: A field is out of range: no rounds, a round of fewer
         than 2 cards or of so many that a hand with its drawn card would pass
         :data:`~quiddler.MAX_CARDS`, a negative
-        bonus, an unknown ``two_player_bonuses``, a ``turn_limit`` below 1.
+        bonus or one over :data:`~quiddler.MAX_BONUS`, an unknown ``two_player_bonuses``, a ``turn_limit`` below 1.
     """
 
     #: Cards dealt in each round; the number of rounds is its length.
@@ -117,6 +117,8 @@ class Rules:
         for name in ("longest_word_bonus", "most_words_bonus"):
             if getattr(self, name) < 0:
                 raise RulesError(f"{name} must not be negative, not {getattr(self, name)}")
+            if getattr(self, name) > MAX_BONUS:
+                raise RulesError(f"{name} must be at most {MAX_BONUS:,} (the solver's bound), not {getattr(self, name)}")
         if self.two_player_bonuses not in ("both", "longest", "most"):
             raise RulesError(f"unknown two_player_bonuses: {self.two_player_bonuses!r}")
         if self.first_turn_rule_rounds is not None and self.first_turn_rule_rounds < 0:

@@ -261,3 +261,12 @@ def test_totals_and_round_scores_must_match_seat_for_seat() -> None:
         add_to_totals([0, 0, 0], [RoundScore((), ()), RoundScore((), ())])
     with pytest.raises(ValueError, match="one entry per player"):
         score_round([[], []], [()], went_out=None)
+
+
+@pytest.mark.parametrize("name", ["longest_word_bonus", "most_words_bonus"])
+def test_a_bonus_past_the_solvers_bound_is_refused_by_the_rules_themselves(name: str) -> None:
+    from quiddler import MAX_BONUS
+
+    assert getattr(Rules(**{name: MAX_BONUS}), name) == MAX_BONUS
+    with pytest.raises(RulesError, match=f"{name} must be at most 1,000,000 .* not 2000000"):
+        Rules(**{name: 2 * MAX_BONUS})

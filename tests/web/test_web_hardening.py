@@ -24,9 +24,9 @@ from quiddler.game.engine import Game
 from quiddler.game.rules import Rules
 from quiddler.solver import MAX_BONUS
 from quiddler.web import tables as tables_module
-from quiddler.web.app import MAX_SPELLING_COMBINATIONS, create_app
+from quiddler.web.app import create_app
 from quiddler.web.limits import Limits, client_key
-from quiddler.web.protocol import MAX_ROUNDS, MAX_TURN_LIMIT, ProtocolError
+from quiddler.web.protocol import MAX_ROUNDS, MAX_SPELLING_COMBINATIONS, MAX_TURN_LIMIT, ProtocolError
 from quiddler.web.store import Store
 from quiddler.web.tables import Tables, plain_action
 
