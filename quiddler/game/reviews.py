@@ -420,7 +420,7 @@ def _judged_by_workers(job: _Job, count: int, workers: int, rules_words: WordLis
     """The judgements of ``count`` decisions from a pool of worker
     processes (forked where safe, as the simulations' are), in order."""
     from ..solver import warm
-    from .workers import WordSource, _abandon, _init_worker, _sigint_ignored, start_method
+    from .workers import WordSource, _abandon, _init_worker, _sigint_deferred, start_method
 
     method = start_method()
     if method == "fork":
@@ -430,7 +430,7 @@ def _judged_by_workers(job: _Job, count: int, workers: int, rules_words: WordLis
                                initializer=_init_worker, initargs=(source,))  # fmt: skip
     finished = False
     try:
-        with _sigint_ignored():
+        with _sigint_deferred():
             futures: list[Future[Judgement]] = [pool.submit(_judge_in_worker, job, i) for i in range(count)]
         for future in futures:
             yield future.result()
