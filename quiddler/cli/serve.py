@@ -43,9 +43,10 @@ def _require_web() -> None:
               help="Address to listen on; anything but loopback lets other machines connect.")  # fmt: skip
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, metavar="N",
               help="Port to listen on; 0 picks a free one (printed).")  # fmt: skip
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None, metavar="PATH",
-              help="The database of tables and games (default: tables.sqlite3 in "
-                   "$XDG_DATA_HOME/quiddler or ~/.local/share/quiddler).")  # fmt: skip
+@click.option("--db", "db_path", default=None, metavar="PATH|URL",
+              help="The database of tables and games: a SQLite file (default: tables.sqlite3 in "
+                   "$XDG_DATA_HOME/quiddler or ~/.local/share/quiddler), or postgresql://USER@HOST:PORT/DBNAME "
+                   "for several servers on one database.")  # fmt: skip
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Another origin whose pages may connect, e.g. https://quiddler.example "
                    "(behind a proxy); repeatable.")  # fmt: skip
@@ -57,6 +58,7 @@ def serve(ctx: click.Context, /, host: str, port: int, db_path: str | None, allo
     stop the server and start it again and every game goes on."""
     _require_web()
     from ..web.server import default_db, is_loopback, run
+    from ..web.store import is_url
 
     explicit = ctx.get_parameter_source("host") is click.core.ParameterSource.COMMANDLINE
     if not is_loopback(host):
@@ -67,7 +69,7 @@ def serve(ctx: click.Context, /, host: str, port: int, db_path: str | None, allo
     for origin in allow_origins:
         if not origin.startswith(("http://", "https://")) or origin.rstrip("/").count("/") != 2:
             raise InputError(f"--allow-origin must be an origin such as https://quiddler.example, not {origin!r}")
-    db = Path(db_path) if db_path is not None else default_db()
+    db: Path | str = default_db() if db_path is None else db_path if is_url(db_path) else Path(db_path)
     try:
         run(host, port, db, allow_origins, announce=lambda line: click.echo(line))
     except OSError as exc:
