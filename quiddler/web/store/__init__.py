@@ -1,7 +1,9 @@
 """Where the tables are kept: a SQLite file, or (for many server processes) PostgreSQL.
 
 :func:`open_store` opens what ``--db`` names: a path is a SQLite file
-(:class:`SqliteStore`), ``postgresql://...`` a PostgreSQL database; any
+(:class:`SqliteStore`), ``postgresql://...`` a PostgreSQL database
+(:class:`~quiddler.web.store.postgres.PostgresStore`, which needs the
+``postgres`` extra: psycopg is imported only then); any
 other ``scheme://`` is refused, naming the scheme, rather than taken for a
 file name.  Every store offers the interface of :class:`Store`, with the
 same guarantees.
@@ -45,6 +47,11 @@ def open_store(target: Path | str) -> Store:
         return SqliteStore(target)
     scheme = found.group(1).lower()
     if scheme in _POSTGRES_SCHEMES:
-        raise StoreError(f"--db {shown_target(target)}: PostgreSQL is not supported by this version of quiddler")
+        try:
+            from .postgres import PostgresStore
+        except ImportError:
+            raise StoreError(f"--db {shown_target(target)} needs the postgres extra (psycopg is missing): "
+                             "pip install 'quiddler[postgres]'") from None  # fmt: skip
+        return PostgresStore(target, shown_target(target))
     raise StoreError(f"--db {shown_target(target)}: quiddler keeps its tables in a SQLite file (a path) or in "
                      f"PostgreSQL (postgresql://USER@HOST:PORT/DBNAME), not in {scheme}")  # fmt: skip

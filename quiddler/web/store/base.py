@@ -19,6 +19,7 @@ move, whichever process or connection they write from.
 from __future__ import annotations
 
 import abc
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +68,19 @@ class Store(abc.ABC):
     #: Whether several server processes may use the database at once.
     shared: bool = False
 
+    def claim(self, table_id: str, moves: int, holder: str, seconds: float) -> bool:
+        """Whether ``holder`` may play the computer's move ``moves`` at the
+        table: it holds (or renews) the lease on that move for ``seconds``.
+        A store that one process has to itself grants every claim."""
+        return True
+
+    def listen(self, tell: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``tell(note)`` (on another thread) for every change another
+        process makes (see :mod:`~quiddler.web.coordination`); the function
+        returned stops listening.  A store one process has to itself has
+        nothing to tell."""
+        return lambda: None
+
     @abc.abstractmethod
     def close(self) -> None:
         """Close the database (a second call does nothing)."""
@@ -96,6 +110,10 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def load(self, table_id: str) -> TableRow | None:
         """The table with its seats and actions; None if there is none."""
+
+    @abc.abstractmethod
+    def seats(self, table_id: str) -> tuple[SeatRow, ...]:
+        """The table's seats as stored now."""
 
     @abc.abstractmethod
     def actions_since(self, table_id: str, number: int) -> list[dict[str, Any]]:

@@ -224,17 +224,14 @@ class SqliteStore(Store):
             db.execute("UPDATE tables SET finished = 1, updated = ? WHERE id = ?", (time.time(), table_id))
 
     def _row(self, values: tuple[Any, ...]) -> TableRow:
-        db = self._connection()
         table_id = values[0]
-        seats = tuple(
-            SeatRow(kind, name, token_hash)
-            for kind, name, token_hash in db.execute(
-                "SELECT kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
-            )
-        )
-        actions = tuple(self.actions_since(table_id, 0))
-        return TableRow(table_id, values[1], json.loads(values[2]), bool(values[3]), values[4], values[5],
-                        values[6], bool(values[7]), seats, actions)  # fmt: skip
+        return TableRow(table_id, values[1], json.loads(values[2]), bool(values[3]), values[4], values[5], values[6],
+                        bool(values[7]), self.seats(table_id), tuple(self.actions_since(table_id, 0)))  # fmt: skip
+
+    def seats(self, table_id: str) -> tuple[SeatRow, ...]:
+        rows = self._connection().execute(
+            "SELECT kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))  # fmt: skip
+        return tuple(SeatRow(kind, name, token_hash) for kind, name, token_hash in rows)
 
     _COLUMNS = "id, seed, rules, hints, invite_hash, created, updated, finished"
 
