@@ -52,6 +52,6 @@ def open_store(target: Path | str) -> Store:
         except ImportError:
             raise StoreError(f"--db {shown_target(target)} needs the postgres extra (psycopg is missing): "
                              "pip install 'quiddler[postgres]'") from None  # fmt: skip
-        return PostgresStore(target, shown_target(target))
+        return PostgresStore(str(target), shown_target(target))
     raise StoreError(f"--db {shown_target(target)}: quiddler keeps its tables in a SQLite file (a path) or in "
                      f"PostgreSQL (postgresql://USER@HOST:PORT/DBNAME), not in {scheme}")  # fmt: skip
