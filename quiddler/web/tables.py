@@ -14,6 +14,11 @@ takes longer is replaced by a plain legal move, so no table waits forever
 and a busy table never stalls the others.  Each decision is seeded from
 the game seed and where it falls in the game (as in ``quiddler play``), so
 a table rebuilt after a restart plays on as it would have.
+
+Several processes may serve the same tables from one shared store: what
+another process stored is caught up with before a write goes on top of it
+(:meth:`Table.catch_up`), and :mod:`~quiddler.web.coordination` says how
+each process hears of it and which one plays a computer's move.
 """
 
 from __future__ import annotations
@@ -39,9 +44,10 @@ from ..game.record import game_record
 from ..game.rules import Rules
 from ..game.state import Action, Discard, Draw, LayDown, Phase, PlayerView, action_from_dict
 from ..play.session import decision_seed
+from .coordination import Coordinator
 from .limits import Limits
 from .protocol import ProtocolError, dumps, encode_view, spectator_view
-from .store import SeatRow, Store, TableRow
+from .store import SeatRow, StaleError, Store, TableRow
 
 __all__ = ["HUMAN", "JoinError", "Listener", "SeatState", "Table", "Tables", "computer_action", "hash_secret"]
 
@@ -243,14 +249,19 @@ class Table:
         async with self.lock:
             if not secret_matches(invite, self.invite_hash):
                 raise JoinError(403, "bad_invite", "that is not this table's invite")
-            free = next((n for n, seat in enumerate(self.seats) if not seat.taken), None)
-            if free is None:
-                raise JoinError(409, "table_full", "every seat at this table is taken")
-            name = name if name is not None else f"Player {free + 1}"
-            token = new_token()
-            token_hash = hash_secret(token)
-            self.host.store.take_seat(self.id, free, name, token_hash)
-            self.seats[free].name = name
+            while True:
+                free = next((n for n, seat in enumerate(self.seats) if not seat.taken), None)
+                if free is None:
+                    raise JoinError(409, "table_full", "every seat at this table is taken")
+                seat_name = name if name is not None else f"Player {free + 1}"
+                token = new_token()
+                token_hash = hash_secret(token)
+                try:
+                    self.host.store.take_seat(self.id, free, seat_name, token_hash)
+                    break
+                except StaleError:  # another process gave that seat away first
+                    self._catch_up()
+            self.seats[free].name = seat_name
             self.seats[free].token_hash = token_hash
             self.broadcast()
             self.start_computers()
@@ -261,10 +272,17 @@ class Table:
         stored, applied, then shown to everyone.  Raises ProtocolError
         (``not_started``) or the engine's IllegalActionError."""
         async with self.lock:
+            if not self.full and self.host.store.shared:
+                self._catch_up()
             if not self.full:
                 raise ProtocolError("not_started", "the game starts when every seat is taken")
-            self.game.legal(action)
-            self._commit(action)
+            while True:
+                self.game.legal(action)
+                try:
+                    self._commit(action)
+                    break
+                except StaleError:  # another process stored a move first: try again on top of it
+                    self._catch_up()
         self.start_computers()
 
     def _commit(self, action: Action) -> None:
@@ -278,6 +296,30 @@ class Table:
 
     def view(self, seat: int) -> PlayerView:
         return self.game.view(seat)
+
+    def _catch_up(self) -> None:
+        """Take in the seats and actions other processes stored since this
+        table last looked, and tell the listeners if any (under the lock)."""
+        store = self.host.store
+        seated = False
+        for seat, row in zip(self.seats, store.seats(self.id), strict=True):
+            if (seat.name, seat.token_hash) != (row.name, row.token_hash):
+                seat.name, seat.token_hash = row.name, row.token_hash
+                seated = True
+        if seated:
+            self.broadcast()
+        for data in store.actions_since(self.id, self.moves):  # one state per move, as the process that stored it sent them
+            self.game.apply(action_from_dict(data))
+            self.moves += 1
+            self.broadcast()
+
+    async def catch_up(self) -> None:
+        """Another process changed the table: take it in, tell the
+        listeners, and let the computers play if it is their turn."""
+        async with self.lock:
+            self._catch_up()
+        self.start_computers()
+        self.host.forget_if_done(self)
 
     # -- computer players ----------------------------------------------------
 
@@ -296,6 +338,7 @@ class Table:
             log.error("table %s: the computer players stopped", self.id, exc_info=task.exception())
 
     async def _play_computers(self) -> None:
+        coordinator = self.host.coordinator
         while True:
             async with self.lock:
                 if not self._computer_to_move():
@@ -304,17 +347,27 @@ class Table:
                 view = self.game.view(seat)
                 moves = self.moves
                 strategy = self.seats[seat].kind
+                if not coordinator.claim(self.id, moves):  # another process plays this move
+                    coordinator.try_again_later(self.start_computers)
+                    return
             # Decided outside the lock: the table still answers (errors, hints refused) meanwhile.
-            action = await self.host.decide(strategy, self.game.seed, view)
+            keeping = asyncio.get_running_loop().create_task(coordinator.keep(self.id, moves))
+            try:
+                action = await self.host.decide(strategy, self.game.seed, view)
+            finally:
+                keeping.cancel()
             async with self.lock:
                 if self.moves != moves:
-                    continue  # cannot happen (only this task moves a computer seat); decide again
+                    continue  # caught up meanwhile with a move stored elsewhere; look again
                 try:
                     self.game.legal(action)
                 except IllegalActionError as exc:
                     log.error("table %s: %s played an illegal move (%s); playing a plain one", self.id, strategy, exc)
                     action = plain_action(view)
-                self._commit(action)
+                try:
+                    self._commit(action)
+                except StaleError:  # another process played it after all (its lease had run out)
+                    self._catch_up()
 
     async def stop(self) -> None:
         task = self._computer_task
@@ -334,6 +387,7 @@ class Tables:
         self.store = store
         self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
+        self.coordinator = Coordinator(self)
         self.executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=workers or max(2, os.cpu_count() or 2), thread_name_prefix="quiddler-player"
         )
@@ -413,7 +467,9 @@ class Tables:
         return Table(self, row.id, game, seats, row.hints, row.invite_hash, len(row.actions))
 
     def resume(self) -> int:
-        """Load every unfinished table and let its computers play on; how many were loaded."""
+        """Load every unfinished table and let its computers play on (and,
+        on a shared store, start hearing the other processes); how many were loaded."""
+        self.coordinator.start()
         self.purge()
         for row in self.store.unfinished():
             if row.id not in self.tables:
@@ -439,6 +495,7 @@ class Tables:
             del self.tables[table.id]
 
     async def close(self) -> None:
+        self.coordinator.stop()
         for table in list(self.tables.values()):
             await table.stop()
         self.executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,122 @@
+"""Several server processes on one database: how each keeps its tables in step.
+
+Each process holds the tables it serves in memory (:mod:`~quiddler.web.tables`)
+and any other process may change them: a person connected elsewhere moves,
+takes a seat, or a computer plays.  Three mechanisms keep that safe, all of
+them on a store that several processes share (PostgreSQL); with a store
+one process has to itself (SQLite) each is a no-op.
+
+* **Order.**  The store stores action ``n`` only on top of action ``n - 1``
+  (:class:`~quiddler.web.store.StaleError` otherwise).  A process that
+  finds itself behind reads what it missed, applies it, and tries the
+  person's action again on the new state: it applies there or is refused
+  as the engine refuses it (not your turn, already drawn).
+* **News.**  Every write notifies the other processes when it commits;
+  :class:`Coordinator` hears the notes on the store's listening thread
+  and has the table catch up at once and tell its connections the new
+  state.  After the connection to the database was lost, every table
+  catches up (what was said meanwhile is not heard again).
+* **Computer moves.**  A computer's move is played by the process that
+  holds its lease (:meth:`~quiddler.web.store.Store.claim`), renewed while
+  it thinks; a process that finds the lease held by another tries again
+  when it would have run out, so when the holder dies another plays the
+  move within :data:`LEASE_SECONDS` or so.  A move played twice would be
+  stored once anyway (the order above); the lease saves the thinking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .store import Store, StoreError
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+__all__ = ["LEASE_SECONDS", "Coordinator"]
+
+log = logging.getLogger("quiddler.web")
+
+#: How long a computer move's lease lasts unless renewed (every third of it).
+LEASE_SECONDS = 3.0
+
+
+class Coordinator:
+    """One process's part in keeping the tables of a shared store in step."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.store: Store = tables.store
+        #: This process's name in the leases.
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._stop: Callable[[], None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.database_down = False
+
+    def start(self) -> None:
+        """Hear the other processes (call on the event loop)."""
+        if self.store.shared and self._stop is None:
+            self._loop = asyncio.get_running_loop()
+            self._stop = self.store.listen(self._heard_elsewhere)
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._stop()
+            self._stop = None
+
+    def _heard_elsewhere(self, note: str) -> None:
+        """On the listening thread: hand the note to the event loop."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.heard, note)
+
+    def heard(self, note: str) -> None:
+        """A note from another process: ``"<kind> <table> [<moves>]"``, ``"down"`` or ``"up"``."""
+        if note == "down":
+            self.database_down = True
+            return
+        if note == "up":
+            self.database_down = False
+            for table_id in list(self.tables.tables):
+                self._refresh(table_id)
+            return
+        _, _, rest = note.partition(" ")
+        self._refresh(rest.partition(" ")[0])
+
+    def _refresh(self, table_id: str) -> None:
+        asyncio.get_running_loop().create_task(self._catch_up(table_id))
+
+    async def _catch_up(self, table_id: str) -> None:
+        try:
+            table = self.tables.get(table_id)  # a table new to this process is loaded: it may have to play on
+            if table is not None:
+                await table.catch_up()
+        except StoreError as exc:
+            log.warning("table %s: %s", table_id, exc)
+
+    # -- leases --------------------------------------------------------------
+
+    def claim(self, table_id: str, moves: int) -> bool:
+        """Whether this process plays the computer's move ``moves`` at the table now."""
+        return self.store.claim(table_id, moves, self.holder, LEASE_SECONDS)
+
+    async def keep(self, table_id: str, moves: int) -> None:
+        """Renew the lease while the move is thought about (cancel this when done)."""
+        while True:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            try:
+                if not self.claim(table_id, moves):
+                    log.warning("table %s: lost the lease of move %d", table_id, moves)
+                    return
+            except StoreError as exc:
+                log.warning("table %s: %s", table_id, exc)
+
+    def try_again_later(self, start: Callable[[], None]) -> None:
+        """Another process holds the lease: look again once it would have run out."""
+        asyncio.get_running_loop().call_later(LEASE_SECONDS + 0.2, start)
