@@ -12,15 +12,21 @@ one process has to itself (SQLite) each is a no-op.
   person's action again on the new state: it applies there or is refused
   as the engine refuses it (not your turn, already drawn).
 * **News.**  Every write notifies the other processes when it commits;
-  :class:`Coordinator` hears the notes on the store's listening thread
-  and has the table catch up at once and tell its connections the new
-  state.  After the connection to the database was lost, every table
-  catches up (what was said meanwhile is not heard again).
+  :class:`Coordinator` hears the notes on the store's listening thread.
+  A table this process serves (someone is connected to it here, or its
+  computer is thinking here) catches up at once and tells its connections
+  the new state; any other table is dropped from memory, to be rebuilt
+  from the store when someone comes for it, so a process spends nothing
+  on the moves of tables it does not serve.  After the connection to the
+  database was lost, every table served catches up (what was said
+  meanwhile is not heard again).
 * **Computer moves.**  A computer's move is played by the process that
   holds its lease (:meth:`~quiddler.web.store.Store.claim`), renewed while
   it thinks; a process that finds the lease held by another tries again
-  when it would have run out, so when the holder dies another plays the
-  move within :data:`LEASE_SECONDS` or so.  A move played twice would be
+  when it would have run out, so when the holder dies another process
+  serving the table plays the move within :data:`LEASE_SECONDS` or so
+  (and a table nobody is connected to any more goes on when someone
+  comes back to it, on whichever process).  A move played twice would be
   stored once anyway (the order above); the lease saves the thinking.
 """
 
@@ -37,7 +43,7 @@ from typing import TYPE_CHECKING
 from .store import Store, StoreError
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from .tables import Table, Tables
 
 __all__ = ["LEASE_SECONDS", "Coordinator"]
 
@@ -84,21 +90,25 @@ class Coordinator:
         if note == "up":
             self.database_down = False
             for table_id in list(self.tables.tables):
-                self._refresh(table_id)
+                self._changed(table_id)
             return
         _, _, rest = note.partition(" ")
-        self._refresh(rest.partition(" ")[0])
+        self._changed(rest.partition(" ")[0])
 
-    def _refresh(self, table_id: str) -> None:
-        asyncio.get_running_loop().create_task(self._catch_up(table_id))
+    def _changed(self, table_id: str) -> None:
+        table = self.tables.tables.get(table_id)
+        if table is None:
+            return
+        if table.listeners or table.playing:
+            asyncio.get_running_loop().create_task(self._catch_up(table))
+        else:
+            del self.tables.tables[table_id]  # not served here: rebuilt from the store when needed
 
-    async def _catch_up(self, table_id: str) -> None:
+    async def _catch_up(self, table: Table) -> None:
         try:
-            table = self.tables.get(table_id)  # a table new to this process is loaded: it may have to play on
-            if table is not None:
-                await table.catch_up()
+            await table.catch_up()
         except StoreError as exc:
-            log.warning("table %s: %s", table_id, exc)
+            log.warning("table %s: %s", table.id, exc)
 
     # -- leases --------------------------------------------------------------
 
@@ -117,6 +127,12 @@ class Coordinator:
             except StoreError as exc:
                 log.warning("table %s: %s", table_id, exc)
 
-    def try_again_later(self, start: Callable[[], None]) -> None:
-        """Another process holds the lease: look again once it would have run out."""
-        asyncio.get_running_loop().call_later(LEASE_SECONDS + 0.2, start)
+    def try_again_later(self, table: Table) -> None:
+        """Another process holds the lease: look again once it would have run
+        out, if this process still serves the table."""
+
+        def again() -> None:
+            if self.tables.tables.get(table.id) is table:
+                table.start_computers()
+
+        asyncio.get_running_loop().call_later(LEASE_SECONDS + 0.2, again)

@@ -167,6 +167,11 @@ class Table:
     def over(self) -> bool:
         return self.game.over
 
+    @property
+    def playing(self) -> bool:
+        """Whether this process is playing the table's computer seats now."""
+        return self._computer_task is not None
+
     def names(self) -> list[str]:
         """Each seat's name in the record: a person's display name, a computer's level."""
         return [seat.kind if seat.computer else (seat.name or f"player{i}") for i, seat in enumerate(self.seats)]
@@ -348,7 +353,7 @@ class Table:
                 moves = self.moves
                 strategy = self.seats[seat].kind
                 if not coordinator.claim(self.id, moves):  # another process plays this move
-                    coordinator.try_again_later(self.start_computers)
+                    coordinator.try_again_later(self)
                     return
             # Decided outside the lock: the table still answers (errors, hints refused) meanwhile.
             keeping = asyncio.get_running_loop().create_task(coordinator.keep(self.id, moves))
@@ -449,6 +454,7 @@ class Tables:
             if table is None:
                 return None
             self.tables[table_id] = table
+            table.start_computers()  # a computer to move plays on (on a shared store, unless another process is)
         return table
 
     def _rebuild(self, row: TableRow) -> Table | None:

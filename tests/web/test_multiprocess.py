@@ -11,6 +11,7 @@ server makes it refuse moves it cannot store, and it recovers.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -173,31 +174,53 @@ def test_the_same_and_conflicting_actions_through_two_processes_apply_once(pg_ur
                 client.close()
 
 
-def test_a_killed_process_loses_no_acknowledged_move_and_another_plays_its_computer(pg_url: str) -> None:
-    first, second = ServerProcess(pg_url), ServerProcess(pg_url)  # type: ignore[arg-type]
+def _server_whose_computers_never_decide(db: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> ServerProcess:
+    """A real server whose computer players think for ever: killed while one
+    is thinking, its move must be taken over by another process."""
+    (folder / "sitecustomize.py").write_text(
+        "import threading\nfrom quiddler.web import tables\n"
+        "tables.computer_action = lambda *args: threading.Event().wait(600)\n")  # fmt: skip
+    with monkeypatch.context() as patch:
+        patch.setenv("PYTHONPATH", str(folder))
+        return ServerProcess(db)  # type: ignore[arg-type]
+
+
+def test_a_killed_process_loses_no_acknowledged_move_and_another_plays_its_computer(
+        pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    thinking = _server_whose_computers_never_decide(pg_url, tmp_path, monkeypatch)
+    servers = [thinking, ServerProcess(pg_url)]  # type: ignore[arg-type]
     try:
-        table = _new_table(first, ["human", "hard"])
-        ann = Client(first, table["table"], table["token"])
+        table = _new_table(thinking, ["human", "hard"])
+        ann = Client(thinking, table["table"], table["token"])
         ann.until(lambda s: s["view"]["my_turn"])
-        ann.send(scripted_action(ann.state["view"]))  # draw: acknowledged
-        acknowledged = ann.until_moves(ann.state["moves"] + 1)
-        ann.send(scripted_action(acknowledged["view"]))  # discard: in flight when the process dies
-        first.kill()
+        moves = ann.state["moves"]
+        for _ in range(2):  # draw and discard: then the computer thinks, on the first process
+            ann.send(scripted_action(ann.state["view"]))
+            ann.until_moves(ann.state["moves"] + 1)
+        acknowledged = ann.state
+        assert acknowledged["moves"] == moves + 2 and not acknowledged["view"]["my_turn"]
+        thinking.kill()  # SIGKILL, the computer's move leased and unplayed
         ann.close()
-        ann = Client(second, table["table"], table["token"])
-        assert ann.state["moves"] >= acknowledged["moves"]
-        assert ann.state["view"]["history"][: len(acknowledged["view"]["history"])] == acknowledged["view"]["history"]
-        if not ann.state["view"]["my_turn"]:
-            if ann.state["moves"] == acknowledged["moves"]:  # the discard was lost with the process: send it again
-                ann.send(scripted_action(ann.state["view"]))
-            ann.until(lambda s: s["view"]["my_turn"] or _over(s))  # the computer's move, played by the second
+        ann = Client(servers[1], table["table"], table["token"])
+        assert ann.state["view"]["history"] == acknowledged["view"]["history"]
+        back = ann.until(lambda s: s["view"]["my_turn"] or _over(s))  # the second process took the move over
+        assert back["moves"] == acknowledged["moves"] + 2, "the computer's move was not played exactly once"
+
+        # An action in flight when its process dies: on the third process it is there or can be sent again.
+        servers.append(ServerProcess(pg_url))  # type: ignore[arg-type]
+        ann.send(scripted_action(back["view"]))
+        servers[1].kill()
+        ann.close()
+        ann = Client(servers[2], table["table"], table["token"])
+        assert ann.state["moves"] in (back["moves"], back["moves"] + 1)
+        assert ann.state["view"]["history"][: len(back["view"]["history"])] == back["view"]["history"]
         _play([ann], [], stop=_over)
-        record = httpx.get(f"{second.url}/api/tables/{table['table']}/record", timeout=30).json()
+        record = httpx.get(f"{servers[2].url}/api/tables/{table['table']}/record", timeout=30).json()
         assert replay(record).over
         ann.close()
     finally:
-        first.kill()
-        second.stop()
+        for server in servers:
+            server.kill()
 
 
 def test_postgresql_stopped_under_a_server_refuses_moves_it_cannot_store_then_recovers(postgres: Cluster) -> None:
