@@ -112,16 +112,16 @@ class Coordinator:
 
     # -- leases --------------------------------------------------------------
 
-    def claim(self, table_id: str, moves: int) -> bool:
+    async def claim(self, table_id: str, moves: int) -> bool:
         """Whether this process plays the computer's move ``moves`` at the table now."""
-        return self.store.claim(table_id, moves, self.holder, LEASE_SECONDS)
+        return await self.tables.stored(self.store.claim, table_id, moves, self.holder, LEASE_SECONDS)
 
     async def keep(self, table_id: str, moves: int) -> None:
         """Renew the lease while the move is thought about (cancel this when done)."""
         while True:
             await asyncio.sleep(LEASE_SECONDS / 3)
             try:
-                if not self.claim(table_id, moves):
+                if not await self.claim(table_id, moves):
                     log.warning("table %s: lost the lease of move %d", table_id, moves)
                     return
             except StoreError as exc:

@@ -262,10 +262,10 @@ class Table:
                 token = new_token()
                 token_hash = hash_secret(token)
                 try:
-                    self.host.store.take_seat(self.id, free, seat_name, token_hash)
+                    await self.host.stored(self.host.store.take_seat, self.id, free, seat_name, token_hash)
                     break
                 except StaleError:  # another process gave that seat away first
-                    self._catch_up()
+                    await self._catch_up()
             self.seats[free].name = seat_name
             self.seats[free].token_hash = token_hash
             self.broadcast()
@@ -278,42 +278,45 @@ class Table:
         (``not_started``) or the engine's IllegalActionError."""
         async with self.lock:
             if not self.full and self.host.store.shared:
-                self._catch_up()
+                await self._catch_up()
             if not self.full:
                 raise ProtocolError("not_started", "the game starts when every seat is taken")
             while True:
                 self.game.legal(action)
                 try:
-                    self._commit(action)
+                    await self._commit(action)
                     break
                 except StaleError:  # another process stored a move first: try again on top of it
-                    self._catch_up()
+                    await self._catch_up()
         self.start_computers()
 
-    def _commit(self, action: Action) -> None:
+    async def _commit(self, action: Action) -> None:
         """Store, then apply, a legal action and broadcast (under the lock)."""
-        self.host.store.append_action(self.id, self.moves, action.to_dict())
+        store = self.host.store
+        await self.host.stored(store.append_action, self.id, self.moves, action.to_dict())
         self.moves += 1
         self.game.apply(action)
         if self.game.over:
-            self.host.store.mark_finished(self.id)
+            await self.host.stored(store.mark_finished, self.id)
         self.broadcast()
 
     def view(self, seat: int) -> PlayerView:
         return self.game.view(seat)
 
-    def _catch_up(self) -> None:
+    async def _catch_up(self) -> None:
         """Take in the seats and actions other processes stored since this
         table last looked, and tell the listeners if any (under the lock)."""
         store = self.host.store
+        rows = await self.host.stored(store.seats, self.id)
+        actions = await self.host.stored(store.actions_since, self.id, self.moves)
         seated = False
-        for seat, row in zip(self.seats, store.seats(self.id), strict=True):
+        for seat, row in zip(self.seats, rows, strict=True):
             if (seat.name, seat.token_hash) != (row.name, row.token_hash):
                 seat.name, seat.token_hash = row.name, row.token_hash
                 seated = True
         if seated:
             self.broadcast()
-        for data in store.actions_since(self.id, self.moves):  # one state per move, as the process that stored it sent them
+        for data in actions:  # one state per move, as the process that stored it sent them
             self.game.apply(action_from_dict(data))
             self.moves += 1
             self.broadcast()
@@ -322,7 +325,7 @@ class Table:
         """Another process changed the table: take it in, tell the
         listeners, and let the computers play if it is their turn."""
         async with self.lock:
-            self._catch_up()
+            await self._catch_up()
         self.start_computers()
         self.host.forget_if_done(self)
 
@@ -352,7 +355,7 @@ class Table:
                 view = self.game.view(seat)
                 moves = self.moves
                 strategy = self.seats[seat].kind
-                if not coordinator.claim(self.id, moves):  # another process plays this move
+                if not await coordinator.claim(self.id, moves):  # another process plays this move
                     coordinator.try_again_later(self)
                     return
             # Decided outside the lock: the table still answers (errors, hints refused) meanwhile.
@@ -370,9 +373,9 @@ class Table:
                     log.error("table %s: %s played an illegal move (%s); playing a plain one", self.id, strategy, exc)
                     action = plain_action(view)
                 try:
-                    self._commit(action)
+                    await self._commit(action)
                 except StaleError:  # another process played it after all (its lease had run out)
-                    self._catch_up()
+                    await self._catch_up()
 
     async def stop(self) -> None:
         task = self._computer_task
@@ -397,7 +400,15 @@ class Tables:
             max_workers=workers or max(2, os.cpu_count() or 2), thread_name_prefix="quiddler-player"
         )
 
-    # -- thinking off the event loop ---------------------------------------
+    # -- the store, and thinking off the event loop ---------------------------
+
+    async def stored(self, call: Callable[..., T], *args: Any) -> T:
+        """Run a store call: on a shared store in a thread (a database round
+        trip, a commit waiting for the disk, never holds up the event loop,
+        and the commits of different tables go on at once); on SQLite, here."""
+        if self.store.shared:
+            return await asyncio.to_thread(call, *args)
+        return call(*args)
 
     async def _in_pool(self, work: Callable[[], T]) -> T:
         """Run ``work`` in the pool; TimeoutError after the decision time

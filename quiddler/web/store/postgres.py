@@ -90,7 +90,9 @@ _NOW = "extract(epoch from clock_timestamp())"
 
 
 class PostgresStore(Store):
-    """A server process's connection to the shared database."""
+    """A server process's connections to the shared database: one per
+    thread that calls it (the server calls it from a few threads, so that
+    the commits of different tables wait for the disk together)."""
 
     shared = True
 
@@ -98,7 +100,9 @@ class PostgresStore(Store):
         self.url = url
         self.shown = shown  #: the URL without its password, for messages
         self.origin = secrets.token_hex(6)  #: this store's name in its notifications
-        self._db: psycopg.Connection[Any] | None = None
+        self._local = threading.local()
+        self._opened: list[psycopg.Connection[Any]] = []
+        self._opened_lock = threading.Lock()
         self._closed = False
         with self._errors("open"):
             db = self._connection()
@@ -130,15 +134,20 @@ class PostgresStore(Store):
                                application_name="quiddler serve")  # fmt: skip
 
     def _connection(self) -> psycopg.Connection[Any]:
-        """The open connection, made again after the database went away."""
+        """This thread's open connection, made again after the database went away."""
         if self._closed:
             raise StoreError(f"the database {self.shown} is closed")
-        if self._db is None or self._db.closed or self._db.broken:
-            if self._db is not None:
-                self._db.close()
-            self._db = None
-            self._db = self._connect()
-        return self._db
+        db: psycopg.Connection[Any] | None = getattr(self._local, "db", None)
+        if db is None or db.closed or db.broken:
+            if db is not None:
+                db.close()
+                with self._opened_lock:
+                    self._opened.remove(db)
+            self._local.db = None
+            db = self._local.db = self._connect()
+            with self._opened_lock:
+                self._opened.append(db)
+        return db
 
     @contextmanager
     def _errors(self, doing: str) -> Iterator[None]:
@@ -150,9 +159,10 @@ class PostgresStore(Store):
 
     def close(self) -> None:
         self._closed = True
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        with self._opened_lock:
+            opened, self._opened = self._opened, []
+        for db in opened:
+            db.close()
 
     def _note(self, kind: str, table_id: str, moves: int | None = None) -> str:
         return f"{self.origin} {kind} {table_id}" + ("" if moves is None else f" {moves}")
@@ -205,14 +215,20 @@ class PostgresStore(Store):
                                        (time.time(), table_id))  # fmt: skip
 
     def claim(self, table_id: str, moves: int, holder: str, seconds: float) -> bool:
+        """(A lease need not survive a crash of the database: its commit does
+        not wait for the disk.  Were a lease lost, two processes might think
+        about one move; the move would still be stored once.)"""
         with self._errors("write to"):
-            won = self._connection().execute(
-                f"INSERT INTO leases (table_id, moves, holder, expires) VALUES (%s, %s, %s, {_NOW} + %s) "
-                "ON CONFLICT (table_id) DO UPDATE SET moves = excluded.moves, holder = excluded.holder, "
-                "expires = excluded.expires "
-                f"WHERE leases.holder = excluded.holder OR leases.moves <> excluded.moves OR leases.expires < {_NOW}",
-                (table_id, moves, holder, seconds),
-            ).rowcount  # fmt: skip
+            db = self._connection()
+            with db.transaction():
+                db.execute("SET LOCAL synchronous_commit TO off")
+                won = db.execute(
+                    f"INSERT INTO leases (table_id, moves, holder, expires) VALUES (%s, %s, %s, {_NOW} + %s) "
+                    "ON CONFLICT (table_id) DO UPDATE SET moves = excluded.moves, holder = excluded.holder, "
+                    "expires = excluded.expires WHERE leases.holder = excluded.holder "
+                    f"OR leases.moves <> excluded.moves OR leases.expires < {_NOW}",
+                    (table_id, moves, holder, seconds),
+                ).rowcount
         return won == 1
 
     def purge(self, *, finished_before: float, unfinished_before: float, lobby_before: float) -> list[str]:
