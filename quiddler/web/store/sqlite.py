@@ -8,11 +8,12 @@ cut of the whole machine may lose the last ones.  The seed is stored
 because the game cannot be rebuilt without it, and it never leaves the
 server before the game is over.
 
-One server at a time: the store holds an exclusive lock on the file
-(``flock``) for as long as it is open, so a second server on the same file
-is refused at start instead of handing the same seat to two people.  The
-system drops the lock when the process ends, however it ends, so a server
-killed with SIGKILL leaves no stale lock behind.
+One server at a time: the process holds an exclusive lock on the file
+(``flock``) for as long as a store of it is open, so a second server on the
+same file is refused at start instead of handing the same seat to two
+people.  The system drops the lock when the process ends, however it ends,
+so a server killed with SIGKILL leaves no stale lock behind.  (Stores of
+one file in one process share the lock: a test may open the file again.)
 
 The file is marked as quiddler's (``PRAGMA application_id``) with the
 version of its layout (``PRAGMA user_version``).  A file that is neither
@@ -27,10 +28,11 @@ import contextlib
 import json
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import SCHEMA_VERSION, SeatRow, StaleError, Store, StoreError, TableRow
 
@@ -80,17 +82,59 @@ _UNMARKED_LAYOUT = {
 }
 
 
+class _FileLock:
+    """The process's locks on database files, shared by the stores of one file."""
+
+    _lock = threading.Lock()
+    _held: ClassVar[dict[tuple[int, int], tuple[int, int]]] = {}  # (device, inode) -> (descriptor, stores)
+
+    @classmethod
+    def acquire(cls, path: str) -> tuple[int, int] | None:
+        """Lock the file (made if missing); its key, or None where there is no flock."""
+        if fcntl is None:
+            return None
+        with cls._lock:
+            with contextlib.suppress(FileNotFoundError):
+                stat = os.stat(path)
+                key = (stat.st_dev, stat.st_ino)
+                if key in cls._held:  # (not opened again: closing a descriptor would drop SQLite's own locks)
+                    fd, count = cls._held[key]
+                    cls._held[key] = (fd, count + 1)
+                    return key
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+            stat = os.fstat(fd)
+            key = (stat.st_dev, stat.st_ino)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise StoreError(f"the database '{path}' is in use by another quiddler server: "
+                                 "stop that one, or give another --db") from None  # fmt: skip
+            cls._held[key] = (fd, 1)
+        return key
+
+    @classmethod
+    def release(cls, key: tuple[int, int]) -> None:
+        with cls._lock:
+            fd, count = cls._held[key]
+            if count > 1:
+                cls._held[key] = (fd, count - 1)
+                return
+            del cls._held[key]
+        os.close(fd)
+
+
 class SqliteStore(Store):
     """The server's one connection to its SQLite file (``":memory:"``: nothing kept)."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
-        self._lock_fd: int | None = None
+        self._lock: tuple[int, int] | None = None
         self._db: sqlite3.Connection | None = None
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                self._lock()
+                self._lock = _FileLock.acquire(self.path)
             self._db = sqlite3.connect(self.path, isolation_level=None)
             self._check_ours()
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -108,17 +152,6 @@ class SqliteStore(Store):
         except (OSError, sqlite3.Error) as exc:
             self.close()
             raise StoreError(f"cannot open the database '{self.path}': {exc}") from None
-
-    def _lock(self) -> None:
-        """Hold the file for this store's life; StoreError if another process holds it."""
-        if fcntl is None:
-            return
-        self._lock_fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
-        try:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise StoreError(f"the database '{self.path}' is in use by another quiddler server: "
-                             "stop that one, or give another --db") from None  # fmt: skip
 
     def _check_ours(self) -> None:
         """Refuse, before writing anything, a database that is neither empty nor ours."""
@@ -159,9 +192,9 @@ class SqliteStore(Store):
         if self._db is not None:
             self._db.close()
             self._db = None
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)  # after the database: closing a descriptor drops the process's locks
-            self._lock_fd = None
+        if self._lock is not None:
+            _FileLock.release(self._lock)  # after the database: closing a descriptor drops the process's locks
+            self._lock = None
 
     def checkpoint(self) -> None:
         """Copy the committed transactions from the write-ahead log into the
