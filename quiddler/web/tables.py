@@ -25,6 +25,7 @@ each process hears of it and which one plays a computer's move.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import hashlib
 import hmac
 import logging
@@ -61,6 +62,11 @@ FINISHED_AT_HAND = 256
 HUMAN = "human"
 
 T = TypeVar("T")
+
+#: Threads (and connections) a process calls a shared store from.  A commit
+#: waits for the database's disk; PostgreSQL lets commits that wait at once
+#: share one flush, so the moves stored a second grow with the threads.
+STORE_THREADS = 16
 
 
 def hash_secret(secret: str) -> str:
@@ -422,6 +428,10 @@ class Tables:
         workers = workers or max(2, os.cpu_count() or 2)
         #: One client's tables think in at most half the threads, so a flood cannot starve the others.
         self.pool = FairPool(workers, share=workers // 2)
+        #: The threads a shared store is called from, each with its own connection: commits wait for
+        #: the disk together, so more threads store more moves a second (see STORE_THREADS).
+        self._store_threads = (concurrent.futures.ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="quiddler-store")
+                               if store.shared else None)  # fmt: skip
         self._hinting: set[str] = set()  # tables with a hint being worked out
         self._finished: OrderedDict[str, Table] = OrderedDict()  # finished games read lately, oldest first
 
@@ -431,8 +441,8 @@ class Tables:
         """Run a store call: on a shared store in a thread (a database round
         trip, a commit waiting for the disk, never holds up the event loop,
         and the commits of different tables go on at once); on SQLite, here."""
-        if self.store.shared:
-            return await asyncio.to_thread(call, *args)
+        if self._store_threads is not None:
+            return await asyncio.get_running_loop().run_in_executor(self._store_threads, call, *args)
         return call(*args)
 
     async def decide(self, table: Table, strategy: str, view: PlayerView) -> Action:
@@ -562,3 +572,5 @@ class Tables:
         for table in list(self.tables.values()):
             await table.stop()
         self.pool.close()
+        if self._store_threads is not None:
+            self._store_threads.shutdown(wait=False, cancel_futures=True)
