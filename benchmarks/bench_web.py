@@ -30,9 +30,9 @@ Measured at each step, over ``--seconds`` once every table of the step plays:
   parsed message to the new state queued: the table's lock, the engine,
   the commit to SQLite, the encoding), median and p99: what the server
   itself adds, apart from the network and the waits for a core;
-* ``store_ms``: the store's part of the same actions (storing the move:
-  SQLite's commit, or PostgreSQL's round trip), median, and ``db_share``,
-  its share of ``server_ms`` (medians); ``db_cpu``: the PostgreSQL
+* ``store_ms``: storing a move (any move, the computers' too: SQLite's
+  commit, or PostgreSQL's round trip and commit), median and p99, and
+  ``db_share``, its median over ``server_ms``'s; ``db_cpu``: the PostgreSQL
   processes' CPU use (1.0 = one core);
 * ``rss_per_table_kib``: the server's own memory (anonymous, resident or swapped out)
   above the server with one table, divided by the tables; ``server_cpu``: the server process's CPU
@@ -82,7 +82,7 @@ POINTS = {"a": 2, "b": 8, "c": 8, "d": 5, "e": 2, "f": 6, "g": 6, "h": 7, "i": 2
 #: engine, the commit, the encoding); SIGUSR1 writes the times since the
 #: last SIGUSR1 to the file named by the second argument.
 _SERVER = """
-import contextvars, json, signal, sys, time
+import json, signal, sys, time
 from quiddler.web import app, store
 from quiddler.web.limits import Limits
 from quiddler.web.protocol import ActionRequest
@@ -90,17 +90,14 @@ from quiddler.web.server import run
 
 times, store_times = [], []
 answer = app._Server._answer
-answering = contextvars.ContextVar("answering", default=False)
 
 async def timed(self, connection, table, request):
     if not isinstance(request, ActionRequest):
         return await answer(self, connection, table, request)
     started = time.perf_counter()
-    answering.set(True)
     try:
         return await answer(self, connection, table, request)
     finally:
-        answering.set(False)
         times.append(time.perf_counter() - started)
 
 def timed_store(cls):
@@ -110,8 +107,7 @@ def timed_store(cls):
         try:
             return append(self, *args, **kwargs)
         finally:
-            if answering.get():
-                store_times.append(time.perf_counter() - started)
+            store_times.append(time.perf_counter() - started)
     cls.append_action = append_action
 
 def dump(signum, frame):
