@@ -63,7 +63,6 @@ class Coordinator:
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._stop: Callable[[], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.database_down = False
 
     def start(self) -> None:
         """Hear the other processes (call on the event loop)."""
@@ -85,10 +84,8 @@ class Coordinator:
     def heard(self, note: str) -> None:
         """A note from another process: ``"<kind> <table> [<moves>]"``, ``"down"`` or ``"up"``."""
         if note == "down":
-            self.database_down = True
-            return
+            return  # the store said so in the log; moves are refused until it is back
         if note == "up":
-            self.database_down = False
             for table_id in list(self.tables.tables):
                 self._changed(table_id)
             return
