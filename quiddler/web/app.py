@@ -38,6 +38,7 @@ from ..play.spelling import WordProblem, match_words
 from .limits import AddressCounter, ClientRates, Limits, RateLimiter, client_key
 from .protocol import (
     ActionRequest,
+    CheckRequest,
     Hello,
     HintRequest,
     MatchRequest,
@@ -51,8 +52,10 @@ from .protocol import (
     parse_new_table,
     to_engine_action,
 )
+from .rematch import Rematches, parse_rematch
 from .store import Store, StoreError, open_store
 from .tables import JoinError, Table, Tables
+from .wordcheck import check_words
 
 __all__ = ["CSP", "LEVELS", "STATIC", "content_security_policy", "create_app"]
 
@@ -208,6 +211,7 @@ class _Server:
         self.connections = AddressCounter(limits.connections_per_address)
         self.creations = ClientRates(limits.tables_per_hour / 3600, limits.table_burst)
         self._tables: Tables | None = None
+        self.rematches = Rematches()
 
     @property
     def tables(self) -> Tables:
@@ -316,6 +320,17 @@ class _Server:
             return _error(exc.status, exc.code, exc.message)
         return JSONResponse({"seat": seat, "token": token}, headers=_NO_STORE)
 
+    async def rematch(self, request: Request) -> Response:
+        table = self._table(request)
+        data = await self._body(request)
+        try:
+            new_id, seat, token = await self.rematches.claim(self.tables, table, parse_rematch(data))
+        except ProtocolError as exc:
+            return _error(400, exc.code, exc.message)
+        except JoinError as exc:
+            return _error(exc.status, exc.code, exc.message)
+        return JSONResponse({"table": new_id, "seat": seat, "token": token}, headers=_NO_STORE)
+
     async def table_summary(self, request: Request) -> Response:
         table = self._table(request)
         self.tables.forget_if_done(table)  # a finished game read from the store need not stay in memory
@@ -423,6 +438,14 @@ class _Server:
             connection.seat, connection.hello = seat, True
             connection.reply({"type": "welcome", "table": table.id, "seat": seat, "hints": table.hints})
             await table.connect(connection)
+            offered = self.rematches.offered_by(table)
+            if offered is not None:
+                connection.reply({"type": "rematch", "by": offered})
+            return
+        if isinstance(request, CheckRequest):
+            if not connection.hello:
+                raise ProtocolError("hello_first", "say hello first, with your seat's token or as a spectator")
+            connection.reply(check_words(table.game.rules.words, request.words))
             return
         if not connection.hello:
             raise ProtocolError("hello_first", "say hello first, with your seat's token or as a spectator")
@@ -451,7 +474,8 @@ class _Server:
                 advice = await self.tables.hint(table, view)
             except TimeoutError:
                 raise ProtocolError("busy", "the hint took too long: try again") from None
-            connection.reply({"type": "hint", "hint": advice.to_dict()})
+            # What the values are: the expert's hints value a move in expected points.
+            connection.reply({"type": "hint", "hint": advice.to_dict(), "measure": {"unit": "expected_points"}})
         elif isinstance(request, MatchRequest):
             connection.reply(_match(table, seat, request))
 
@@ -537,6 +561,7 @@ def create_app(db: Path | str | Store, *, allow_origins: Sequence[str] = (), all
         Route("/api/tables/{table}", _guarded(server.table_summary)),
         Route("/api/tables/{table}/join", _guarded(server.join), methods=["POST"]),
         Route("/api/tables/{table}/record", _guarded(server.record)),
+        Route("/api/tables/{table}/rematch", _guarded(server.rematch), methods=["POST"]),
         Route("/api/players", server.players),
         Route("/api/rules", server.rules),
         WebSocketRoute("/ws/{table}", server.websocket),

@@ -40,6 +40,12 @@ invite page shows before joining (public: no token, invite, hand or seed).
 over (the engine's JSON, ``docs/game.md``; players by name: a person's
 display name, a computer's level); ``403`` before, ``404`` no such table.
 
+``POST /api/tables/{table}/rematch`` ``{"token": TOKEN}`` -> ``200 {"table":
+ID, "seat": K, "token": TOKEN}``: once the game is over, the token's own seat
+at a new table with the same seats, rules and hints and a new deal (the
+first seat to ask makes it; :mod:`.rematch`); ``403`` a token of no seat,
+``409`` before the end or a seat collected already.
+
 ``GET /api/players`` -> ``{"players": [NAME, ...], "levels": ["easy",
 "medium", "hard", "expert"], "default": "medium"}``: the computer players a
 seat may name (``levels`` the ones worth offering first, weakest first).
@@ -83,6 +89,11 @@ Client -> server:
   points first; ``discard`` null when the player must still choose one of
   ``left``), or ``error`` ``no_match`` with ``play``'s exact reason.
 - ``{"type": "ping"}`` -> ``{"type": "pong"}``.
+- ``{"type": "check", "words": [["c", "a", "t"], ...]}``: do these groups
+  of cards spell words? -> ``{"type": "check", "words": [{"cards": [...],
+  "word": "cat", "valid": true, "points": 8}, ...]}`` (a word needs two
+  cards or more and to be in the table's word list; ``points`` are the
+  cards' points either way).
 
 Server -> client (clients ignore types and fields they do not know):
 
@@ -92,7 +103,11 @@ Server -> client (clients ignore types and fields they do not know):
   "hints": bool}`` at once and after every change at the table (an
   action, a seat connecting or leaving); ``moves`` counts the actions
   accepted so far, so a client can tell a newer state from a re-sent one.
-- ``{"type": "hint", ...}``, ``{"type": "match", ...}``, ``{"type": "pong"}``.
+- ``{"type": "hint", "hint": HINT, "measure": {"unit": "expected_points"}}``
+  (``measure`` says what the options' values are), ``{"type": "match", ...}``,
+  ``{"type": "check", ...}``, ``{"type": "pong"}``.
+- ``{"type": "rematch", "by": K}``: seat K asked for a rematch of this
+  finished game (``POST /api/tables/{table}/rematch``, :mod:`.rematch`).
 - ``{"type": "error", "code": CODE, "message": TEXT}``.  Codes:
   ``bad_message`` (not JSON, unknown type, missing or extra field,
   oversized string, bad card, an action naming a player), ``hello_first``,
@@ -169,6 +184,7 @@ from ..solver import MAX_BONUS
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "ActionRequest",
+    "CheckRequest",
     "Hello",
     "HintRequest",
     "MatchRequest",
@@ -238,7 +254,15 @@ class Ping:
     pass
 
 
-ClientMessage = Hello | ActionRequest | HintRequest | MatchRequest | Ping
+@dataclass(frozen=True, slots=True)
+class CheckRequest:
+    """Groups of cards arranged in a hand: does each spell a word?  (Only
+    the word list is consulted: no hand or game fact is read or given.)"""
+
+    words: tuple[tuple[Card, ...], ...]
+
+
+ClientMessage = Hello | ActionRequest | HintRequest | MatchRequest | Ping | CheckRequest
 
 
 def _bad(message: str) -> ProtocolError:
@@ -372,7 +396,10 @@ def parse_message(text: str) -> ClientMessage:
     if kind == "ping":
         _fields(data, "ping", {"type"})
         return Ping()
-    raise _bad(f"unknown message type {_shown(kind)} (expected hello, action, hint, match or ping)")
+    if kind == "check":
+        _fields(data, "check", {"type", "words"})
+        return CheckRequest(_words(data["words"]))
+    raise _bad(f"unknown message type {_shown(kind)} (expected hello, action, hint, match, check or ping)")
 
 
 def to_engine_action(request: ActionRequest, seat: int) -> Action:

@@ -4,9 +4,10 @@ Each test drives Debian's Chromium through Playwright against a
 ``quiddler serve --port 0`` process on loopback, and plays by clicking (or
 by the keyboard alone) as a person would: the page's own buttons, never
 its WebSocket.  Moves are chosen with the page's hint button, whose best
-option the test then plays by hand.  The screenshots in docs/images/web-*.png
-are taken here: ``QUIDDLER_WEB_SCREENSHOTS=1 pytest tests/web/test_browser.py``
-takes them afresh.
+option the test then plays by hand.  Every screen is audited with
+axe-core at desktop and phone widths on the way (browsertools.audit), and
+the screenshots in docs/images/web-*.png are taken here:
+``QUIDDLER_WEB_SCREENSHOTS=1 pytest tests/web/test_browser*.py`` takes them afresh.
 
 The browser is required: without Playwright or Chromium these tests fail
 (CI installs both), they never skip.
@@ -15,306 +16,96 @@ The browser is required: without Playwright or Chromium these tests fail
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-IMAGES = ROOT / "docs" / "images"
-#: Where screenshots go on an ordinary run.
-SHOTS = Path(tempfile.gettempdir()) / "quiddler-web-screenshots"
-CHROMIUM = os.environ.get("QUIDDLER_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]  # fmt: skip
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-#: How long a step may wait for the server (a computer move, a first solver compile).
-WAIT_MS = 120_000
+from . import browsertools
+from .browsertools import (
+    PHONE,
+    Tab,
+    announced,
+    audit,
+    create_table,
+    game_over,
+    hand,
+    inside_viewport,
+    my_turn,
+    no_sideways_scroll,
+    play_hinted_move,
+    play_to_the_end,
+    start_listening,
+    start_server,
+    stop_server,
+    wait_discarded,
+    wait_for_move_or_end,
+)
 
 # Every test here starts a server process and a browser: give them room.
 pytestmark = pytest.mark.timeout(600)
 
-
-# -- the server and the browser ----------------------------------------------------------
-
-
-def start_server(folder: Path, port: int = 0) -> tuple[subprocess.Popen[bytes], str]:
-    """``quiddler serve`` on loopback over the database in ``folder``; the
-    process and the address its first line announces."""
-    out, err = folder / f"stdout-{time.monotonic_ns()}.txt", folder / "stderr.txt"
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    with out.open("w") as stdout, err.open("a") as stderr:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "quiddler.cli", "serve", "--port", str(port), "--db", str(folder / "tables.sqlite3")],
-            stdout=stdout, stderr=stderr, cwd=folder, env=env,
-        )  # fmt: skip
-    try:
-        return process, _first_line_url(process, out, err)
-    except BaseException:
-        stop_server(process)
-        raise
-
-
-def _first_line_url(process: subprocess.Popen[bytes], out: Path, err: Path) -> str:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        text = out.read_text()
-        if "\n" in text:
-            line = text.splitlines()[0]
-            match = re.fullmatch(r"Serving on (http://127\.0\.0\.1:\d+)", line.strip())
-            assert match, f"the first line is not 'Serving on http://HOST:PORT': {line!r}"
-            return match.group(1)
-        if process.poll() is not None:
-            pytest.fail(f"quiddler serve exited with {process.returncode}: {err.read_text()[-2000:]}", pytrace=False)
-        time.sleep(0.05)
-    pytest.fail(f"quiddler serve printed no address within 60 s: {err.read_text()[-2000:]}", pytrace=False)
-
-
-def stop_server(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(20)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real ``quiddler serve`` on a free loopback port; yields its base URL."""
-    process, url = start_server(tmp_path_factory.mktemp("serve"))
-    try:
-        yield url
-    finally:
-        stop_server(process)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium under Playwright; a missing one fails the test."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:  # pragma: no cover - CI installs it
-        pytest.fail(f"the browser tests need playwright ({exc}): pip install playwright", pytrace=False)
-    if not Path(CHROMIUM).is_file():  # pragma: no cover - CI installs it
-        pytest.fail(f"the browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium", pytrace=False)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-class Tab:
-    """A page and every script error or CSP refusal it reported (a test fails on any)."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-        self.problems: list[str] = []
-        self.server_stopped = False
-        #: Console messages a test expects (a request it makes the server refuse).
-        self.allowed: list[re.Pattern[str]] = []
-        page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
-        page.on("console", lambda msg: msg.type == "error" and self.problems.append(f"console: {msg.text}"))
-        page.set_default_timeout(WAIT_MS)
-
-    #: What Chromium logs while the server is away (a test that stops it on purpose allows these).
-    NETWORK = re.compile(r"WebSocket connection to .* failed|Failed to load resource: net::ERR_CONNECTION_REFUSED")
-
-    def check(self, *, server_stopped: bool = False) -> None:
-        problems = [p for p in self.problems
-                    if not (server_stopped and self.NETWORK.search(p)) and not any(a.search(p) for a in self.allowed)]
-        assert not problems, problems
-
-
-@pytest.fixture
-def open_tab(browser: Any) -> Iterator[Callable[..., Tab]]:
-    """open_tab(viewport=..., context=None): a new tab, in a fresh browser
-    context (its own localStorage: another person) unless one is given."""
-    contexts: list[Any] = []
-    tabs: list[Tab] = []
-
-    def make(viewport: dict[str, int] = DESKTOP, context: Any = None) -> Tab:
-        if context is None:
-            context = browser.new_context(viewport=viewport, accept_downloads=True)
-            contexts.append(context)
-        tab = Tab(context.new_page())
-        tabs.append(tab)
-        return tab
-
-    yield make
-    try:
-        for tab in tabs:
-            tab.check(server_stopped=tab.server_stopped)
-    finally:
-        for context in contexts:
-            context.close()
-
-
-# -- playing through the page ------------------------------------------------------------
-
-
-def create_table(page: Any, base: str, *, name: str, seats: list[str], sizes: str, turn_limit: int = 12,
-                 hints: bool = True) -> None:  # fmt: skip
-    """Fill in and send the "table with friends" form; seats[0] is the creator's."""
-    page.goto(base + "/")
-    page.fill("#my-name", name)
-    page.select_option("#seat-count", str(len(seats)))
-    for i, kind in enumerate(seats[1:], start=1):
-        page.select_option(f"#seat-{i}", kind)
-    page.fill("#sizes", sizes)
-    page.fill("#turn-limit", str(turn_limit))
-    if not hints:
-        page.uncheck("#hints")
-    page.click("#create-table")
-    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-
-
-def hand(page: Any) -> list[str]:
-    """The faces of the cards in the hand, in order."""
-    return [str(x) for x in page.eval_on_selector_all("#hand .card", "cards => cards.map(c => c.querySelector('.face').textContent)")]
-
-
-def my_turn(page: Any) -> bool:
-    return bool(page.locator("#turn-line.mine").count())
-
-
-def game_over(page: Any) -> bool:
-    return bool(page.locator("#winner").count())
-
-
-def play_hinted_move(page: Any) -> str:
-    """Ask the page for a hint and play its best option by clicking: the
-    pile, the discard, a card; or build the words card by card and go out
-    (or lay down).  Returns the option's action."""
-    page.click("#hint-button")
-    best = page.locator("#hint li").first
-    best.wait_for()
-    action = best.get_attribute("data-action") or ""
-    card = best.get_attribute("data-card") or ""
-    words = [w.split(",") for w in (best.get_attribute("data-words") or "").split()]
-    if action == "draw-pile":
-        page.click("#pile")
-    elif action == "take-discard":
-        page.click("button.discard-top")
-    elif action == "discard" or (action == "lay-down" and not words):
-        page.locator(f'#hand button[data-face="{card}"]').first.click()
-    else:
-        page.click("#build-words")
-        for word in words:
-            for face in word:
-                page.locator(f'#hand button[data-face="{face}"]').first.click()
-            page.click("#finish-word")
-        if action == "go-out":
-            page.click("#go-out-send")
-        else:
-            page.locator(f'button[data-focus="lay-{card}"]').click()
-    # The hint belongs to one move: it goes once the server's next state has come.
-    page.locator("#hint").wait_for(state="detached")
-    assert not page.locator("#error").count(), page.inner_text("#error")
-    return action
-
-
-def wait_for_move_or_end(pages: list[Any]) -> Any | None:
-    """The page whose turn it is, or None once every page shows the game over."""
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while time.monotonic() < deadline:
-        if all(game_over(p) for p in pages):
-            return None
-        for p in pages:
-            if my_turn(p):
-                return p
-        pages[0].wait_for_timeout(50)
-    raise AssertionError("nobody's turn and no game over: " + " | ".join(p.inner_text("#turn-line") for p in pages))
-
-
-def play_to_the_end(pages: list[Any], *, max_moves: int = 400) -> list[str]:
-    actions = []
-    for _ in range(max_moves):
-        page = wait_for_move_or_end(pages)
-        if page is None:
-            return actions
-        actions.append(play_hinted_move(page))
-    raise AssertionError(f"the game did not end within {max_moves} moves")
-
-
-def wait_discarded(page: Any, face: str) -> None:
-    """The discard of ``face`` is shown in the round's log, or (when it ended
-    the round) a new round has begun."""
-    page.wait_for_function(
-        """face => [...document.querySelectorAll('#log li')].some(li => li.textContent === `You discarded ${face}.`)
-                  || !document.getElementById('round-line').textContent.startsWith('Round 1 ')""",
-        arg=face,
-    )
-
-
-def no_sideways_scroll(page: Any) -> None:
-    width = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert width[0] <= width[1], f"the page scrolls sideways: {width[0]} px of content in {width[1]} px"
-
-
-def inside_viewport(page: Any, selector: str) -> None:
-    box = page.locator(selector).first.bounding_box()
-    viewport = page.viewport_size
-    assert box is not None, f"{selector} is not shown"
-    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], f"{selector} sticks out: {box}"
-
-
-def screenshot(page: Any, name: str, *, full_page: bool = False) -> None:
-    """Take a screenshot; with QUIDDLER_WEB_SCREENSHOTS=1 it replaces the
-    documentation's docs/images/web-NAME.png (every deal differs, so an
-    ordinary test run leaves the committed pictures alone)."""
-    folder = IMAGES if os.environ.get("QUIDDLER_WEB_SCREENSHOTS") == "1" else SHOTS
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"web-{name}.png"), full_page=full_page)
+# The fixtures: one server and one browser for the module, a fresh tab per test.
+server = browsertools.server
+browser = browsertools.browser
+open_tab = browsertools.open_tab
 
 
 # -- the tests ---------------------------------------------------------------------------
 
 
 def test_a_whole_game_against_the_computer_by_clicking(server: str, open_tab: Callable[..., Tab]) -> None:
-    """Two short rounds against a computer: every move clicked, the round
-    results and score sheet shown, the record downloaded at the end."""
+    """Two short rounds against a computer: every move clicked; the table
+    in each phase, the round's result and the game's end audited; the
+    record downloaded at the end."""
     tab = open_tab()
     page = tab.page
+    page.goto(server + "/")
+    page.locator("#play-now").wait_for()
+    audit(page, "home")
     create_table(page, server, name="Ann", seats=["human", "easy"], sizes="3,4")
     page.locator("#turn-line").wait_for()
     assert page.inner_text("#round-line").startswith("Round 1 of 2")
-    shot_taken = False
+    seen: set[str] = set()
     actions = []
+
+    def round_result(page: Any) -> None:
+        # The round's result, over the table: each player's words as rows of cards.
+        assert page.locator("#round-result .result-row").count() == 2
+        assert "Round 1 result" in page.inner_text("#round-result")
+        assert "longest-word bonus" in page.inner_text("#round-result").lower()
+        audit(page, "round-result")
+        seen.add("round-result")
+
     for _ in range(300):
-        current = wait_for_move_or_end([page])
+        current = wait_for_move_or_end([page], round_result)
         if current is None:
             break
-        if not shot_taken and page.locator("#turn-line").inner_text().startswith("Your turn: discard"):
-            page.click("#hint-button")
-            page.locator("#hint li").first.wait_for()
-            screenshot(page, "desktop", full_page=True)
-            shot_taken = True
+        line = page.inner_text("#turn-line")
+        phase = "table-final" if "final turn" in line else "table-draw" if "draw" in line else "table-discard"
+        if phase not in seen:
+            if phase == "table-discard":
+                page.click("#hint-button")
+                page.locator("#hint li").first.wait_for()
+            audit(page, phase, shots=phase != "table-final")  # the final turn's pictures come from its own test
+            seen.add(phase)
         actions.append(play_hinted_move(page))
     assert game_over(page), "the game did not end"
-    assert shot_taken
+    assert {"table-draw", "table-discard", "round-result"} <= seen, seen
     assert {"draw-pile", "take-discard"} & set(actions) and {"discard", "go-out", "lay-down"} & set(actions)
 
-    # The end: the winner, both rounds on the score sheet, the last round explained.
+    # The end: the winner, both rounds on the score sheet, the last round explained, room for a review.
     totals = page.eval_on_selector_all("#score-sheet tr.totals td", "cells => cells.map(c => Number(c.textContent))")
     assert len(totals) == 2
     winner = page.inner_text("#winner")
-    best = max(totals)
-    assert str(best) in winner
+    assert str(max(totals)) in winner
     assert page.locator("#score-sheet tbody tr").count() == 3  # two rounds and the totals
-    result = page.locator("details.result").first
-    text = result.inner_text()
-    assert "Round 2 result" in text
+    text = page.inner_text(".over .result")
     assert "longest-word bonus" in text.lower() and "most-words bonus" in text.lower()
-    screenshot(page, "result", full_page=True)
+    assert page.locator("#review-slot").count() == 1 and page.locator("#rematch").is_enabled()
+    audit(page, "game-over")
 
     with page.expect_download() as download:
         page.click("#download-record")
@@ -325,15 +116,20 @@ def test_a_whole_game_against_the_computer_by_clicking(server: str, open_tab: Ca
 
 
 def test_two_browsers_at_one_table_play_each_other_to_the_end(server: str, open_tab: Callable[..., Tab]) -> None:
+    """Ann's table, Bo's invite, a spectator, a full table's invite page,
+    and at the end a rematch that Ann asks for and Bo is asked to join."""
     ann, bo = open_tab().page, open_tab().page
     create_table(ann, server, name="Ann", seats=["human", "human"], sizes="3")
     ann.locator("#lobby-seats").wait_for()
     assert "waiting for a friend" in ann.inner_text("#lobby-seats")
     link = ann.input_value("#invite-link")
     assert re.fullmatch(re.escape(server) + r"/t/[A-Za-z0-9_-]+#invite=\S+", link), link
-    screenshot(ann, "lobby")
+    audit(ann, "lobby")
 
     bo.goto(link)
+    bo.locator("#take-seat").wait_for()
+    bo.locator(".lobby-seats").wait_for()
+    audit(bo, "invite")
     bo.fill("#join-name", "Bo")
     bo.click("#take-seat")
     for page in (ann, bo):
@@ -341,18 +137,26 @@ def test_two_browsers_at_one_table_play_each_other_to_the_end(server: str, open_
     # The invite has done its job: it leaves Bo's address bar; no token is ever in a URL.
     assert "#invite" not in bo.url
     for page, me, other in ((ann, "Ann", "Bo"), (bo, "Bo", "Ann")):
-        players = page.inner_text("ul.players")
-        assert me in players and other in players
+        seats = page.inner_text(".felt")
+        assert me in seats and other in seats
+    # The invite of a full table: no active "Take a seat", watching offered.
+    late = open_tab().page
+    late.goto(link)
+    late.locator("p.error", has_text="Every seat at this table is taken").wait_for()
+    assert late.locator("#take-seat").is_disabled()
     # Someone with the table's address but no invite watches: the public view, no hand, no controls.
     watcher = open_tab().page
     watcher.goto(link.partition("#")[0])
     watcher.locator("#watching").wait_for()
     assert not watcher.locator("#hand").count() and not watcher.locator("#hint-button").count()
-    assert "Ann" in watcher.inner_text("ul.players") and "Bo" in watcher.inner_text("ul.players")
+    assert "Ann" in watcher.inner_text(".felt") and "Bo" in watcher.inner_text(".felt")
+    audit(watcher, "spectator")
     actions = play_to_the_end([ann, bo])
-    assert ann.inner_text("#winner") == bo.inner_text("#winner")
+    # Each says it in their own words ("You win", "Ann wins"), with the same points.
     watcher.locator("#winner").wait_for()
-    assert watcher.inner_text("#winner") == ann.inner_text("#winner")
+    said = {p.inner_text("#winner") for p in (ann, bo, watcher)}
+    assert len({re.sub(r"\D", "", text) for text in said}) == 1, said
+    assert any(text.startswith("You ") for text in said) and watcher.inner_text("#winner") in said
     ann_totals = ann.eval_on_selector_all("#score-sheet tr.totals td", "cells => cells.map(c => c.textContent)")
     bo_totals = bo.eval_on_selector_all("#score-sheet tr.totals td", "cells => cells.map(c => c.textContent)")
     assert ann_totals == bo_totals
@@ -360,9 +164,24 @@ def test_two_browsers_at_one_table_play_each_other_to_the_end(server: str, open_
         bo.click("#download-record")
     record = json.loads(Path(download.value.path()).read_text())
     assert record["players"] == ["Ann", "Bo"]
-    # A round someone went out of gave the other a final turn, laid down by clicking.
+    # A round someone went out of gave the other a final turn.
     if record["rounds"][0]["result"]["went_out"] is not None:
-        assert "go-out" in actions and "lay-down" in actions, actions
+        assert "go-out" in actions, actions
+
+    # The rematch: Ann asks, Bo is asked; both sit in the same seats at a new table, a new deal.
+    old = ann.url
+    ann.click("#rematch")
+    ann.wait_for_url(lambda url: url != old)
+    bo.locator("#rematch-offer", has_text="Ann asks for a rematch").wait_for()
+    assert bo.inner_text("#rematch") == "Join the rematch"
+    bo.click("#rematch")
+    bo.wait_for_url(ann.url)
+    for page in (ann, bo):
+        page.locator("#turn-line").wait_for()
+        assert page.inner_text("#round-line").startswith("Round 1 of 1")
+    assert ann.inner_text("#seat-0 .name") == bo.inner_text("#seat-0 .name") == "Ann"
+    assert ann.inner_text("#seat-1 .name") == bo.inner_text("#seat-1 .name") == "Bo"
+    assert wait_for_move_or_end([ann, bo]) is not None  # the rematch plays
 
 
 def test_a_reload_or_a_closed_tab_comes_back_to_the_same_seat_and_move(server: str,
@@ -435,7 +254,6 @@ def test_a_phone_width_screen_shows_everything_without_sideways_scrolling(server
     page.locator("#play-now").wait_for()
     no_sideways_scroll(page)
     inside_viewport(page, "#play-now")
-    screenshot(page, "phone-home")
     # The last round's ten cards (eleven after the draw): too many for one line, so they must wrap.
     create_table(page, server, name="Ann", seats=["human", "medium"], sizes="10")
     assert wait_for_move_or_end([page]) is page
@@ -447,7 +265,7 @@ def test_a_phone_width_screen_shows_everything_without_sideways_scrolling(server
     page.click("#hint-button")
     page.locator("#hint li").first.wait_for()
     no_sideways_scroll(page)
-    for control in ("#hand button.card", "#build-words", "#words-input", "#typed-send"):
+    for control in ("#hand button.card", "#words-input", "#typed-send", "#sort-letter"):
         inside_viewport(page, control)
     cards = page.locator("#hand button.card")
     assert cards.count() == 11
@@ -456,17 +274,18 @@ def test_a_phone_width_screen_shows_everything_without_sideways_scrolling(server
     for i in range(cards.count()):
         box = cards.nth(i).bounding_box()
         assert box and box["x"] + box["width"] <= PHONE["width"]
-    screenshot(page, "phone", full_page=True)
 
 
-def test_a_turn_with_the_keyboard_alone(server: str, open_tab: Callable[..., Tab]) -> None:
-    """Tab to "Play now", Enter; Tab to the pile, Enter; the focus moves to
-    the hand, Enter discards; next turn the focus is on the pile, and the
-    word builder is reached, used and left with the keyboard."""
+def test_a_whole_game_with_the_keyboard_alone_and_every_move_announced(server: str,
+                                                                     open_tab: Callable[..., Tab]) -> None:  # fmt: skip
+    """Choose the rules and "Play now" with Tab and Enter; each turn the
+    keyboard is put on the pile, then on the hand, and Enter plays; the
+    round's end and the game's end are reached the same way.  Every move,
+    the computer's and the player's own, is said in the live region."""
     page = open_tab().page
+    start_listening(page)
     page.goto(server + "/")
     page.locator("#play-now").wait_for()
-    screenshot(page, "home")
 
     def tab_to(test: str, limit: int = 40) -> None:
         for _ in range(limit):
@@ -475,38 +294,38 @@ def test_a_turn_with_the_keyboard_alone(server: str, open_tab: Callable[..., Tab
                 return
         raise AssertionError(f"Tab never reached {test}")
 
+    tab_to("a.id === 'quick-rounds'")
+    page.keyboard.press("Home")  # one round
+    assert page.input_value("#quick-rounds") == "1"
     tab_to("a.id === 'play-now'")
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    assert wait_for_move_or_end([page]) is page
-    tab_to("a.dataset.focus === 'pile'")
-    # The focus ring is drawn: a keyboard user sees where they are.
-    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
-    assert outline not in ("", "none")
-    page.keyboard.press("Enter")
-    page.locator("#turn-line", has_text="discard").wait_for()
-    # The pile is done with: the keyboard is on the first card of the hand.
-    page.wait_for_function("() => (document.activeElement.dataset.focus || '').startsWith('hand-')")
-    face = page.evaluate("() => document.activeElement.dataset.face")
-    page.keyboard.press("Enter")
-    wait_discarded(page, face)
-    # The announcement region tells a screen reader what happened.
-    page.wait_for_function("() => document.getElementById('announce').textContent.length > 0")
-
-    # The next turn: the keyboard is put on the pile when the move comes back.
-    page.locator("#turn-line.mine").wait_for()
-    page.wait_for_function("() => document.activeElement.dataset.focus === 'pile'")
-    page.keyboard.press("Space")
-    page.locator("#turn-line.mine", has_text="discard").wait_for()
-    tab_to("a.id === 'build-words'")
-    page.keyboard.press("Enter")
-    page.locator("#finish-word").wait_for()
-    page.wait_for_function("() => (document.activeElement.dataset.focus || '').startsWith('hand-')")
-    page.keyboard.press("Enter")  # the focused card goes into the word ...
-    assert page.locator(".builder .current .card").count() == 1
-    page.keyboard.press("Escape")  # ... and Esc leaves the builder, every card back in the hand
-    page.locator("#finish-word").wait_for(state="detached")
-    assert len(hand(page)) == page.locator("#hand button.card").count() > 0
+    page.locator("#turn-line").wait_for()
+    said_moves: list[str] = []
+    for turn in range(200):
+        if game_over(page):
+            break
+        if not my_turn(page):
+            page.wait_for_function("() => document.querySelector('#turn-line.mine') || document.getElementById('winner')")
+            continue
+        said_moves += page.eval_on_selector_all("#log li", "items => items.map(i => i.textContent)")
+        if "draw" in page.inner_text("#turn-line").split(":")[1]:
+            page.wait_for_function("() => document.activeElement.dataset.focus === 'pile'")
+            if turn == 0:  # the focus ring is drawn: a keyboard user sees where they are
+                assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") not in ("", "none")
+            page.keyboard.press("Enter" if turn % 2 else "Space")
+            page.locator("#turn-line.mine", has_text="discard").or_(page.locator("#turn-line.mine", has_text="lay down")).wait_for()
+        else:
+            page.wait_for_function("() => (document.activeElement.dataset.focus || '').startsWith('hand-')")
+            face = page.evaluate("() => document.activeElement.dataset.face")
+            page.keyboard.press("Enter")
+            wait_discarded(page, face)
+    assert game_over(page), "the game did not end"
+    # At the end the keyboard is on the rematch, and the winner was said.
+    page.wait_for_function("() => document.activeElement.id === 'rematch'")
+    said = " ".join(announced(page))
+    assert said_moves and not [move for move in said_moves if move not in said], ([m for m in said_moves if m not in said], said)
+    assert "You drew the " in said and "Round 1 is over." in said
 
 
 def test_a_server_killed_mid_game_and_started_again_puts_the_player_back(browser: Any, tmp_path: Path,
@@ -560,8 +379,8 @@ def test_names_show_as_text_and_refusals_say_why(server: str, open_tab: Callable
     page.fill("#sizes", "3")
     page.click("#create-table")
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    page.locator("ul.players").wait_for()
-    assert hostile in page.inner_text("ul.players")
+    page.locator(".felt").wait_for()
+    assert hostile in page.inner_text(".felt")
     assert page.locator("main img").count() == 0
     assert page.evaluate("() => window.ran") is not True
 

@@ -7,7 +7,11 @@
 // never send to a server, so it stays out of server logs.
 
 import { showHome } from "./home.js";
+import { ServerTransport } from "./server-transport.js";
+import { useTransport } from "./transport.js";
 import { TableSession } from "./session.js";
+
+useTransport(new ServerTransport());
 
 let current = null; // the table session on screen, closed when leaving it
 
@@ -25,7 +29,7 @@ function route() {
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
   if (match) {
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-    current = new TableSession(main, match[1], invite);
+    current = new TableSession(main, match[1], invite, { navigate });
   } else {
     showHome(main, { navigate });
   }

@@ -10,11 +10,8 @@ export const POINTS = {
   n: 5, o: 2, p: 6, q: 15, r: 5, s: 3, t: 3, u: 4, v: 11, w: 10, x: 12, y: 4, z: 14,
   er: 7, in: 7, qu: 9, th: 9, cl: 10,
 };
-export const FACES = Object.keys(POINTS);
-const ORDER = Object.fromEntries(FACES.map((f, i) => [f, i]));
 
 export const points = (face) => POINTS[face] ?? 0;
-export const byDeckOrder = (a, b) => ORDER[a] - ORDER[b];
 export const wordText = (faces) => faces.join("");
 export const wordPoints = (faces) => faces.reduce((sum, f) => sum + points(f), 0);
 /** Letters of a word: a two-letter card counts two (the longest-word bonus counts letters). */

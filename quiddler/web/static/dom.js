@@ -74,11 +74,3 @@ export function rerender(root, build) {
   }
   return false;
 }
-
-/** A text of several sentences, each an element of its own (used in round summaries). */
-export function lines(tag, texts) {
-  return texts.map((t) => el(tag, {}, t));
-}
-
-/** "1 card", "3 cards": a count with its noun. */
-export const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;

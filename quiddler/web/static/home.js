@@ -1,7 +1,8 @@
 // The start screen: one click to play the computer, or a table for friends.
 
 import { el, replace } from "./dom.js";
-import { ApiError, createTable, listPlayers, saveSeat } from "./net.js";
+import { saveSeat } from "./seats.js";
+import { ApiError, transport } from "./transport.js";
 
 // How the computer players are offered; the server's GET /api/players says
 // which exist (quiddler.game.player_names()) and which are the levels worth
@@ -47,7 +48,7 @@ export function rememberName(name) {
 async function start(settings, error, navigate) {
   replace(error);
   try {
-    const made = await createTable(settings);
+    const made = await transport().createTable(settings);
     saveSeat(made.table, { token: made.token, seat: made.seat, name: settings.name, invite: made.invite });
     rememberName(settings.name);
     navigate(`/t/${encodeURIComponent(made.table)}`);
@@ -102,21 +103,38 @@ export async function showHome(main, { navigate }) {
   const name = rememberedName();
   const quickError = el("p", { class: "error", role: "alert" });
   const friendsError = el("p", { class: "error", role: "alert" });
-  const answer = await listPlayers();
+  const answer = await transport().listPlayers();
   const names = answer && Array.isArray(answer.players) && Array.isArray(answer.levels) ? answer : FALLBACK;
 
   const quickLevel = el("select", { id: "quick-level" }, levelOptions(names.default ?? "medium", names));
+  const quickRounds = el("select", { id: "quick-rounds" },
+    OFFICIAL_SIZES.map((_, i) => el("option", { value: i + 1, selected: i === 7 }, `${i + 1} (3 to ${i + 3} cards)`)));
+  const quickFirst = el("input", { type: "checkbox", id: "quick-first-turn" });
+  const quickHints = el("input", { type: "checkbox", id: "quick-hints", checked: true });
+  const quickRules = () => {
+    const rules = {};
+    const rounds = Number(quickRounds.value);
+    if (rounds !== OFFICIAL_SIZES.length) rules.round_sizes = OFFICIAL_SIZES.slice(0, rounds);
+    if (quickFirst.checked) rules.no_going_out_first_turn = true;
+    return rules;
+  };
   const quick = el("section", { class: "panel", "aria-labelledby": "quick-title" },
     el("h2", { id: "quick-title" }, "Play now"),
-    el("p", {}, "A whole game against the computer, hints on."),
+    el("p", {}, "A game against the computer, at once."),
     el("div", { class: "row" },
       el("label", { for: "quick-level" }, "Computer level "),
       quickLevel,
     ),
+    el("div", { class: "row" },
+      el("label", { for: "quick-rounds" }, "Rounds "),
+      quickRounds,
+    ),
+    el("div", { class: "check" }, quickFirst, el("label", { for: "quick-first-turn" }, "No going out on a player's first turn")),
+    el("div", { class: "check" }, quickHints, el("label", { for: "quick-hints" }, "Hints allowed")),
     el("button", {
       class: "primary big", id: "play-now", type: "button", "data-focus": "play-now",
-      onclick: () => start({ seats: ["human", quickLevel.value], hints: true, name: rememberedName() || "You" },
-        quickError, navigate),
+      onclick: () => start({ seats: ["human", quickLevel.value], rules: quickRules(), hints: quickHints.checked,
+        name: rememberedName() || "You" }, quickError, navigate),
     }, "Play now"),
     quickError,
   );

@@ -2,20 +2,21 @@
 // shows who is still missing (with the invite link for the table's creator).
 
 import { el } from "./dom.js";
+import { t } from "./messages.js";
 
-/** The table's rules in one line: "2 rounds (3, 4 cards) · bonuses 10 and 10 · zero floor · hints on". */
+/** The table's rules in one line: "2 rounds (3, 4 cards) · bonuses: longest word 10, most words 10 · zero floor · hints on". */
 export function rulesText(rules, hints) {
   if (!rules) return "";
   const sizes = rules.round_sizes || [];
-  const parts = [`${sizes.length} round${sizes.length === 1 ? "" : "s"} (${sizes.join(", ")} cards)`];
+  const parts = [t("rulesRounds", { n: sizes.length, sizes: sizes.join(", ") })];
   const longest = rules.longest_word_bonus ?? 10;
   const most = rules.most_words_bonus ?? 10;
-  parts.push(longest || most ? `bonuses: longest word ${longest}, most words ${most}` : "no bonuses");
-  if (rules.bonus_requires_going_out) parts.push("bonuses only for going out");
-  if (rules.no_going_out_first_turn) parts.push("no going out on a first turn");
-  parts.push(rules.floor_at_zero === false ? "totals may go below zero" : "zero floor");
-  parts.push(`turn limit ${rules.turn_limit ?? 50}`);
-  if (typeof hints === "boolean") parts.push(hints ? "hints on" : "no hints");
+  parts.push(longest || most ? t("rulesBonuses", { longest, most }) : t("rulesNoBonuses"));
+  if (rules.bonus_requires_going_out) parts.push(t("rulesBonusOut"));
+  if (rules.no_going_out_first_turn) parts.push(t("rulesFirstTurn"));
+  parts.push(rules.floor_at_zero === false ? t("rulesBelowZero") : t("rulesFloor"));
+  parts.push(t("rulesTurnLimit", { n: rules.turn_limit ?? 50 }));
+  if (typeof hints === "boolean") parts.push(hints ? t("rulesHints") : t("rulesNoHints"));
   return parts.join(" · ");
 }
 
@@ -26,19 +27,19 @@ export function joinView({ table, name, busy, error, summary, onName, onJoin, on
     "data-focus": "join-name", oninput: (e) => onName(e.target.value),
   });
   const form = el("form", { class: "panel join", novalidate: true },
-    el("h2", {}, "You are invited to a game of Quiddler"),
-    el("div", { class: "row" }, el("label", { for: "join-name" }, "Your name "), input),
+    el("h2", {}, t("invited")),
+    el("div", { class: "row" }, el("label", { for: "join-name" }, t("yourName")), " ", input),
     el("div", { class: "buttons" },
-      el("button", { class: "primary", type: "submit", id: "take-seat", disabled: busy, "data-focus": "take-seat" }, "Take a seat"),
-      el("button", { type: "button", id: "watch", onclick: onWatch, "data-focus": "watch" }, "Just watch"),
+      el("button", { class: "primary", type: "submit", id: "take-seat", disabled: busy || Boolean(summary?.started), "data-focus": "take-seat" }, t("takeSeat")),
+      el("button", { type: "button", id: "watch", onclick: onWatch, "data-focus": "watch" }, t("justWatch")),
     ),
     error ? el("p", { class: "error", role: "alert" }, error) : null,
     summary && Array.isArray(summary.seats) ? el("div", {},
-      el("h3", {}, summary.over ? "This game is over" : summary.started ? "This game has started" : "At the table"),
+      el("h3", {}, summary.over ? t("gameIsOver") : summary.started ? t("gameStarted") : t("atTheTable")),
       el("ul", { class: "lobby-seats" }, summary.seats.map((s, i) => el("li", {}, seatText(s, i, null)))),
       el("p", { class: "small" }, rulesText(summary.rules, summary.hints)),
     ) : null,
-    el("p", { class: "small" }, `Table ${table}`),
+    el("p", { class: "small" }, t("tableId", { table })),
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -55,32 +56,32 @@ export function joinView({ table, name, busy, error, summary, onName, onJoin, on
 export function seatText(seat, index, mySeat) {
   const s = typeof seat === "string" ? { kind: seat } : seat || {};
   const kind = s.kind ?? s.player ?? s.type ?? "human";
-  const you = index === mySeat ? " (you)" : "";
-  if (kind !== "human") return `Seat ${index + 1}: computer, ${s.level ?? kind}${you}`;
+  const n = index + 1;
+  const you = index === mySeat;
+  if (kind !== "human") return t(you ? "seatComputerYou" : "seatComputer", { n, level: s.level ?? kind });
   const taken = s.taken ?? s.joined ?? s.filled ?? Boolean(s.name);
-  if (!taken) return `Seat ${index + 1}: waiting for a friend`;
-  return `Seat ${index + 1}: ${s.name || "a player"}${you}`;
+  if (!taken) return t("seatWaiting", { n });
+  return t(you ? "seatPersonYou" : "seatPerson", { n, name: s.name || t("aPlayer") });
 }
 
 /** The lobby: seats, and the invite link to copy when this browser holds the invite. */
 export function lobbyView({ table, lobby, mySeat, invite, copied, onCopy }) {
   const seats = Array.isArray(lobby.seats) ? lobby.seats : [];
   const link = invite ? `${location.origin}/t/${encodeURIComponent(table)}#invite=${encodeURIComponent(invite)}` : null;
-  const waiting = seats.filter((s, i) => seatText(s, i, mySeat).endsWith("waiting for a friend")).length;
+  const waiting = seats.filter((s, i) => seatText(s, i, mySeat) === t("seatWaiting", { n: i + 1 })).length;
   return el("section", { class: "panel lobby", "aria-labelledby": "lobby-title" },
-    el("h2", { id: "lobby-title" }, "Waiting for players"),
-    el("p", {}, waiting === 1 ? "One seat is still free. The game starts when every seat is taken."
-      : `${waiting} seats are still free. The game starts when every seat is taken.`),
+    el("h2", { id: "lobby-title" }, t("waitingPlayers")),
+    el("p", {}, t("seatsFree", { n: waiting })),
     el("ul", { class: "lobby-seats", id: "lobby-seats" }, seats.map((s, i) => el("li", {}, seatText(s, i, mySeat)))),
     lobby.rules ? el("p", { class: "small" }, rulesText(lobby.rules, lobby.hints)) : null,
     link ? el("div", { class: "invite" },
-      el("label", { for: "invite-link" }, "Send this link to your friends:"),
+      el("label", { for: "invite-link" }, t("sendLink")),
       el("div", { class: "row" },
         el("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
         el("button", { type: "button", id: "copy-invite", "data-focus": "copy-invite", onclick: () => onCopy(link) },
-          copied ? "Copied" : "Copy link"),
+          copied ? t("copied") : t("copyLink")),
       ),
-      el("p", { class: "small" }, "Anyone with the link can take a free seat; it stops working once the table is full."),
+      el("p", { class: "small" }, t("linkNote")),
     ) : null,
   );
 }

@@ -1,16 +1,44 @@
 // One table on screen: the seat credential, the connection and what the
-// server last said (lobby, state, hint, error).  Views are pure functions
-// of this object; every change re-renders the table.
+// server last said (lobby, state, hint, error), the hand as the player
+// arranged it, and the pace at which states are shown (motion.js).  Views
+// are pure functions of this object; every change re-renders the table.
 
 import { el, rerender, replace } from "./dom.js";
 import { lobbyView, joinView } from "./lobby.js";
-import { ApiError, TableSocket, forgetSeat, joinTable, loadSeat, saveSeat, tableSummary } from "./net.js";
+import { forgetSeat, loadSeat, saveSeat } from "./seats.js";
+import { ApiError, transport } from "./transport.js";
 import { rememberName, rememberedName } from "./home.js";
-import { describeEvent, gameView, focusTarget, turnLine } from "./table.js";
+import { describeEvent, finalBanner, gameView, focusTarget, turnLine } from "./table.js";
+import { winnerText } from "./results.js";
+import { Arrangement } from "./hand.js";
+import { t } from "./messages.js";
+import { PACES, StatePacer, changes, fly, rememberPace, rememberSound, rememberedPace, rememberedSound, tick } from "./motion.js";
 
+
+const DRAWN_PREFIX = "quiddler.drawn.";
+
+/** The cards this browser saw its seat draw blind at a table (the server's log never names them). */
+function loadDrawn(table) {
+  try {
+    return new Map(JSON.parse(localStorage.getItem(DRAWN_PREFIX + table) || "[]"));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Keep this round's blind draws (older rounds' log is gone from the screen). */
+function saveDrawn(table, drawn, round) {
+  try {
+    const kept = [...drawn].filter(([key]) => key.startsWith(`${round}:`));
+    localStorage.setItem(DRAWN_PREFIX + table, JSON.stringify(kept));
+  } catch {
+    // storage off: the log says "You drew from the pile." after a reload
+  }
+}
 
 export class TableSession {
-  constructor(main, table, invite) {
+  constructor(main, table, invite, { navigate } = {}) {
+    this.navigate = navigate;
     this.main = main;
     this.table = table;
     this.invite = invite;
@@ -30,11 +58,21 @@ export class TableSession {
     this.joinBusy = false;
     this.status = "connecting";
     this.copied = false;
-    this.builder = null; // words being built from the hand, see table.js
     this.typed = ""; // what the person has typed into the words box
     this.matching = false; // a match request is on its way
     this.choice = null; // typed words that fit, waiting for the discard to be chosen
-    document.title = "Quiddler table";
+    this.arrangement = new Arrangement(); // the hand's order and word groups (hand.js)
+    this.handFocus = 0; // the hand card the keyboard is on
+    this.checks = new Map(); // "c,a,t" -> {valid, points}, or null while asked
+    this.drawn = loadDrawn(table); // "round:log index" -> the card this seat drew blind there (kept over a reload)
+    this.fresh = null; // the id of the card just drawn, marked until the next move
+    this.resultShown = null; // the round (1-based) whose result is over the table
+    this.rematchOffer = null; // the seat that asked for a rematch
+    this.pace = rememberedPace();
+    this.sound = rememberedSound();
+    this.received = null; // the newest view from the server (this.view may still be an older one)
+    this.pacer = new StatePacer({ show: (msg) => this.showState(msg), held: () => this.resultShown !== null });
+    document.title = t("tableTitle");
 
     if (this.seat) {
       this.connect({ type: "hello", token: this.seat.token });
@@ -42,12 +80,12 @@ export class TableSession {
       this.render();
       // Who is at the table already, shown on the invite page; a table that
       // is full or gone is said at once rather than after typing a name.
-      tableSummary(table).then((summary) => {
+      transport().tableSummary(table).then((summary) => {
         this.summary = summary;
-        if (summary.started) this.joinError = "Every seat at this table is taken. You can still watch.";
+        if (summary.started) this.joinError = t("tableFull");
         this.render();
       }, (exc) => {
-        if (exc instanceof ApiError && exc.status === 404) this.joinError = "There is no such table (the link may be old).";
+        if (exc instanceof ApiError && exc.status === 404) this.joinError = t("noTable");
         this.render();
       });
     } else {
@@ -74,10 +112,11 @@ export class TableSession {
   /** Name of a seat: from the server's names, else "Seat N". */
   nameOf(seat) {
     const n = this.names[seat];
-    return typeof n === "string" && n ? n : `Seat ${seat + 1}`;
+    return typeof n === "string" && n ? n : t("seatN", { n: seat + 1 });
   }
 
   close() {
+    this.pacer.close();
     if (this.socket) this.socket.close();
     this.socket = null;
     const label = document.getElementById("connection");
@@ -86,7 +125,7 @@ export class TableSession {
 
   connect(hello) {
     this.close();
-    this.socket = new TableSocket(this.table, hello, {
+    this.socket = transport().connect(this.table, hello, {
       onMessage: (msg) => this.receive(msg),
       onStatus: (status, detail) => this.setStatus(status, detail),
     });
@@ -100,7 +139,7 @@ export class TableSession {
 
   async join(name) {
     if (!name) {
-      this.joinError = "Type your name first: the others see it at the table.";
+      this.joinError = t("nameFirst");
       this.render();
       return;
     }
@@ -108,7 +147,7 @@ export class TableSession {
     this.joinError = null;
     this.render();
     try {
-      const joined = await joinTable(this.table, this.invite, name);
+      const joined = await transport().joinTable(this.table, this.invite, name);
       this.seat = { token: joined.token, seat: joined.seat, name };
       saveSeat(this.table, this.seat);
       rememberName(name);
@@ -118,11 +157,11 @@ export class TableSession {
       this.invite = null;
       this.connect({ type: "hello", token: joined.token });
     } catch (exc) {
-      this.joinError = !(exc instanceof ApiError) ? "The server cannot be reached; try again in a moment."
-        : exc.status === 403 ? "This invite link is not right for this table. Ask for the link again, or just watch."
-        : exc.status === 409 ? "Every seat at this table is taken. You can still watch."
-        : exc.status === 404 ? "There is no such table (the link may be old)."
-        : `The server refused: ${exc.message}`;
+      this.joinError = !(exc instanceof ApiError) ? t("unreachable")
+        : exc.status === 403 ? t("badInvite")
+        : exc.status === 409 ? t("tableFull")
+        : exc.status === 404 ? t("noTable")
+        : t("refused", { why: exc.message });
     }
     this.joinBusy = false;
     this.render();
@@ -131,7 +170,7 @@ export class TableSession {
   send(msg) {
     this.error = null;
     if (!this.socket || !this.socket.send(msg)) {
-      this.error = "Not connected to the server right now: your move was not sent. Reconnecting…";
+      this.error = t("notConnected");
       this.render();
       return false;
     }
@@ -186,8 +225,8 @@ export class TableSession {
     this.status = status;
     const label = document.getElementById("connection");
     if (label) {
-      replace(label, status === "open" ? "" : status === "connecting" ? "Connecting…"
-        : `Connection lost; retrying in ${Math.max(1, Math.round((detail?.delay ?? 1000) / 1000))} s`);
+      replace(label, status === "open" ? "" : status === "connecting" ? t("connecting")
+        : t("connectionLost", { n: Math.max(1, Math.round((detail?.delay ?? 1000) / 1000)) }));
     }
     if (status !== "open") this.render();
   }
@@ -198,10 +237,26 @@ export class TableSession {
         this.lobby = msg;
         this.readTableFacts(msg);
         break;
-      case "state":
+      case "state": {
         if (!msg.view || typeof msg.view !== "object") return;
-        this.readTableFacts(msg);
-        this.newState(msg.view);
+        const { events } = changes(this.received, msg.view);
+        const mine = events.every((e) => e && e.player === msg.view.seat);
+        this.received = msg.view;
+        this.pacer.push(msg, mine);
+        return;
+      }
+      case "check":
+        if (Array.isArray(msg.words)) {
+          for (const w of msg.words) {
+            if (w && Array.isArray(w.cards)) this.checks.set(w.cards.join(","), { valid: w.valid === true, points: Number(w.points) || 0 });
+          }
+        }
+        break;
+      case "rematch":
+        if (Number.isInteger(msg.by)) {
+          this.rematchOffer = msg.by;
+          if (msg.by !== this.mySeat) this.announce(t("rematchAsked", { name: this.nameOf(msg.by) }));
+        }
         break;
       case "welcome":
         if (typeof msg.hints === "boolean") this.hintsAllowed = msg.hints;
@@ -210,7 +265,7 @@ export class TableSession {
         this.matched(msg);
         break;
       case "hint":
-        if (this.hint && this.hint.pending) this.hint = { for: this.hint.for, hint: msg.hint };
+        if (this.hint && this.hint.pending) this.hint = { for: this.hint.for, hint: msg.hint, measure: msg.measure };
         break;
       case "error":
         this.pendingAction = false;
@@ -220,7 +275,7 @@ export class TableSession {
           // Nothing to reconnect to: the table was never made, or its time is up.
           this.close();
           this.gone = true;
-          this.error = "There is no such table (the link may be old: tables are kept for a while after their last move).";
+          this.error = t("noTableKept");
           break;
         }
         if (!this.view && !this.lobby && this.seat && !this.watching && msg.code === "bad_token") {
@@ -229,10 +284,10 @@ export class TableSession {
           forgetSeat(this.table);
           this.seat = null;
           this.close();
-          this.error = `This browser's seat at the table is not valid any more (${msg.message}).`;
+          this.error = t("seatInvalid", { why: msg.message });
           break;
         }
-        this.error = typeof msg.message === "string" ? msg.message : "the server refused that";
+        this.error = typeof msg.message === "string" ? msg.message : t("refusedThat");
         this.announce(this.error);
         break;
       default:
@@ -251,7 +306,7 @@ export class TableSession {
       this.seats = msg.seats;
       const names = msg.seats.map((s) => {
         if (!s || typeof s !== "object") return null;
-        if (s.kind && s.kind !== "human") return `Computer (${s.kind})`;
+        if (s.kind && s.kind !== "human") return t("computerName", { level: s.kind });
         return typeof s.name === "string" && s.name ? s.name : null;
       });
       const counts = {};
@@ -266,30 +321,163 @@ export class TableSession {
     if (typeof msg.hints === "boolean") this.hintsAllowed = msg.hints;
   }
 
-  newState(view) {
+  /** Draw one state from the server (the pacer calls this, in order); returns the pause before the next. */
+  showState(msg) {
+    this.readTableFacts(msg);
+    const old = this.view;
+    const view = msg.view;
+    const { events, roundEnded } = changes(old, view);
+    this.newState(view, events, roundEnded);
+    this.render();
+    const others = events.filter((e) => e && e.player !== view.seat);
+    const pause = PACES[this.pace] ?? 0;
+    if (others.length) this.animate(others.at(-1), pause);
+    if (this.sound && events.length) tick();
+    return others.length || (roundEnded && old && old.turn !== old.seat) ? pause : 0;
+  }
+
+  newState(view, events, roundEnded) {
     const old = this.view;
     this.view = view;
     this.lobby = null;
     this.pendingAction = false;
     const key = this.moveKey();
     if (this.hint && this.hint.for !== key) this.hint = null;
-    if (this.builder && this.builder.for !== key) this.builder = null;
     if (this.choice && this.choice.for !== key) this.choice = null;
     if (!old || old.round !== view.round || old.phase !== view.phase || old.turn !== view.turn) this.error = null;
-    // What happened since the last state, for the screen reader's live region.
-    const said = [];
-    if (old && old.round === view.round && Array.isArray(view.log) && Array.isArray(old.log)) {
-      for (const event of view.log.slice(old.log.length)) {
-        if (event && event.player !== view.seat) said.push(describeEvent(event, this));
+    // The hand: a new round is a new deal; otherwise the player's arrangement is kept.
+    if (old && old.round !== view.round) {
+      this.arrangement = new Arrangement();
+      this.fresh = null;
+    }
+    if (events.length) this.fresh = null; // marked until the next move
+    const added = this.arrangement.reconcile(Array.isArray(view.hand) ? view.hand : []);
+    const start = Array.isArray(view.log) ? view.log.length - events.length : 0;
+    events.forEach((event, i) => {
+      if (event && event.player === view.seat && event.type === "draw" && added.length === 1 && old) {
+        if (event.source === "pile") {
+          this.drawn.set(`${view.round}:${start + i}`, added[0]);
+          saveDrawn(this.table, this.drawn, view.round);
+        }
+        this.fresh = this.arrangement.loose.at(-1).id;
       }
+    });
+    // What happened since the last state, for the screen reader's live region: every move, anyone's.
+    const said = [];
+    events.forEach((event, i) => {
+      if (event) said.push(describeEvent(event, this, this.drawnAt(view.round, start + i)));
+    });
+    if (roundEnded && Array.isArray(view.history) && view.history.length) {
+      said.push(t("roundOver", { round: view.history.length }));
+      if (view.phase !== "game_over") this.resultShown = view.history.at(-1).round;
+      else said.push(winnerText(view, this));
     }
-    if (old && old.round !== view.round && Array.isArray(view.history) && view.history.length) {
-      said.push(`Round ${view.history.length} is over.`);
+    if ((!old || roundEnded) && Array.isArray(view.seen) && view.seen.length && view.phase !== "game_over") {
+      said.push(t("faceUpCard", { card: view.seen[0] }));
     }
+    const banner = finalBanner(view, this);
+    if (banner && (!old || banner !== finalBanner(old, this))) said.push(banner);
     const line = turnLine(view, this);
     if (!old || line !== turnLine(old, this) || said.length) said.push(line);
     this.announce(said.join(" "));
-    this.justMoved = old && (old.turn !== view.turn || old.phase !== view.phase || old.round !== view.round);
+    this.justMoved = !old || old.turn !== view.turn || old.phase !== view.phase || old.round !== view.round;
+    // The move came to this seat: the keyboard goes where it is played, wherever it was.
+    this.moveCame = view.my_turn === true && (!old || !old.my_turn || old.phase !== view.phase || old.round !== view.round);
+  }
+
+  /** The card this seat drew blind at that place of the round's log, when this page saw it. */
+  drawnAt(round, index) {
+    return this.drawn.get(`${round}:${index}`);
+  }
+
+  /** Show someone else's move as a card flying between their seat and the piles. */
+  animate(event, pause) {
+    const ms = Math.min(700, pause * 0.8);
+    const seat = this.main.querySelector(`#seat-${event.player}`);
+    const pile = this.main.querySelector("#pile");
+    const discard = this.main.querySelector("#discard");
+    if (event.type === "draw") {
+      const from = event.source === "pile" ? pile : discard;
+      fly(from, from, seat, ms);
+    }
+    else if (event.type === "discard" || event.type === "go_out" || event.type === "lay_down") fly(discard, seat, discard, ms);
+    const laid = this.main.querySelector(`#seat-${event.player} .laid`);
+    if (laid && (event.type === "go_out" || event.type === "lay_down")) laid.classList.add("fresh-words");
+  }
+
+  /** The player goes on from a round's result to the next round (states held meanwhile follow). */
+  closeResult() {
+    this.resultShown = null;
+    this.justMoved = true;
+    this.render();
+    this.pacer.pump();
+  }
+
+  /** Whether a word group spells a word: {valid, points}, or undefined while the server is asked. */
+  checked(faces) {
+    const key = faces.join(",");
+    if (this.checks.has(key)) return this.checks.get(key) ?? undefined;
+    this.checks.set(key, null);
+    // Sent past send(): a word check is no move, so it leaves the error on screen as it is.
+    queueMicrotask(() => {
+      if (!this.socket || !this.socket.send({ type: "check", words: [faces] })) this.checks.delete(key);
+    });
+    return undefined;
+  }
+
+  /** Rearrange the hand: ["focus", pos], ["move", ±1], ["group"], ["ungroup"], ["sort", by], ["drop", place]. */
+  arrange([kind, arg], pos = 0) {
+    const a = this.arrangement;
+    let at = pos;
+    let said = null;
+    if (kind === "focus") at = arg;
+    else if (kind === "move") at = a.step(pos, arg);
+    else if (kind === "group") at = a.startGroup(pos);
+    else if (kind === "ungroup") at = a.ungroup(pos);
+    else if (kind === "drop") at = a.move(pos, arg);
+    else if (kind === "sort") a.sort(arg);
+    const place = a.places()[at];
+    if (place && kind !== "focus" && kind !== "sort") {
+      const count = a.places().length;
+      said = kind === "group" ? t("grouped", { card: place.face }) : kind === "ungroup" ? t("ungrouped", { card: place.face })
+        : t("moved", { card: place.face, pos: at + 1, count });
+    }
+    this.handFocus = at;
+    this.render();
+    if (kind !== "sort" && kind !== "drop") {
+      const node = this.main.querySelector(`[data-focus="hand-${at}"]`);
+      if (node) node.focus();
+    }
+    if (said) this.announce(said);
+  }
+
+  setPace(pace) {
+    if (!(pace in PACES)) return;
+    this.pace = pace;
+    rememberPace(pace);
+    if (pace === "instant") this.pacer.flush();
+  }
+
+  setSound(on) {
+    this.sound = on;
+    rememberSound(on);
+  }
+
+  /** Take this seat's place at a rematch (making it if nobody asked yet) and go there. */
+  async rematch() {
+    if (!this.seat) return;
+    this.rematchBusy = true;
+    this.render();
+    try {
+      const made = await transport().rematch(this.table, this.seat.token);
+      saveSeat(made.table, { token: made.token, seat: made.seat, name: this.seat.name });
+      this.navigate(`/t/${encodeURIComponent(made.table)}`);
+    } catch (exc) {
+      this.rematchBusy = false;
+      this.error = exc instanceof ApiError ? t("rematchRefused", { why: exc.message }) : t("unreachable");
+      this.announce(this.error);
+      this.render();
+    }
   }
 
   announce(text) {
@@ -300,7 +488,18 @@ export class TableSession {
   render() {
     const active = document.activeElement;
     const had = active && active !== this.main && this.main.contains(active) ? active.dataset.focus : undefined;
-    if (rerender(this.main, () => this.build())) return;
+    const restored = rerender(this.main, () => this.build());
+    if (this.moveCame && this.resultShown === null) {
+      this.moveCame = false;
+      const target = focusTarget(this);
+      const node = target && this.main.querySelector(`[data-focus="${CSS.escape(target)}"]`);
+      if (node && !node.disabled) {
+        this.justMoved = false;
+        node.focus();
+        return;
+      }
+    }
+    if (restored) return;
     if (had !== undefined) this.refocus();
     else this.placeFocus();
   }
@@ -312,7 +511,7 @@ export class TableSession {
    */
   refocus() {
     this.justMoved = false;
-    const candidates = ["go-out-send", focusTarget(this)];
+    const candidates = ["next-round", "go-out-groups", focusTarget(this)];
     for (const key of candidates) {
       const node = key && this.main.querySelector(`[data-focus="${CSS.escape(key)}"]`);
       if (node && !node.disabled) return node.focus();
@@ -327,6 +526,10 @@ export class TableSession {
     if (!this.justMoved) return;
     this.justMoved = false;
     const active = document.activeElement;
+    if (this.resultShown !== null) {
+      const next = this.main.querySelector("#next-round");
+      if (next) return next.focus();
+    }
     if (active && active !== document.body && active !== this.main && this.main.contains(active)) return;
     const target = focusTarget(this);
     if (target) {
@@ -355,12 +558,12 @@ export class TableSession {
       parts.push(el("section", { class: "panel" },
         el("p", { class: "error", role: "alert" }, this.error),
         el("div", { class: "buttons" },
-          this.gone ? null : el("button", { type: "button", id: "watch", onclick: () => this.watch() }, "Watch the table"),
-          el("a", { href: "/", class: "button" }, "Back to the start"),
+          this.gone ? null : el("button", { type: "button", id: "watch", onclick: () => this.watch() }, t("watchTable")),
+          el("a", { href: "/", class: "button" }, t("backToStart")),
         ),
       ));
     } else {
-      parts.push(el("p", { class: "loading" }, this.status === "open" ? "Waiting for the table…" : "Connecting to the table…"));
+      parts.push(el("p", { class: "loading" }, this.status === "open" ? t("waitingTable") : t("connectingTable")));
       if (this.error) parts.push(el("p", { class: "error", role: "alert" }, this.error));
     }
     return parts;

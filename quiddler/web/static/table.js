@@ -1,207 +1,249 @@
-// The game itself: players, piles, the hand, and the controls for the
-// move in front of this seat (draw, discard, build words and go out, or
-// lay down on a final turn), with hints when the table allows them.
+// The game itself: the table surface with a seat for every player, the
+// piles in the middle, this seat's hand at the bottom, and the controls
+// for the move in front of it (draw, discard, go out or lay down with the
+// word groups or typed words), with hints when the table allows them.
 
-import { el, plural } from "./dom.js";
+import { el } from "./dom.js";
 import { WordProblem, parseTyped, points, wordPoints, wordText } from "./cards.js";
+import { enableDrag, handKeys } from "./hand.js";
 import { rulesText } from "./lobby.js";
-import { gameOverView, roundResultView, scoreSheet } from "./results.js";
+import { list, t } from "./messages.js";
+import { gameOverView, roundOverlay, scoreSheet } from "./results.js";
 
 const isMyTurn = (v) => v.my_turn === true;
-const isFinalTurn = (v) => v.went_out !== null && v.went_out !== undefined && v.went_out !== v.seat;
+const someoneOut = (v) => v.went_out !== null && v.went_out !== undefined;
+const isFinalTurn = (v) => someoneOut(v) && v.went_out !== v.seat && v.phase !== "game_over";
 /** The rules let this seat go out now (the server applies the first-turn variant; the cards are not judged). */
 const mayGoOut = (v) => v.may_go_out === true;
+const isMe = (session, seat) => seat === session.view?.seat && seat !== null && seat !== undefined;
+const wordsText = (words) => list(words.map((w) => wordText(w)));
 
-const who = (session, seat) => (seat === session.view?.seat ? "You" : session.nameOf(seat));
-const wordsText = (words) => words.map((w) => wordText(w)).join(", ");
-
-/** One public action as a sentence: "Bo took the e from the discard pile". */
-export function describeEvent(event, session) {
-  // `event` is the action's record encoding (with its player), plus
-  // `taken` (the face-up card a draw took) and `reshuffled`.
-  const name = who(session, event.player);
+/** One public action as a sentence: "Bo took the e from the discard pile."  `drawn` names the card this seat drew blind, when known. */
+export function describeEvent(event, session, drawn) {
+  const mine = isMe(session, event.player);
+  const name = session.nameOf(event.player);
   switch (event.type) {
     case "draw":
-      if (event.source === "discard") return `${name} took the ${event.taken ?? "top card"} from the discard pile.`;
-      return `${name} drew from the pile${event.reshuffled ? " (the discards were shuffled into a new pile)" : ""}.`;
+      if (event.source === "discard") return t(mine ? "youTook" : "theyTook", { name, card: event.taken ?? "?" });
+      if (mine && drawn) return t(event.reshuffled ? "youDrewCardReshuffled" : "youDrewCard", { card: drawn });
+      if (mine) return t("youDrew");
+      return t(event.reshuffled ? "theyDrewReshuffled" : "theyDrew", { name });
     case "discard":
-      return `${name} discarded ${event.card}.`;
+      return t(mine ? "youDiscarded" : "theyDiscarded", { name, card: event.card });
     case "go_out":
-      return `${name} went out with ${wordsText(event.words)} and discarded ${event.discard}.`;
+      return t(mine ? "youWentOut" : "theyWentOut", { name, words: wordsText(event.words), card: event.discard });
     case "lay_down":
-      return `${name} laid down ${event.words.length ? wordsText(event.words) : "no words"} and discarded ${event.discard}.`;
+      if (!event.words.length) return t(mine ? "youLaidNothing" : "theyLaidNothing", { name, card: event.discard });
+      return t(mine ? "youLaidDown" : "theyLaidDown", { name, words: wordsText(event.words), card: event.discard });
     default:
-      return `${name} moved.`;
+      return "";
   }
 }
 
 /** Whose turn it is and what they must do, in one sentence. */
 export function turnLine(v, session) {
-  if (v.phase === "game_over") return "Game over.";
+  if (v.phase === "game_over") return t("gameOver");
+  const final = someoneOut(v);
   if (!isMyTurn(v)) {
     const name = session.nameOf(v.turn);
-    const final = v.went_out !== null && v.went_out !== undefined ? ", final turn" : "";
-    if (session.isComputer(v.turn)) return `${name} is thinking${final ? " (final turn)" : ""}…`;
-    const away = session.isAway(v.turn) ? " (away: the game waits for them)" : "";
-    return `${name}'s turn${final}: ${v.phase === "draw" ? "drawing" : "discarding"}${away}.`;
+    if (session.isComputer(v.turn)) return t(final ? "thinkingFinal" : "thinking", { name });
+    const line = t(final ? (v.phase === "draw" ? "theirFinalDraw" : "theirFinalDiscard") : (v.phase === "draw" ? "theirTurnDraw" : "theirTurnDiscard"), { name });
+    return session.isAway(v.turn) ? `${line} ${t("awayNote", { name })}` : line;
   }
   if (v.phase === "draw") {
-    const top = v.discard_top ? ` or take the ${v.discard_top} from the discard pile` : "";
-    return `Your turn: draw from the pile${top}.`;
+    if (final) return v.discard_top ? t("yourFinalDraw", { card: v.discard_top }) : t("yourFinalDrawNoDiscard");
+    return v.discard_top ? t("yourDraw", { card: v.discard_top }) : t("yourDrawNoDiscard");
   }
-  if (isFinalTurn(v)) {
-    return `Your final turn (${session.nameOf(v.went_out)} went out): lay down what words you can and discard one card; cards left in your hand count against you.`;
-  }
-  return mayGoOut(v) ? "Your turn: discard a card, or go out." : "Your turn: discard a card (no going out on your first turn).";
+  if (isFinalTurn(v)) return t("yourFinalDiscard");
+  return mayGoOut(v) ? t("yourDiscard") : t("yourDiscardFirstTurn");
+}
+
+/** The words the player who went out laid down. */
+const outWords = (v) => (someoneOut(v) ? v.laid_down?.[v.went_out] ?? [] : []);
+
+/** The banner of the final turn: said before the draw, in the table's middle. */
+export function finalBanner(v, session) {
+  if (!someoneOut(v) || v.phase === "game_over") return null;
+  const name = session.nameOf(v.went_out);
+  const words = wordsText(outWords(v));
+  if (isMe(session, v.went_out)) return t("finalBannerYou", { words });
+  if (v.seat === null || v.seat === undefined) return t("finalBannerWatching", { name, words });
+  return t("finalBanner", { name, words });
 }
 
 /** Where the keyboard goes when the move comes to this seat. */
 export function focusTarget(session) {
   const v = session.view;
   if (!v) return null;
-  if (v.phase === "game_over") return "download";
+  if (v.phase === "game_over") return "rematch";
   if (!isMyTurn(v)) return null;
-  return v.phase === "draw" ? "pile" : "hand-0";
+  if (v.phase === "draw") return "pile";
+  // After a draw, the card drawn (the one most often played next), else the first.
+  const fresh = session.arrangement.places().findIndex((p) => p.card.id === session.fresh);
+  return `hand-${Math.max(0, fresh)}`;
 }
 
-function cardFace(face) {
-  return [el("span", { class: "face" }, face), el("span", { class: "pts", "aria-hidden": "true" }, String(points(face)))];
+// -- cards -------------------------------------------------------------------------
+
+function face(card) {
+  return [
+    el("span", { class: "face" }, card),
+    el("span", { class: "pts corner-start", "aria-hidden": "true" }, String(points(card))),
+    el("span", { class: "pts corner-end", "aria-hidden": "true" }, String(points(card))),
+  ];
 }
+const cardClass = (card, extra = "") => `card${card.length === 2 ? " duo" : ""}${extra ? ` ${extra}` : ""}`;
 
 /** A card that is only shown. */
-const cardShown = (face, extra = "") => el("span", { class: `card ${extra}`, role: "img", "aria-label": `${face}, ${points(face)} points` }, cardFace(face));
+export const cardShown = (card, extra = "") =>
+  el("span", { class: cardClass(card, extra), role: "img", "aria-label": t("cardLabel", { card, points: points(card) }) }, face(card));
 
-/** A card that is a button: `label` is what pressing it does, for screen readers. */
-const cardButton = (face, { label, focus, onclick, extra = "", disabled = false }) =>
-  el("button", { type: "button", class: `card ${extra}`, "aria-label": label, "data-focus": focus, "data-face": face, onclick, disabled }, cardFace(face));
+/** A row of cards: a word on the table or in a result. */
+export const cardRow = (cards, extra = "small-card") => el("span", { class: "cards-row" }, cards.map((c) => cardShown(c, extra)));
 
-const wordChip = (faces) => el("span", { class: "word" }, wordText(faces), el("span", { class: "pts" }, ` ${wordPoints(faces)}`));
+/** The backs of an opponent's cards (at most a fanned few shown, the count said). */
+function cardBacks(count, name) {
+  if (!count) return null;
+  return el("span", { class: "backs", role: "img", "aria-label": t("cardBacks", { name, n: count }) },
+    [...Array(Math.min(count, 8)).keys()].map(() => el("span", { class: "back" })),
+    el("span", { class: "count", "aria-hidden": "true" }, String(count)));
+}
 
-function playersView(v, session) {
-  const seats = [...Array(v.players ?? v.totals.length).keys()];
-  return el("ul", { class: "players", "aria-label": "Players" }, seats.map((seat) => {
-    const laid = v.laid_down?.[seat] ?? [];
-    const tags = [];
-    if (seat === v.dealer) tags.push("dealer");
-    if (seat === v.went_out) tags.push("went out");
-    if (session.isAway(seat)) tags.push("away");
-    return el("li", { class: `player${seat === v.turn && v.phase !== "game_over" ? " turn" : ""}${seat === v.seat ? " me" : ""}`, id: `player-${seat}` },
-      el("div", { class: "who" },
-        el("span", { class: "name" }, session.nameOf(seat), seat === v.seat && session.nameOf(seat) !== "You" ? " (you)" : ""),
-        el("span", { class: "total", "aria-label": `total ${v.totals[seat]}` }, String(v.totals[seat])),
-      ),
-      el("div", { class: "small" },
-        seat === v.turn && v.phase !== "game_over" ? el("strong", {}, "to move · ") : null,
-        plural(v.hand_sizes[seat], "card"),
-        tags.length ? ` · ${tags.join(", ")}` : "",
-      ),
-      laid.length ? el("div", { class: "laid" }, laid.map(wordChip)) : null,
-    );
-  }));
+// -- the table ---------------------------------------------------------------------
+
+function seatView(v, session, seat) {
+  const laid = v.laid_down?.[seat] ?? [];
+  const tags = [];
+  if (seat === v.dealer) tags.push(t("dealer"));
+  if (seat === v.went_out) tags.push(t("wentOutTag"));
+  if (session.isAway(seat)) tags.push(t("away"));
+  const turn = seat === v.turn && v.phase !== "game_over";
+  const name = session.nameOf(seat);
+  return el("li", { class: `seat${turn ? " turn" : ""}${isMe(session, seat) ? " me" : ""}`, id: `seat-${seat}`, "data-seat": seat },
+    el("div", { class: "who" },
+      el("span", { class: "name", title: name, tabindex: 0, "data-focus": `name-${seat}` }, name),
+      isMe(session, seat) && name.toLowerCase() !== t("you") ? el("span", { class: "small" }, `(${t("you")})`) : null,
+      el("span", { class: "total", "aria-label": t("total", { n: v.totals[seat] }) }, String(v.totals[seat])),
+    ),
+    el("div", { class: "tags" },
+      turn ? el("strong", { class: "badge" }, t("toMove")) : null,
+      tags.map((tag) => el("span", { class: "tag" }, tag)),
+    ),
+    isMe(session, seat) ? null : cardBacks(v.hand_sizes[seat], name),
+    laid.length ? el("div", { class: "laid" }, laid.map((w) => el("span", { class: "laid-word" }, cardRow(w), el("span", { class: "pts-label" }, String(wordPoints(w)))))) : null,
+  );
 }
 
 function pilesView(v, session) {
   const drawing = isMyTurn(v) && v.phase === "draw" && !session.pendingAction;
   const canPile = drawing && v.may_draw_from_pile !== false;
   const top = v.discard_top;
-  return el("div", { class: "piles", role: "group", "aria-label": "Piles" },
-    el("figure", {}, el("button", {
-      type: "button", class: "card pile", id: "pile", "data-focus": "pile", disabled: !canPile,
-      "aria-label": `Draw from the pile (${plural(v.draw_pile_size, "card")})`, onclick: () => session.act({ type: "draw", source: "pile" }),
-    }, el("span", { class: "face" }, "?"), el("span", { class: "pts" }, String(v.draw_pile_size))),
-    el("figcaption", {}, "Draw pile")),
-    el("figure", {}, top
-      ? cardButton(top, {
-        label: `Take the ${top} (${points(top)} points) from the discard pile`, focus: "discard-top", extra: "discard-top",
-        disabled: !drawing, onclick: () => session.act({ type: "draw", source: "discard" }),
-      })
-      : el("span", { class: "card empty", id: "discard-empty" }, "empty"),
-    el("figcaption", {}, "Discard")),
+  return el("div", { class: "piles", role: "group", "aria-label": t("piles") },
+    el("div", { class: "pile-spot" },
+      el("button", {
+        type: "button", class: "card back-card", id: "pile", "data-focus": "pile", disabled: !canPile,
+        "aria-label": t("drawPileLabel", { n: v.draw_pile_size }), onclick: () => session.act({ type: "draw", source: "pile" }),
+      }),
+      el("span", { class: "pile-label" }, el("span", {}, t("drawPile")), el("span", { class: "small", id: "pile-count" }, t("drawPileCount", { n: v.draw_pile_size }))),
+    ),
+    el("div", { class: "pile-spot" },
+      top
+        ? el("button", {
+          type: "button", class: cardClass(top, "discard-top"), id: "discard", "data-focus": "discard-top", "data-face": top,
+          "aria-label": t("takeDiscard", { card: top, points: points(top) }), disabled: !drawing,
+          onclick: () => session.act({ type: "draw", source: "discard" }),
+        }, face(top))
+        : el("span", { class: "card empty", id: "discard" }, t("discardEmpty")),
+      el("span", { class: "pile-label" }, t("discardPile")),
+    ),
   );
 }
 
-/** Indices of the hand not yet in a built word. */
-const freeIndices = (hand, b) => hand.map((_, i) => i).filter((i) => !b.words.some((w) => w.includes(i)) && !b.current.includes(i));
-
+/** This seat's hand: word groups (each with its points or marked), the loose cards, and the sort buttons. */
 function handView(v, session) {
+  const arrangement = session.arrangement;
   const discarding = isMyTurn(v) && v.phase === "discard" && !session.pendingAction;
-  const b = session.builder;
   const final = isFinalTurn(v);
-  const cards = v.hand.map((face, i) => {
-    if (b) {
-      if (!freeIndices(v.hand, b).includes(i)) return null;
-      return el("li", {}, cardButton(face, {
-        label: `Add ${face} (${points(face)} points) to the word`, focus: `hand-${i}`,
-        onclick: () => { b.current.push(i); session.render(); },
-      }));
-    }
-    if (!discarding) return el("li", {}, cardShown(face));
-    return el("li", {}, cardButton(face, {
-      label: final ? `Discard ${face} and lay down nothing` : `Discard ${face} (${points(face)} points)`, focus: `hand-${i}`,
-      onclick: () => session.act(final ? { type: "lay_down", words: [], discard: face } : { type: "discard", card: face }),
-    }));
-  });
-  const held = v.hand.reduce((s, f) => s + points(f), 0);
-  return el("section", { class: "hand-area", "aria-labelledby": "hand-title" },
-    el("h2", { id: "hand-title" }, b ? "Cards left" : "Your hand", el("span", { class: "small" }, ` ${plural(v.hand.length, "card")}, ${plural(held, "point")}`)),
-    el("ul", { class: "hand", id: "hand" }, cards),
-    discarding && !b ? el("p", { class: "small" }, final ? "Press a card to discard it without laying anything down, or lay down words first." : "Press a card to discard it.") : null,
-  );
-}
-
-/** The word builder: click cards into words, then go out (or lay down). */
-function builderView(v, session) {
-  const b = session.builder;
-  const faces = (w) => w.map((i) => v.hand[i]);
-  const free = freeIndices(v.hand, b);
-  const words = [...b.words, ...(b.current.length >= 2 ? [b.current] : [])];
-  const ready = b.current.length !== 1;
-  const send = (discardIndex) => {
-    const action = { type: b.mode === "go-out" ? "go_out" : "lay_down", words: words.map(faces), discard: v.hand[discardIndex] };
-    session.act(action);
+  const places = arrangement.places();
+  const count = places.length;
+  const focusPos = Math.min(session.handFocus ?? 0, count - 1);
+  const card = (place, pos) => {
+    const fresh = session.fresh && session.fresh === place.card.id;
+    const labelKey = discarding ? (final ? "discardCardFinal" : "discardCard") : "handCard";
+    return el("button", {
+      type: "button", class: cardClass(place.face, fresh ? "fresh" : ""), "data-pos": pos, "data-focus": `hand-${pos}`,
+      "data-face": place.face, tabindex: pos === focusPos ? 0 : -1,
+      "aria-label": t(labelKey, { card: place.face, points: points(place.face), pos: pos + 1, count }),
+      "aria-disabled": discarding ? null : "true",
+      onfocus: () => { session.handFocus = pos; },
+      onclick: () => {
+        if (!discarding) return;
+        session.act(final ? { type: "lay_down", words: [], discard: place.face } : { type: "discard", card: place.face });
+      },
+      onkeydown: (event) => handKeys(event, pos, count, (kind) => session.arrange(kind, pos)),
+    }, face(place.face), fresh ? el("span", { class: "new-tag" }, t("newCard")) : null);
   };
-  const finish = [];
-  if (b.mode === "go-out") {
-    if (free.length === 1 && words.length && ready) {
-      finish.push(el("button", { type: "button", class: "primary", id: "go-out-send", "data-focus": "go-out-send", onclick: () => send(free[0]) },
-        `Go out: ${words.map((w) => wordText(faces(w))).join(", ")}, discard ${v.hand[free[0]]}`));
-    } else {
-      finish.push(el("p", { class: "small" }, free.length > 1 ? `Put every card but one into words (${free.length - 1} more to place).` : "Keep one card to discard."));
-    }
-  } else if (ready && free.length >= 1) {
-    const uniques = [...new Set(free.map((i) => v.hand[i]))];
-    finish.push(el("p", { class: "small" }, "Choose the card to discard:"));
-    finish.push(el("div", { class: "buttons" }, uniques.map((face) => el("button", {
-      type: "button", class: "primary", "data-focus": `lay-${face}`, "data-face": face,
-      onclick: () => send(free.find((i) => v.hand[i] === face)),
-    }, `Lay down ${words.length} word${words.length === 1 ? "" : "s"}, discard ${face}`))));
-  }
-  const cancel = () => { session.builder = null; session.render(); };
-  return el("section", { class: "panel builder", "aria-labelledby": "builder-title" },
-    el("h2", { id: "builder-title" }, b.mode === "go-out" ? "Going out" : "Final turn: laying down"),
-    el("ol", { class: "built" },
-      b.words.map((w, k) => el("li", {},
-        el("span", { class: "cards-row" }, faces(w).map((f) => cardShown(f, "small-card"))),
-        el("button", { type: "button", class: "link", "data-focus": `unword-${k}`, onclick: () => { b.words.splice(k, 1); session.render(); } },
-          `Take back ${wordText(faces(w))}`),
-      )),
-      el("li", { class: "current" },
-        el("span", { class: "cards-row", "aria-label": "word being built" },
-          b.current.length ? faces(b.current).map((f) => cardShown(f, "small-card")) : el("span", { class: "small" }, "Press cards in your hand to spell a word.")),
+  let pos = 0;
+  const groups = arrangement.groups.map((group, gi) => {
+    const faces = group.map((c) => c.face);
+    const check = session.checked(faces);
+    const word = wordText(faces);
+    const label = check === undefined ? t("groupChecking", { word }) : check.valid ? t("groupWord", { word, points: check.points }) : t("groupNotWord", { word });
+    const cards = group.map(() => card(places[pos], pos++));
+    return el("div", { class: `group${check && !check.valid ? " bad" : ""}${check?.valid ? " good" : ""}`, "data-group": gi, role: "group", "aria-label": t("groupLabel", { word }) },
+      el("span", { class: "group-cards" }, cards),
+      el("span", { class: "group-label" }, label));
+  });
+  const loose = arrangement.loose.map(() => card(places[pos], pos++));
+  const held = places.reduce((s, p) => s + points(p.face), 0);
+  const looseHeld = arrangement.loose.reduce((s, c) => s + points(c.face), 0);
+  const hand = el("div", { class: "hand", id: "hand", role: "group", "aria-labelledby": "hand-title", "aria-describedby": "hand-help" },
+    groups,
+    el("div", { class: "loose", "data-group": -1, role: "group", "aria-label": t("looseCards") }, loose),
+    el("div", { class: "new-group", "data-group": "new", "aria-hidden": "true" }, t("newGroup")),
+  );
+  enableDrag(hand, places, (from, to) => session.arrange(["drop", to], from));
+  const inGroups = arrangement.groups.reduce((s, g) => s + g.length, 0);
+  const summary = inGroups
+    ? t("cardsLeftSummary", { cards: t("cards", { n: count - inGroups }), points: t("points", { n: looseHeld }) })
+    : t("handSummary", { cards: t("cards", { n: count }), points: t("points", { n: held }) });
+  return el("section", { class: "hand-area", "aria-labelledby": "hand-title" },
+    el("div", { class: "hand-head" },
+      el("h2", { id: "hand-title" }, t("yourHand"), " ", el("span", { class: "small", id: "hand-summary" }, summary)),
+      el("div", { class: "sorts" },
+        el("button", { type: "button", class: "small-button", id: "sort-letter", "data-focus": "sort-letter", onclick: () => session.arrange(["sort", "letter"]) }, t("sortLetter")),
+        el("button", { type: "button", class: "small-button", id: "sort-points", "data-focus": "sort-points", onclick: () => session.arrange(["sort", "points"]) }, t("sortPoints")),
       ),
     ),
-    el("div", { class: "buttons" },
-      el("button", {
-        type: "button", id: "finish-word", "data-focus": "finish-word", disabled: b.current.length < 2,
-        onclick: () => { b.words.push(b.current); b.current = []; session.render(); },
-      }, "Finish this word"),
-      el("button", {
-        type: "button", id: "undo-card", "data-focus": "undo-card", disabled: !b.current.length,
-        onclick: () => { b.current.pop(); session.render(); },
-      }, "Undo last card"),
-      el("button", { type: "button", id: "cancel-build", "data-focus": "cancel-build", onclick: cancel }, "Cancel (Esc)"),
-    ),
-    finish,
+    hand,
+    el("p", { class: "small", id: "hand-help" }, t("handHelp"), discarding ? ` ${t("handHelpDiscard")}` : ""),
+  );
+}
+
+/** Going out, or laying down on a final turn, with the word groups as arranged. */
+function groupsPlay(v, session) {
+  const final = isFinalTurn(v);
+  const arrangement = session.arrangement;
+  const words = arrangement.words();
+  const checks = words.map((w) => session.checked(w));
+  const valid = words.filter((w, i) => checks[i]?.valid);
+  const leftover = [...arrangement.loose.map((c) => c.face), ...words.filter((w, i) => !checks[i]?.valid).flat()];
+  if (!final) {
+    if (!mayGoOut(v)) return null;
+    const ready = words.length > 0 && valid.length === words.length && leftover.length === 1;
+    if (!ready) return el("p", { class: "small", id: "groups-help" }, t("groupsHelpOut"));
+    return el("button", {
+      type: "button", class: "primary", id: "go-out-groups", "data-focus": "go-out-groups",
+      onclick: () => session.act({ type: "go_out", words: valid, discard: leftover[0] }),
+    }, t("goOutGroups", { words: wordsText(valid), card: leftover[0] }));
+  }
+  if (!valid.length) return el("p", { class: "small", id: "groups-help" }, t("groupsHelpLay"));
+  return el("div", { class: "lay-choices" },
+    el("p", { class: "small" }, t("layDownGroupsHelp")),
+    el("div", { class: "buttons" }, [...new Set(leftover)].map((card) => el("button", {
+      type: "button", class: "primary", "data-focus": `lay-${card}`, "data-face": card,
+      onclick: () => session.act({ type: "lay_down", words: valid, discard: card }),
+    }, t("layDownGroups", { words: wordsText(valid), card })))),
   );
 }
 
@@ -217,11 +259,11 @@ function typedView(v, session, mode) {
     oninput: (e) => { session.typed = e.target.value; },
   });
   const form = el("form", { class: "typed", id: "typed-form", novalidate: true },
-    el("label", { for: "words-input" }, mode === "go-out" ? "Or type your words to go out:" : "Or type the words to lay down:"),
+    el("label", { for: "words-input" }, mode === "go-out" ? t("typedGoOut") : t("typedLayDown")),
     el("div", { class: "row" }, input,
       el("button", { type: "submit", id: "typed-send", "data-focus": "typed-send", disabled: Boolean(session.matching) },
-        mode === "go-out" ? "Go out" : "Lay down")),
-    el("p", { class: "small" }, "Words separated by spaces; add \u201cdiscard x\u201d to name the card to discard."),
+        mode === "go-out" ? t("goOut") : t("layDown"))),
+    el("p", { class: "small" }, t("typedHelp")),
     choiceView(session),
   );
   form.addEventListener("submit", (event) => {
@@ -229,9 +271,9 @@ function typedView(v, session, mode) {
     session.error = null;
     try {
       const { words, discard } = parseTyped(input.value);
-      if (!words.length && mode === "go-out") throw new WordProblem("type the words you go out with, e.g. quiet ax");
+      if (!words.length && mode === "go-out") throw new WordProblem(t("typeGoOut"));
       if (!words.length) {
-        if (!discard) throw new WordProblem("type the words to lay down, or \u201cdiscard x\u201d to lay nothing down");
+        if (!discard) throw new WordProblem(t("typeLayDown"));
         session.act({ type: "lay_down", words: [], discard });
         return;
       }
@@ -250,41 +292,73 @@ function typedView(v, session, mode) {
 function choiceView(session) {
   const c = session.choice;
   if (!c) return null;
-  return el("div", { class: "choice", role: "group", "aria-label": "Choose the card to discard" },
-    el("p", {}, `Those words leave ${c.left.join(", ")}: which card do you discard?`),
-    el("div", { class: "buttons" }, [...new Set(c.left)].map((face) => el("button", {
-      type: "button", class: "primary", "data-focus": `choose-${face}`, "data-face": face,
-      onclick: () => session.act({ type: c.kind, words: c.words, discard: face }),
-    }, `Discard ${face}`))),
+  return el("div", { class: "choice", role: "group", "aria-label": t("choose", { cards: list(c.left) }) },
+    el("p", {}, t("choose", { cards: list(c.left) })),
+    el("div", { class: "buttons" }, [...new Set(c.left)].map((card) => el("button", {
+      type: "button", class: "primary", "data-focus": `choose-${card}`, "data-face": card,
+      onclick: () => session.act({ type: c.kind, words: c.words, discard: card }),
+    }, t("chooseDiscard", { card })))),
   );
 }
 
+// -- hints -------------------------------------------------------------------------
+
 function describeOption(o) {
-  const words = (o.words || []).map((w) => `${w.word} (${w.cards.join(",")})`).join(", ") || "no words";
+  const words = list((o.words || []).map((w) => w.word));
   switch (o.action) {
-    case "take-discard": return `take the discard top (${o.card})`;
-    case "draw-pile": return "draw from the pile";
-    case "discard": return `discard ${o.card}`;
-    case "go-out": return `go out with ${words}, discard ${o.card}`;
-    case "lay-down": return `lay down ${words}, discard ${o.card}`;
+    case "take-discard": return t("hintTakeDiscard", { card: o.card });
+    case "draw-pile": return t("hintDrawPile");
+    case "discard": return t("hintDiscard", { card: o.card });
+    case "go-out": return t("hintGoOut", { words, card: o.card });
+    case "lay-down": return o.words?.length ? t("hintLayDown", { words, card: o.card }) : t("hintLayNothing", { card: o.card });
     default: return String(o.action);
   }
+}
+
+/**
+ * What the play scores if the round ended now: its words' points (less, on
+ * a final turn, the cards it keeps); null for a draw or a plain discard.
+ */
+export function pointsNow(o, hand) {
+  if (o.action !== "go-out" && o.action !== "lay-down") return null;
+  const words = o.words || [];
+  const laid = words.reduce((s, w) => s + (Number(w.points) || 0), 0);
+  if (o.action === "go-out") return laid;
+  const left = [...hand];
+  for (const c of [...words.flatMap((w) => w.cards), o.card]) {
+    const at = left.indexOf(c);
+    if (at >= 0) left.splice(at, 1);
+  }
+  return laid - left.reduce((s, f) => s + points(f), 0);
+}
+
+/** An option's value in the unit it is: expected points, or the master's average margin over N finishes. */
+export function valueText(o, measure, hand) {
+  const value = Number(o.value).toFixed(1);
+  const now = pointsNow(o, hand);
+  if (measure?.unit === "margin") {
+    const n = measure.finishes ?? "?";
+    return now === null ? t("valueMargin", { value, n }) : t("valueNowAndMargin", { value, n, now });
+  }
+  return now === null ? t("valueExpected", { value }) : t("valueNowAndExpected", { value, now });
 }
 
 function hintView(session) {
   const h = session.hint;
   if (!h) return null;
-  if (h.pending) return el("section", { class: "panel hint", id: "hint", "aria-live": "polite" }, el("p", {}, "Thinking about your move…"));
+  if (h.pending) return el("section", { class: "panel hint", id: "hint", "aria-live": "polite" }, el("p", {}, t("hintThinking")));
   const hint = h.hint || {};
   const options = Array.isArray(hint.options) ? hint.options : [];
+  const hand = session.view?.hand ?? [];
   return el("section", { class: "panel hint", id: "hint", "aria-labelledby": "hint-title" },
-    el("h2", { id: "hint-title" }, "Hint: ", hint.recommended ? describeOption(hint.recommended) : "no advice"),
+    el("h2", { id: "hint-title" }, t("hintTitle", { move: hint.recommended ? describeOption(hint.recommended) : t("noAdvice") })),
     hint.reason ? el("p", { class: "reason" }, hint.reason) : null,
-    options.length ? el("ol", { class: "options", "aria-label": "Options, best first (expected points)" },
+    el("p", { class: "small", id: "hint-measure" }, h.measure?.unit === "margin" ? t("measureMargin") : t("measureExpected")),
+    options.length ? el("ol", { class: "options", "aria-label": t("hintOptions") },
       options.map((o) => el("li", {
         "data-action": o.action, "data-card": o.card ?? "",
         "data-words": (o.words || []).map((w) => w.cards.join(",")).join(" "),
-      }, describeOption(o), el("span", { class: "value" }, ` ${Number(o.value).toFixed(1)}`)))) : null,
+      }, describeOption(o), " ", el("span", { class: "value" }, `(${valueText(o, h.measure, hand)})`)))) : null,
   );
 }
 
@@ -293,24 +367,13 @@ function controlsView(v, session) {
   const parts = [];
   const discarding = v.phase === "discard" && !session.pendingAction;
   const hintsOn = session.hintsAllowed !== false;
-  const buttons = [];
-  if (discarding && !session.builder) {
-    const mode = isFinalTurn(v) ? "lay-down" : mayGoOut(v) ? "go-out" : null;
-    if (mode) {
-      buttons.push(el("button", {
-        type: "button", id: "build-words", "data-focus": "build-words", class: "primary",
-        onclick: () => { session.builder = { for: session.moveKey(), mode, words: [], current: [] }; session.render(); },
-      }, mode === "go-out" ? "Go out…" : "Lay down words…"));
-    }
-  }
+  if (discarding) parts.push(groupsPlay(v, session));
   if (hintsOn) {
-    buttons.push(el("button", {
+    parts.push(el("div", { class: "buttons controls" }, el("button", {
       type: "button", id: "hint-button", "data-focus": "hint-button", disabled: Boolean(session.hint?.pending),
       onclick: () => session.askHint(),
-    }, "Hint"));
+    }, t("hint"))));
   }
-  if (buttons.length) parts.push(el("div", { class: "buttons controls" }, buttons));
-  if (discarding && session.builder) parts.push(builderView(v, session));
   if (discarding) {
     const mode = isFinalTurn(v) ? "lay-down" : mayGoOut(v) ? "go-out" : null;
     if (mode) parts.push(typedView(v, session, mode));
@@ -319,66 +382,66 @@ function controlsView(v, session) {
 }
 
 function logView(v, session) {
-  const events = Array.isArray(v.log) ? v.log.slice(-6) : [];
-  if (!events.length) return null;
+  const events = Array.isArray(v.log) ? v.log : [];
+  const first = Array.isArray(v.seen) && v.seen.length ? v.seen[0] : null;
+  const shown = events.map((e, i) => ({ e, i })).slice(-6);
   return el("section", { class: "log", "aria-labelledby": "log-title" },
-    el("h2", { id: "log-title" }, "This round"),
-    el("ol", { id: "log" }, events.map((e) => el("li", {}, describeEvent(e, session)))),
+    el("h2", { id: "log-title" }, t("thisRound")),
+    first ? el("p", { class: "face-up", id: "face-up" }, t("faceUpCard", { card: first })) : null,
+    shown.length ? el("ol", { id: "log", start: shown[0].i + 1 },
+      shown.map(({ e, i }) => el("li", {}, describeEvent(e, session, session.drawnAt(v.round, i))))) : null,
   );
 }
 
-function resultsView(v, session) {
-  const history = Array.isArray(v.history) ? v.history : [];
-  if (!history.length) return null;
-  const last = history.at(-1);
-  const before = history.length > 1 ? history.at(-2).totals : last.totals.map(() => 0);
-  // The last round's result opens by itself while the next round is young
-  // (or the game is over); after that it stays as the person left it.
-  const chosen = session.resultOpen && session.resultOpen.round === last.round ? session.resultOpen.open : null;
-  const young = v.phase === "game_over" || (Array.isArray(v.log) && v.log.length < 2 * (v.players ?? 2));
-  return [
-    roundResultView(last, before, v.rules, session, {
-      open: chosen ?? young,
-      onToggle: (open) => { session.resultOpen = { round: last.round, open }; },
-    }),
-    el("details", { class: "sheet-box", open: v.phase === "game_over" },
-      el("summary", { "data-focus": "sheet" }, "Score sheet"), scoreSheet(v, session)),
-  ];
+/** The pace of the computer's moves, and the sound switch (off by default). */
+function settingsView(session) {
+  return el("div", { class: "settings" },
+    el("label", { for: "pace" }, t("pace")),
+    el("select", { id: "pace", "data-focus": "pace", onchange: (e) => session.setPace(e.target.value) },
+      ["instant", "normal", "slow"].map((p) => el("option", { value: p, selected: session.pace === p }, t(`pace${p[0].toUpperCase()}${p.slice(1)}`)))),
+    el("span", { class: "check" },
+      el("input", { type: "checkbox", id: "sound", "data-focus": "sound", checked: session.sound, onchange: (e) => session.setSound(e.target.checked) }),
+      el("label", { for: "sound" }, t("sound"))),
+  );
 }
 
 /** The whole table for the current state. */
 export function gameView(session) {
   const v = session.view;
-  const rounds = v.rules?.round_sizes?.length ?? "?";
+  const rounds = v.rules?.round_sizes?.length ?? v.rounds;
   const over = v.phase === "game_over";
-  return el("div", {
-    class: "game",
-    // Esc leaves the word builder from wherever the keyboard is (usually the hand).
-    onkeydown: (e) => {
-      if (e.key === "Escape" && session.builder) {
-        session.builder = null;
-        session.render();
-      }
-    },
-  },
+  const seats = [...Array(v.players ?? v.totals.length).keys()];
+  const me = v.seat === null || v.seat === undefined ? null : v.seat;
+  // Opponents around the top of the table in turn order after this seat; this seat at the bottom.
+  const around = me === null ? seats : [...seats.slice(me + 1), ...seats.slice(0, me)];
+  const banner = finalBanner(v, session);
+  const dealer = isMe(session, v.dealer) ? null : session.nameOf(v.dealer);
+  const roundParams = { round: v.round + 1, rounds, cards: t("cards", { n: v.round_size }), dealer };
+  const overlay = roundOverlay(session);
+  return el("div", { class: "game" },
     el("div", { class: "status" },
-      el("p", { class: "round", id: "round-line" },
-        over ? `Game over after ${plural(rounds, "round")}` : `Round ${v.round + 1} of ${rounds} · ${v.round_size} cards each · ${v.dealer === v.seat ? "you deal" : `${session.nameOf(v.dealer)} deals`}`),
-      over ? null : el("p", { class: `turn-line${isMyTurn(v) ? " mine" : ""}`, id: "turn-line" }, turnLine(v, session)),
-      el("details", { class: "rules-line", open: Boolean(session.rulesOpen), ontoggle: (e) => { session.rulesOpen = e.target.open; } }, el("summary", { "data-focus": "rules" }, "Rules at this table"),
+      el("p", { class: "round", id: "round-line" }, over ? t("gameOverAfter", { rounds: t("rounds", { n: rounds }) }) : t(dealer === null ? "roundLineYouDeal" : "roundLine", roundParams)),
+      el("details", { class: "rules-line", open: Boolean(session.rulesOpen), ontoggle: (e) => { session.rulesOpen = e.target.open; } },
+        el("summary", { "data-focus": "rules" }, t("rulesHere")),
         el("p", { class: "small" }, rulesText(v.rules, session.hintsAllowed))),
-      v.seat === null || v.seat === undefined ? el("p", { class: "small", id: "watching" }, "You are watching: you see what every player may see, never a hand.") : null,
+      settingsView(session),
     ),
+    me === null ? el("p", { class: "small", id: "watching" }, t("watching")) : null,
+    over ? null : el("p", { class: `turn-line${isMyTurn(v) ? " mine" : ""}`, id: "turn-line" }, turnLine(v, session)),
     session.error ? el("p", { class: "error", role: "alert", id: "error" }, session.error) : null,
+    overlay,
     over ? gameOverView(v, session) : null,
-    playersView(v, session),
-    over ? null : el("div", { class: "play-area" },
+    over ? null : el("section", { class: "felt", "aria-label": t("players") },
+      el("ul", { class: "seats" }, around.map((seat) => seatView(v, session, seat))),
+      banner ? el("p", { class: "banner", id: "final-banner" }, banner) : null,
       pilesView(v, session),
-      v.seat === null || v.seat === undefined ? null : handView(v, session),
+      me === null ? null : el("ul", { class: "seats mine" }, seatView(v, session, me)),
+      me === null ? null : handView(v, session),
     ),
     over ? null : controlsView(v, session),
     hintView(session),
-    logView(v, session),
-    resultsView(v, session),
+    over ? null : logView(v, session),
+    Array.isArray(v.history) && v.history.length && !over ? el("details", { class: "sheet-box" },
+      el("summary", { "data-focus": "sheet" }, t("scoreSheet")), scoreSheet(v, session)) : null,
   );
 }

@@ -1,39 +1,8 @@
-// Talking to the server: the REST calls, the seat credentials kept in this
-// browser, and one WebSocket per table that reconnects by itself.
-//
-// A seat's token is the only proof of the seat.  It is kept in
-// localStorage under the table's id, so a reload, a closed tab or a server
-// restart puts the player back in their seat; it never goes into the URL
-// (URLs end up in histories, logs and Referer headers).
+// The transport to `quiddler serve`: its REST calls and one WebSocket per
+// table that reconnects by itself.  The only module that touches fetch or
+// WebSocket (see transport.js for the interface it implements).
 
-const STORE_PREFIX = "quiddler.seat.";
-
-/** {token, seat, name, invite?} for the table, or null. */
-export function loadSeat(table) {
-  try {
-    const raw = localStorage.getItem(STORE_PREFIX + table);
-    const seat = raw ? JSON.parse(raw) : null;
-    return seat && typeof seat.token === "string" ? seat : null;
-  } catch {
-    return null; // storage disabled or a damaged entry: play on as a newcomer
-  }
-}
-
-export function saveSeat(table, seat) {
-  localStorage.setItem(STORE_PREFIX + table, JSON.stringify(seat));
-}
-
-export function forgetSeat(table) {
-  localStorage.removeItem(STORE_PREFIX + table);
-}
-
-/** An error answer of the REST API: `status` is the HTTP status, `message` the server's reason. */
-export class ApiError extends Error {
-  constructor(status, message) {
-    super(message);
-    this.status = status;
-  }
-}
+import { ApiError } from "./transport.js";
 
 async function request(method, path, body) {
   const response = await fetch(path, {
@@ -55,21 +24,46 @@ async function request(method, path, body) {
   return data;
 }
 
-/** POST /api/tables: {table, invite, seat, token}. */
-export const createTable = (settings) => request("POST", "/api/tables", settings);
-/** POST /api/tables/{table}/join: {seat, token}. */
-export const joinTable = (table, invite, name) =>
-  request("POST", `/api/tables/${encodeURIComponent(table)}/join`, { invite, name });
-/** GET /api/tables/{table}: the public facts (seats, started, over, hints, rules). */
-export const tableSummary = (table) => request("GET", `/api/tables/${encodeURIComponent(table)}`);
-/** Where the finished game's record is downloaded from. */
-export const recordUrl = (table) => `/api/tables/${encodeURIComponent(table)}/record`;
-/** GET /api/players, when the server lists its computer players (else null). */
-export async function listPlayers() {
-  try {
-    return await request("GET", "/api/players");
-  } catch {
-    return null;
+const tablePath = (table) => `/api/tables/${encodeURIComponent(table)}`;
+
+/** The REST API and WebSockets of the server this page came from. */
+export class ServerTransport {
+  /** POST /api/tables: {table, invite, seat, token}. */
+  createTable(settings) {
+    return request("POST", "/api/tables", settings);
+  }
+
+  /** POST /api/tables/{table}/join: {seat, token}. */
+  joinTable(table, invite, name) {
+    return request("POST", `${tablePath(table)}/join`, { invite, name });
+  }
+
+  /** GET /api/tables/{table}: the public facts (seats, started, over, hints, rules). */
+  tableSummary(table) {
+    return request("GET", tablePath(table));
+  }
+
+  /** POST /api/tables/{table}/rematch: this seat's place at the rematch {table, seat, token}. */
+  rematch(table, token) {
+    return request("POST", `${tablePath(table)}/rematch`, { token });
+  }
+
+  /** Where the finished game's record is downloaded from. */
+  recordUrl(table) {
+    return `${tablePath(table)}/record`;
+  }
+
+  /** GET /api/players, when the server lists its computer players (else null). */
+  async listPlayers() {
+    try {
+      return await request("GET", "/api/players");
+    } catch {
+      return null;
+    }
+  }
+
+  connect(table, hello, handlers) {
+    return new TableSocket(table, hello, handlers);
   }
 }
 
@@ -80,7 +74,7 @@ export async function listPlayers() {
  * to date.  Handlers: onMessage(msg), onStatus("open" | "connecting" |
  * "offline", detail).
  */
-export class TableSocket {
+class TableSocket {
   constructor(table, hello, { onMessage, onStatus }) {
     this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(table)}`;
     this.hello = hello;
