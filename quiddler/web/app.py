@@ -34,7 +34,6 @@ from ..errors import IllegalActionError
 from ..game.errors import WrongPlayerError
 from ..game.players import player_names
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from ..play.spelling import WordProblem, match_words
 from .limits import AddressCounter, ClientRates, Limits, RateLimiter, client_key
 from .protocol import (
     ActionRequest,
@@ -46,6 +45,7 @@ from .protocol import (
     ProtocolError,
     dumps,
     error_message,
+    match_reply,
     parse_body,
     parse_join,
     parse_message,
@@ -225,7 +225,7 @@ class _Server:
         self._tables = Tables(store, self.limits, self.workers)
         loaded = self.tables.resume()
         if loaded:
-            log.info("resumed %d tables", loaded)
+            log.info("resumed %d table%s", loaded, "" if loaded == 1 else "s")  # never the database's URL
         loop = asyncio.get_running_loop()
         chores = [loop.create_task(self._purge_often()), loop.create_task(self._checkpoint(store))]
         try:
@@ -477,36 +477,13 @@ class _Server:
             # What the values are: the expert's hints value a move in expected points.
             connection.reply({"type": "hint", "hint": advice.to_dict(), "measure": {"unit": "expected_points"}})
         elif isinstance(request, MatchRequest):
-            connection.reply(_match(table, seat, request))
+            connection.reply(match_reply(table.view(seat), request))
 
 
 class _Refused(Exception):
     def __init__(self, response: Response) -> None:
         super().__init__(response.status_code)
         self.response = response
-
-
-#: The most ways to spell a set of typed words that a match request may ask the server to try.
-MAX_SPELLING_COMBINATIONS = 4096
-
-
-def _match(table: Table, seat: int, request: MatchRequest) -> dict[str, Any]:
-    """Typed words matched to the seat's cards, as ``quiddler play`` matches them."""
-    view = table.view(seat)
-    words = view.rules.words
-    ways = 1
-    for text in request.words:
-        ways *= max(1, len(words.spellings(text.strip().lower())))
-        if ways > MAX_SPELLING_COMBINATIONS:
-            raise ProtocolError("no_match", "too many words to match at once")
-    try:
-        found = match_words(request.words, view.hand, words, discard=request.discard,
-                            mode="go-out" if request.mode == "go_out" else "lay-down")  # fmt: skip
-    except WordProblem as exc:
-        raise ProtocolError("no_match", str(exc)) from None
-    return {"type": "match", "matches": [
-        {"words": [[c.face for c in w.cards] for w in m.words], "discard": None if m.discard is None else m.discard.face,
-         "left": [c.face for c in m.left], "points": m.points} for m in found]}  # fmt: skip
 
 
 def _kind(value: Any) -> str:

@@ -179,6 +179,7 @@ from ..errors import QuiddlerError
 from ..game.engine import Game
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..game.state import Action, Discard, Draw, GoOut, LayDown, Phase, PlayerView, PublicEvent, word_of
+from ..play.spelling import WordProblem, match_words
 from ..solver import MAX_BONUS
 
 __all__ = [
@@ -192,6 +193,7 @@ __all__ = [
     "ProtocolError",
     "encode_view",
     "error_message",
+    "match_reply",
     "parse_message",
     "spectator_view",
     "to_engine_action",
@@ -413,6 +415,29 @@ def to_engine_action(request: ActionRequest, seat: int) -> Action:
     if request.kind == "go_out":
         return GoOut(seat, words, request.card)
     return LayDown(seat, words, request.card)
+
+
+#: The most ways to spell a set of typed words that a match request may ask the server to try.
+MAX_SPELLING_COMBINATIONS = 4096
+
+
+def match_reply(view: PlayerView, request: MatchRequest) -> dict[str, Any]:
+    """The ``match`` reply: typed words matched to the seat's cards, as
+    ``quiddler play`` matches them (ProtocolError ``no_match`` if none fit)."""
+    words = view.rules.words
+    ways = 1
+    for text in request.words:
+        ways *= max(1, len(words.spellings(text.strip().lower())))
+        if ways > MAX_SPELLING_COMBINATIONS:
+            raise ProtocolError("no_match", "too many words to match at once")
+    try:
+        found = match_words(request.words, view.hand, words, discard=request.discard,
+                            mode="go-out" if request.mode == "go_out" else "lay-down")  # fmt: skip
+    except WordProblem as exc:
+        raise ProtocolError("no_match", str(exc)) from None
+    return {"type": "match", "matches": [
+        {"words": [[c.face for c in w.cards] for w in m.words], "discard": None if m.discard is None else m.discard.face,
+         "left": [c.face for c in m.left], "points": m.points} for m in found]}  # fmt: skip
 
 
 # -- REST bodies -----------------------------------------------------------------

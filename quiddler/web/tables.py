@@ -39,13 +39,12 @@ from typing import Any, Protocol, TypeVar
 
 from ..cards import Card
 from ..errors import IllegalActionError
+from ..game.decisions import computer_action
 from ..game.engine import Game
 from ..game.hints import Hint, hint
-from ..game.players import make_player
 from ..game.record import game_record
 from ..game.rules import Rules
 from ..game.state import Action, Discard, Draw, LayDown, Phase, PlayerView, action_from_dict
-from ..play.session import decision_seed
 from .coordination import Coordinator
 from .limits import Limits
 from .protocol import ProtocolError, dumps, encode_view, spectator_view
@@ -128,16 +127,6 @@ class JoinError(Exception):
         self.status = status
         self.code = code
         self.message = message
-
-
-def computer_action(strategy: str, game_seed: int, view: PlayerView) -> Action:
-    """A computer seat's move: its strategy, freshly seeded for this decision."""
-    player = make_player(strategy, decision_seed(game_seed, view.seat, view))
-    if view.phase is Phase.DRAW:
-        return player.choose_draw(view)
-    if view.final_turn:
-        return player.choose_lay_down(view)
-    return player.choose_end(view)
 
 
 def plain_action(view: PlayerView) -> Action:

@@ -5,18 +5,25 @@
 //
 // The invite code travels in the fragment (#invite=...), which browsers
 // never send to a server, so it stays out of server logs.
+//
+// The static site (quiddler site) is this page with the engine in a Web
+// Worker: its index.html names the worker transport in a meta tag, and the
+// screen's path lives in the query (?/t/{table}), since a static host has
+// no /t/{table} addresses.
 
 import { showHome } from "./home.js";
 import { ServerTransport } from "./server-transport.js";
 import { useTransport } from "./transport.js";
 import { TableSession } from "./session.js";
 
-useTransport(new ServerTransport());
+const onSite = document.querySelector('meta[name="quiddler-transport"]')?.content === "worker";
+useTransport(onSite ? new (await import("./worker-transport.js")).WorkerTransport() : new ServerTransport());
+const currentPath = () => (onSite ? location.search.slice(1) || "/" : location.pathname);
 
 let current = null; // the table session on screen, closed when leaving it
 
 export function navigate(path) {
-  history.pushState(null, "", path);
+  history.pushState(null, "", onSite ? `?${path}` : path);
   route();
 }
 
@@ -26,7 +33,7 @@ function route() {
     current = null;
   }
   const main = document.getElementById("main");
-  const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
+  const match = currentPath().match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
   if (match) {
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
     current = new TableSession(main, match[1], invite, { navigate });

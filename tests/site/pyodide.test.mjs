@@ -1,0 +1,101 @@
+// The engine under Pyodide, the browser's Python, in Node: the wheels of
+// the built site installed in the pinned runtime, checked against what
+// native Python answered for the same questions (solving, a whole game at
+// every computer level, a record replayed, a hint, a saved game resumed).
+//
+// Run by tests/site/test_pyodide.py, which builds the site, computes the
+// native answers and sets:
+//   QUIDDLER_PYODIDE   the pyodide npm package (its folder)
+//   QUIDDLER_SITE      the built site (its wheels are installed)
+//   QUIDDLER_EXPECTED  a JSON file of the native answers
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, test } from "node:test";
+import { pathToFileURL } from "node:url";
+
+const runtime = process.env.QUIDDLER_PYODIDE;
+const site = process.env.QUIDDLER_SITE;
+const expected = JSON.parse(readFileSync(process.env.QUIDDLER_EXPECTED, "utf8"));
+let pyodide;
+
+before(async () => {
+  const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
+  pyodide = await loadPyodide({ indexURL: runtime + "/", stdout: () => {}, stderr: () => {} });
+  const manifest = JSON.parse(readFileSync(join(site, "quiddler-site.json"), "utf8"));
+  for (const wheel of manifest.wheels) pyodide.unpackArchive(new Uint8Array(readFileSync(join(site, wheel))), "wheel");
+  pyodide.globals.set("expected_text", readFileSync(process.env.QUIDDLER_EXPECTED, "utf8"));
+  pyodide.runPython(`
+import json
+expected = json.loads(expected_text)
+`);
+});
+
+/** The JSON text a Python expression gives, parsed. */
+const py = (code) => JSON.parse(pyodide.runPython(code));
+
+test("the runtime is the pinned Python, on Emscripten, without numba or numpy", () => {
+  const facts = py(`
+import importlib.util, platform, sys
+json.dumps([sys.platform, platform.system(), "%d.%d.%d" % sys.version_info[:3],
+            importlib.util.find_spec("numba") is None, importlib.util.find_spec("numpy") is None])`);
+  assert.deepEqual(facts, ["emscripten", "Emscripten", expected.python, true, true]);
+});
+
+test("solving gives the answers native Python gives", () => {
+  const answers = py(`
+from quiddler import solve
+json.dumps([solve(s["cards"], discard=s["discard"]).to_dict() for s in expected["solves"]])`);
+  assert.deepEqual(answers, expected.solves.map((s) => s.answer));
+});
+
+test("the default backend solves in pure Python there", () => {
+  assert.deepEqual(py(`
+from quiddler.solver._backends import get_backend
+backend = get_backend("auto")
+backend.current(upcoming=1e9)
+json.dumps([backend.current().name, backend.compiled is None])`), ["python", true]);
+});
+
+for (const level of Object.keys(expected.games)) {
+  test(`a whole game with ${level} plays as natively, and its record replays`, () => {
+    pyodide.globals.set("level", level);
+    assert.deepEqual(py(`
+from quiddler.game import Rules, make_player, play_game
+from quiddler.game.record import game_record, replay
+spec = expected["games"][level]
+game = play_game([make_player(level, spec["seeds"][0]), make_player("expert", spec["seeds"][1])],
+                 seed=spec["seed"], rules=Rules(round_sizes=tuple(spec["round_sizes"])))
+record = game_record(game)
+json.dumps([record == spec["record"], replay(spec["record"]).totals == tuple(spec["record"]["final_scores"])])`),
+    [true, true]);
+  });
+}
+
+test("a hint gives the native advice", () => {
+  assert.deepEqual(py(`
+from quiddler.game import Game, Rules, hint
+spec = expected["hint"]
+game = Game(2, seed=spec["seed"], rules=Rules(round_sizes=(5,)))
+json.dumps(hint(game.view(game.turn)).to_dict())`), expected.hint.answer);
+});
+
+test("a game through the protocol is saved and resumes at the same move", () => {
+  assert.deepEqual(py(`
+from quiddler.web.local import LocalHost
+def call(host, op, body=""):
+    return json.loads(host.handle(op, body))
+host = LocalHost()
+made = call(host, "create", json.dumps({"seats": ["human", "hard"], "rules": {"round_sizes": [3, 4]}}))["body"]
+hello = json.dumps({"type": "hello", "token": made["token"]})
+call(host, "message", hello)
+while call(host, "step")["body"] is not None:
+    pass
+drawn = call(host, "message", json.dumps({"type": "action", "action": {"type": "draw", "source": "pile"}}))["body"]
+saved = call(host, "save")["body"]
+again = LocalHost()
+restored = call(again, "restore", saved)["status"]
+resumed = call(again, "message", hello)["body"][1]
+json.dumps([restored, resumed == drawn[-1], call(again, "save")["body"] == saved])`), [200, true, true]);
+});

@@ -1,0 +1,106 @@
+"""``quiddler site DIR``: what it writes, and how it refuses a folder or a
+runtime it cannot use (one ``Error:`` line, exit code 2)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from quiddler.cli import main
+from quiddler.site.runtime import PYODIDE_VERSION, RUNTIME_FILES
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(main, ["site", *args], env=env)
+
+
+def refused(result: Result, *fragments: str) -> None:
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    errors = [line for line in result.stderr.splitlines() if not line.endswith("...")]  # less the progress lines
+    assert len(errors) == 1 and errors[0].startswith("Error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in errors[0], errors[0]
+
+
+def test_the_site_holds_the_page_the_runtime_with_its_licence_and_the_wheels(site_build: tuple[Path, Result]) -> None:
+    folder, result = site_build
+    assert result.stdout.startswith("Wrote ") and f"on Pyodide {PYODIDE_VERSION}" in result.stdout
+    assert "pyodide" in result.stderr and "wheels" in result.stderr  # the progress lines
+    manifest = json.loads((folder / "quiddler-site.json").read_text())
+    assert manifest["pyodide"] == PYODIDE_VERSION and manifest["python"].startswith("3.")
+    for name in ("index.html", "solver.html", "sw.js", "static/app.js", "static/worker.js", "static/worker-transport.js",
+                 *(f"pyodide/{n}" for n in RUNTIME_FILES), "pyodide/LICENSE"):  # fmt: skip
+        assert (folder / name).is_file(), name
+    assert "Mozilla Public License Version 2.0" in (folder / "pyodide" / "LICENSE").read_text()
+    for name, entry in manifest["files"].items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == entry["sha256"], name
+    index = (folder / "index.html").read_text()
+    assert '<meta name="quiddler-transport" content="worker">' in index
+    assert 'src="/' not in index and 'href="/static' not in index  # relative: the site lives in any folder
+    wheels = {Path(w).name.split("-")[0]: folder / w for w in manifest["wheels"]}
+    assert set(wheels) == {"quiddler", "pygtrie"}
+    names = zipfile.ZipFile(wheels["quiddler"]).namelist()
+    assert "quiddler/data/enable.cardtrie" in names and "quiddler/web/local.py" in names
+    assert not any(n.startswith("quiddler/web/static/") for n in names)  # served beside it, not twice
+
+
+def test_no_file_of_the_site_names_another_origin(built_site: Path) -> None:
+    for path in built_site.rglob("*"):
+        if path.suffix in (".html", ".js", ".css") and path.parent.name != "pyodide":
+            text = path.read_text()
+            for found in ("http://", "https://", "//cdn"):
+                lines = [line for line in text.splitlines() if found in line and "<a href=" not in line]
+                assert not lines, (path, lines)
+
+
+def test_force_replaces_an_earlier_site_and_keeps_other_files(built_site: Path, pyodide_runtime: Path,
+                                                              tmp_path: Path) -> None:  # fmt: skip
+    folder = tmp_path / "public"
+    shutil.copytree(built_site, folder)
+    (folder / "notes.txt").write_text("mine")
+    manifest = json.loads((folder / "quiddler-site.json").read_text())
+    stale = "wheels/quiddler-0.0.1-py3-none-any.whl"
+    (folder / stale).write_bytes(b"an older build")
+    manifest["files"][stale] = {"size": 14, "sha256": ""}
+    (folder / "quiddler-site.json").write_text(json.dumps(manifest))
+    refused(run(str(folder), "--pyodide", str(pyodide_runtime)), "is not empty", "--force")
+    result = run(str(folder), "--force", "--pyodide", str(pyodide_runtime))
+    assert result.exit_code == 0, result.stderr
+    assert (folder / "notes.txt").read_text() == "mine" and not (folder / stale).exists()
+    assert (folder / "index.html").is_file()
+    # The site's manifest lists its own files alone: a later --force leaves notes.txt too.
+    assert "notes.txt" not in json.loads((folder / "quiddler-site.json").read_text())["files"]
+
+
+def test_a_file_where_the_folder_goes_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "public"
+    target.write_text("x")
+    refused(run(str(target)), "is a file")
+
+
+def test_a_folder_without_the_pinned_runtime_is_refused_by_name(tmp_path: Path) -> None:
+    refused(run(str(tmp_path / "out"), "--pyodide", str(tmp_path)), "no pyodide npm package", str(tmp_path))
+    package = tmp_path / "node_modules" / "pyodide"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "pyodide", "version": "0.1.0"}))
+    refused(run(str(tmp_path / "out"), "--pyodide", str(tmp_path)), "holds pyodide 0.1.0", PYODIDE_VERSION)
+    (package / "package.json").write_text(json.dumps({"name": "pyodide", "version": PYODIDE_VERSION}))
+    refused(run(str(tmp_path / "out"), "--pyodide", str(tmp_path)), "misses pyodide.mjs")
+    assert not (tmp_path / "out").exists()
+
+
+def test_without_npm_or_a_runtime_the_command_says_how_to_get_one(tmp_path: Path) -> None:
+    env = {"PATH": str(tmp_path), "QUIDDLER_CACHE_DIR": str(tmp_path / "cache")}
+    refused(run(str(tmp_path / "out"), env=env), "npm is not installed", "--pyodide PATH", f"pyodide@{PYODIDE_VERSION}")
+
+
+@pytest.mark.parametrize("args", [[], ["a", "b"]])
+def test_the_folder_is_one_argument(args: list[str]) -> None:
+    assert run(*args).exit_code == 2
