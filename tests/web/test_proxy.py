@@ -101,8 +101,9 @@ def _root() -> bool:
 def proxied(pg_url: str) -> Iterator[tuple[Nginx, ServerProcess, ServerProcess]]:
     port = _free_port()
     origin = f"http://localhost:{port}"
-    with ServerProcess(pg_url, "--allow-origin", origin) as first, \
-            ServerProcess(pg_url, "--allow-origin", origin) as second:  # type: ignore[arg-type]  # fmt: skip
+    proxy = ("--allow-origin", origin, "--trusted-proxy", "127.0.0.1")  # as the page says to start them
+    with ServerProcess(pg_url, *proxy) as first, \
+            ServerProcess(pg_url, *proxy) as second:  # type: ignore[arg-type]  # fmt: skip
         nginx = Nginx(site_config((first.port, second.port), port), port)
         try:
             yield nginx, first, second
