@@ -2,8 +2,13 @@
 scripted person over a real WebSocket on loopback against one computer
 player, in steps of more and more tables.
 
-The server is a real ``quiddler serve`` process (its limits raised so one
-address may open every connection); this script is the clients, one
+The server is one or more real ``quiddler serve`` processes (their limits
+raised so one address may open every connection) on one store: ``--configs``
+names each setup to measure, ``STORE:PROCESSES``, by default one process on
+SQLite, one on PostgreSQL and two on PostgreSQL (a throw-away cluster
+started for the run, durable: fsync on).  With several processes the tables
+are spread over them (table ``i`` on process ``i mod N``, its REST calls and
+its WebSocket alike), as a proxy would.  This script is the clients, one
 asyncio task per table.  A client plays like a person: it waits a think
 time (half of ``--think`` seconds a turn, +-50 %) before each action: it
 draws from the pile, and after drawing discards its costliest card (on a final turn
@@ -25,6 +30,10 @@ Measured at each step, over ``--seconds`` once every table of the step plays:
   parsed message to the new state queued: the table's lock, the engine,
   the commit to SQLite, the encoding), median and p99: what the server
   itself adds, apart from the network and the waits for a core;
+* ``store_ms``: storing a move (any move, the computers' too: SQLite's
+  commit, or PostgreSQL's round trip and commit), median and p99, and
+  ``db_share``, its median over ``server_ms``'s; ``db_cpu``: the PostgreSQL
+  processes' CPU use (1.0 = one core);
 * ``rss_per_table_kib``: the server's own memory (anonymous, resident or swapped out)
   above the server with one table, divided by the tables; ``server_cpu``: the server process's CPU
   use (1.0 = one core busy), ``client_cpu`` this script's (the clients
@@ -74,12 +83,12 @@ POINTS = {"a": 2, "b": 8, "c": 8, "d": 5, "e": 2, "f": 6, "g": 6, "h": 7, "i": 2
 #: last SIGUSR1 to the file named by the second argument.
 _SERVER = """
 import json, signal, sys, time
-from quiddler.web import app
+from quiddler.web import app, store
 from quiddler.web.limits import Limits
 from quiddler.web.protocol import ActionRequest
 from quiddler.web.server import run
 
-times = []
+times, store_times = [], []
 answer = app._Server._answer
 
 async def timed(self, connection, table, request):
@@ -91,12 +100,26 @@ async def timed(self, connection, table, request):
     finally:
         times.append(time.perf_counter() - started)
 
+def timed_store(cls):
+    append = cls.append_action
+    def append_action(self, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return append(self, *args, **kwargs)
+        finally:
+            store_times.append(time.perf_counter() - started)
+    cls.append_action = append_action
+
 def dump(signum, frame):
-    taken = times[:]
-    del times[:]
+    taken = {"handling": times[:], "store": store_times[:]}
+    del times[:], store_times[:]
     with open(sys.argv[2], "w") as out:
         json.dump(taken, out)
 
+timed_store(store.SqliteStore)
+if sys.argv[1].startswith("postgresql://"):
+    from quiddler.web.store.postgres import PostgresStore
+    timed_store(PostgresStore)
 app._Server._answer = timed
 signal.signal(signal.SIGUSR1, dump)
 run("127.0.0.1", 0, sys.argv[1], limits=Limits(connections_per_address=100000, max_tables=100000,
@@ -224,32 +247,60 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _start_server(folder: Path) -> subprocess.Popen[str]:
+def _start_server(db: str, times: Path) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.Popen([sys.executable, "-c", _SERVER, str(folder / "tables.sqlite3"), str(folder / "times.json")],
+    return subprocess.Popen([sys.executable, "-c", _SERVER, db, str(times)],
                             stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)  # fmt: skip
 
 
-async def _server_times(server: subprocess.Popen[str], path: Path) -> list[float]:
-    """The server's own handling times since the last call."""
+async def _server_times(server: subprocess.Popen[str], path: Path) -> dict[str, list[float]]:
+    """The server's own handling times, and its store's part, since the last call."""
     path.unlink(missing_ok=True)
     server.send_signal(signal.SIGUSR1)
     for _ in range(200):
         await asyncio.sleep(0.05)
         if path.exists():
             try:
-                return list(json.loads(path.read_text()))
+                return dict(json.loads(path.read_text()))
             except json.JSONDecodeError:
                 continue  # still being written
-    return []
+    return {"handling": [], "store": []}
 
 
-async def _run(args: argparse.Namespace) -> dict[str, Any]:
+def _database_pids(cluster: Any) -> list[int]:
+    """The PostgreSQL server's processes: the postmaster and its children."""
+    if cluster is None:
+        return []
+    main = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    children = []
+    for status in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(status.read_text().rpartition(")")[2].split()[1]) == main:
+                children.append(int(status.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return [main, *children]
+
+
+def _cpu_of(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            total += _cpu_seconds(pid)
+        except (OSError, ValueError, IndexError):
+            continue  # a backend that ended
+    return total
+
+
+async def _run(args: argparse.Namespace, store: str, processes: int, cluster: Any) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
-    server = _start_server(folder)
-    assert server.stdout is not None
-    line = await asyncio.to_thread(server.stdout.readline)
-    url = line.strip().removeprefix("Serving on ")
+    db = str(folder / "tables.sqlite3") if store == "sqlite" else cluster.new_database()
+    servers = [_start_server(db, folder / f"times{i}.json") for i in range(processes)]
+    urls = []
+    for server in servers:
+        assert server.stdout is not None
+        line = await asyncio.to_thread(server.stdout.readline)
+        urls.append(line.strip().removeprefix("Serving on "))
     steps = []
     stop = asyncio.Event()
     samples = Samples()
@@ -259,27 +310,35 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         async with httpx.AsyncClient(limits=limits, timeout=60) as http:
             # Warm up: the computer player's first decisions load the solver (and maybe compile it).
             warm_stop = asyncio.Event()
-            warm = asyncio.create_task(_client(url, args.level, 0.01, samples, warm_stop, asyncio.Event(), http))
+            warm = [asyncio.create_task(_client(url, args.level, 0.01, samples, warm_stop, asyncio.Event(), http))
+                    for url in urls]  # fmt: skip
             await asyncio.sleep(args.warmup)
             warm_stop.set()
-            await warm
-            base_rss = _rss_kib(server.pid)
+            await asyncio.gather(*warm)
+            base_rss = sum(_rss_kib(server.pid) for server in servers)
+            pids = [server.pid for server in servers]
             for count in args.steps:
                 while len(tasks) < count:
                     ready = asyncio.Event()
+                    url = urls[len(tasks) % len(urls)]
                     tasks.append(asyncio.create_task(_client(url, args.level, args.think, samples, stop, ready, http)))
                     await ready.wait()
                 await asyncio.sleep(args.think * 2)  # every new table past its first turn
                 samples.clear()
-                await _server_times(server, folder / "times.json")
-                cpu0, wall0 = _cpu_seconds(server.pid), time.perf_counter()
+                for i, server in enumerate(servers):
+                    await _server_times(server, folder / f"times{i}.json")
+                database = _database_pids(cluster if store != "sqlite" else None)
+                cpu0, db0, wall0 = _cpu_of(pids), _cpu_of(database), time.perf_counter()
                 mine0 = time.process_time()
                 await asyncio.sleep(args.seconds)
                 wall = time.perf_counter() - wall0
-                inside = await _server_times(server, folder / "times.json")
-                cpu = (_cpu_seconds(server.pid) - cpu0) / wall
+                measured = [await _server_times(server, folder / f"times{i}.json") for i, server in enumerate(servers)]
+                inside = [t for m in measured for t in m["handling"]]
+                stored = [t for m in measured for t in m["store"]]
+                cpu = (_cpu_of(pids) - cpu0) / wall
+                db_cpu = (_cpu_of(database) - db0) / wall
                 client_cpu = (time.process_time() - mine0) / wall
-                rss = _rss_kib(server.pid)
+                rss = sum(_rss_kib(server.pid) for server in servers)
                 step = {
                     "tables": count,
                     "actions_per_s": round(samples.moves / wall, 1),
@@ -291,6 +350,11 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                     "server_ms": {"median": round(1000 * statistics.median(inside), 3) if inside else None,
                                   "p99": round(1000 * _quantile(inside, 0.99), 3) if inside else None,
                                   "max": round(1000 * max(inside), 3) if inside else None},
+                    "store_ms": {"median": round(1000 * statistics.median(stored), 3) if stored else None,
+                                 "p99": round(1000 * _quantile(stored, 0.99), 3) if stored else None},
+                    "db_share": round(statistics.median(stored) / statistics.median(inside), 2)
+                    if stored and inside else None,
+                    "db_cpu": round(db_cpu, 2),
                     "rtt_over_ping": round(statistics.median(samples.rtt) / statistics.median(samples.ping), 2),
                     "computer_turn_ms": {"median": round(1000 * statistics.median(samples.computer), 2),
                                          "p99": round(1000 * _quantile(samples.computer, 0.99), 2)},
@@ -309,24 +373,51 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-        server.terminate()
-        server.wait(timeout=30)
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=30)
     within = [s["tables"] for s in steps if s["rtt_ms"]["p99"] <= args.target_ms]
     first_over = next((s["tables"] for s in steps if s["rtt_ms"]["p99"] > args.target_ms), None)
     return {
-        "benchmark": "web",
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
-        "settings": {"level": args.level, "think_s": args.think, "seconds_per_step": args.seconds,
-                     "target_p99_ms": args.target_ms},
+        "store": store,
+        "processes": processes,
         "steps": steps,
         "tables_within_target": max(within) if within else 0,
         "first_step_over_target": first_over,
-        "note": "clients and server share the machine (2 cores, other work running): compare within one run",
+    }
+
+
+async def _run_all(args: argparse.Namespace) -> dict[str, Any]:
+    """Every setup of ``--configs`` in one run (the machine's noise alike for all)."""
+    from tests.web.pgcluster import Cluster
+
+    setups = []
+    cluster = Cluster(durable=True) if any(store != "sqlite" for store, _ in args.configs) else None
+    try:
+        for store, processes in args.configs:
+            print(f"-- {store}, {processes} process{'es' if processes > 1 else ''}", flush=True)
+            _print_row.header = False  # type: ignore[attr-defined]
+            setups.append(await _run(args, store, processes, cluster))
+    finally:
+        if cluster is not None:
+            cluster.stop()
+    base = setups[0]["tables_within_target"]
+    for setup in setups:
+        setup["tables_vs_first"] = round(setup["tables_within_target"] / base, 2) if base else None
+    return {
+        "benchmark": "web_scale",
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+        "settings": {"level": args.level, "think_s": args.think, "seconds_per_step": args.seconds,
+                     "target_p99_ms": args.target_ms, "steps": args.steps},
+        "setups": setups,
+        "note": "clients, servers and PostgreSQL share the machine (2 cores, other work running): "
+                "compare within one run",
     }
 
 
 _HEADER = f"{'tables':>6} {'act/s':>7} {'rtt med':>8} {'rtt p99':>8} {'ping med':>8} {'ping p99':>8} " \
-          f"{'rtt/ping':>8} {'srv med':>8} {'srv p99':>8} {'comp turn':>9} {'comp p99':>8} {'KiB/tbl':>8} {'srv cpu':>7} {'cli cpu':>7} {'load':>5}"  # fmt: skip
+          f"{'rtt/ping':>8} {'srv med':>8} {'srv p99':>8} {'db med':>7} {'db shr':>6} {'db cpu':>6} {'comp turn':>9} {'comp p99':>8} {'KiB/tbl':>8} {'srv cpu':>7} {'cli cpu':>7} {'load':>5}"  # fmt: skip
 
 
 def _print_row(step: dict[str, Any]) -> None:
@@ -336,6 +427,7 @@ def _print_row(step: dict[str, Any]) -> None:
     print(f"{step['tables']:>6} {step['actions_per_s']:>7} {step['rtt_ms']['median']:>8} {step['rtt_ms']['p99']:>8} "
           f"{step['ping_ms']['median']:>8} {step['ping_ms']['p99']:>8} {step['rtt_over_ping']:>8} "
           f"{step['server_ms']['median']!s:>8} {step['server_ms']['p99']!s:>8} "
+          f"{step['store_ms']['median']!s:>7} {step['db_share']!s:>6} {step['db_cpu']!s:>6} "
           f"{step['computer_turn_ms']['median']:>9} {step['computer_turn_ms']['p99']:>8} "
           f"{step['rss_per_table_kib']:>8} {step['server_cpu']:>7} {step['client_cpu']:>7} {step['load_average']:>5}", flush=True)  # fmt: skip
 
@@ -348,14 +440,28 @@ def main() -> None:
     parser.add_argument("--level", default="medium", help="the computer player at every table")
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds of one table before measuring")
     parser.add_argument("--target-ms", type=float, default=100.0, help="the p99 round trip to stay within")
-    parser.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "web.json")
+    parser.add_argument("--configs", default="sqlite:1,postgresql:1,postgresql:2",
+                        help="the setups to measure, STORE:PROCESSES, comma-separated (STORE: sqlite or postgresql)")
+    parser.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "web_scale.json")
     args = parser.parse_args()
     args.steps = [int(n) for n in args.steps.split(",")]
-    result = asyncio.run(_run(args))
-    print(f"tables within p99 <= {args.target_ms:.0f} ms: {result['tables_within_target']}")
+    args.configs = [(store, int(n)) for store, _, n in (c.partition(":") for c in args.configs.split(","))]
+    sys.path.insert(0, str(ROOT))  # the throw-away PostgreSQL cluster of the tests
+    result = asyncio.run(_run_all(args))
+    for setup in result["setups"]:
+        print(f"{setup['store']}, {setup['processes']} process(es): tables within p99 <= {args.target_ms:.0f} ms: "
+              f"{setup['tables_within_target']} ({setup['tables_vs_first']}x the first setup)")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {args.json}")
+    first = result["setups"][0]
+    if (first["store"], first["processes"]) == ("sqlite", 1):  # the benchmarks page's table: one process on SQLite
+        single = {"benchmark": "web", "machine": result["machine"], "settings": result["settings"], "steps": first["steps"],
+                  "tables_within_target": first["tables_within_target"],
+                  "first_step_over_target": first["first_step_over_target"], "note": result["note"]}  # fmt: skip
+        web = args.json.with_name("web.json")
+        web.write_text(json.dumps(single, indent=2) + "\n")
+        print(f"wrote {web}")
 
 
 if __name__ == "__main__":

@@ -45,9 +45,10 @@ def _require_web() -> None:
               help="Address to listen on; anything but loopback lets other machines connect.")  # fmt: skip
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, metavar="N",
               help="Port to listen on; 0 picks a free one (printed).")  # fmt: skip
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None, metavar="PATH",
-              help="The database of tables and games (default: tables.sqlite3 in "
-                   "$XDG_DATA_HOME/quiddler or ~/.local/share/quiddler).")  # fmt: skip
+@click.option("--db", "db_path", default=None, metavar="PATH|URL",
+              help="The database of tables and games: a SQLite file (default: tables.sqlite3 in "
+                   "$XDG_DATA_HOME/quiddler or ~/.local/share/quiddler), or postgresql://USER@HOST:PORT/DBNAME "
+                   "for several servers on one database.")  # fmt: skip
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Another origin whose pages may connect, e.g. https://quiddler.example "
                    "(behind a proxy); repeatable.")  # fmt: skip
@@ -64,6 +65,7 @@ def serve(ctx: click.Context, /, host: str, port: int, db_path: str | None, allo
     _require_web()
     from ..solver import hide_notices
     from ..web.server import default_db, is_loopback, run
+    from ..web.store import is_url
 
     hide_notices()  # the server's log prints each notice (one line with its level); ours would repeat it
 
@@ -81,7 +83,7 @@ def serve(ctx: click.Context, /, host: str, port: int, db_path: str | None, allo
             ipaddress.ip_network(proxy, strict=False)
         except ValueError:
             raise InputError(f"--trusted-proxy must be an address or a network such as 10.0.0.0/8, not {proxy!r}") from None
-    db = Path(db_path) if db_path is not None else default_db()
+    db: Path | str = default_db() if db_path is None else db_path if is_url(db_path) else Path(db_path)
     try:
         run(host, port, db, allow_origins, trusted_proxies=trusted_proxies, announce=lambda line: click.echo(line))
     except OSError as exc:

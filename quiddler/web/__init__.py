@@ -3,9 +3,11 @@
 A Starlette app (:mod:`~quiddler.web.app`) serves the page in
 ``quiddler/web/static`` and speaks the protocol of
 :mod:`~quiddler.web.protocol` over REST and WebSockets; the tables live in
-memory (:mod:`~quiddler.web.tables`) and every accepted action is stored in
-SQLite (:mod:`~quiddler.web.store`) before anyone sees it.  The server needs
-the ``web`` extra (starlette, uvicorn, websockets) and is imported only by
+memory (:mod:`~quiddler.web.tables`) and every accepted action is stored
+(:mod:`~quiddler.web.store`: SQLite, or PostgreSQL for several server
+processes, kept in step by :mod:`~quiddler.web.coordination`) before
+anyone sees it.  The server needs the ``web`` extra (starlette, uvicorn,
+websockets; PostgreSQL also the ``postgres`` extra) and is imported only by
 ``quiddler serve``.  The protocol and :mod:`~quiddler.web.local` (the same
 protocol played in-process, for the static site's Web Worker) need nothing
 beyond quiddler itself, so the names below are imported on first use: the

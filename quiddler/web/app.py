@@ -54,7 +54,7 @@ from .protocol import (
 )
 from .rematch import Rematches, parse_rematch
 from .reviews import ReviewRefused, table_review
-from .store import Store, StoreError
+from .store import Store, StoreError, open_store
 from .tables import JoinError, Table, Tables
 from .wordcheck import check_words
 
@@ -203,7 +203,8 @@ class _Connection:
 class _Server:
     """The app's state and its handlers."""
 
-    def __init__(self, db: Path | str, allow_origins: Sequence[str], limits: Limits, workers: int | None) -> None:
+    def __init__(self, db: Path | str | Store, allow_origins: Sequence[str], limits: Limits,
+                 workers: int | None) -> None:  # fmt: skip
         self.db = db
         self.allow_origins = frozenset(origin.rstrip("/").lower() for origin in allow_origins)
         self.limits = limits
@@ -220,11 +221,12 @@ class _Server:
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        store = Store(self.db)
+        owned = not isinstance(self.db, Store)  # a store handed in is closed by whoever opened it
+        store = open_store(self.db) if not isinstance(self.db, Store) else self.db
         self._tables = Tables(store, self.limits, self.workers)
         loaded = self.tables.resume()
         if loaded:
-            log.info("resumed %d table%s from %s", loaded, "" if loaded == 1 else "s", self.db)
+            log.info("resumed %d table%s", loaded, "" if loaded == 1 else "s")  # never the database's URL
         loop = asyncio.get_running_loop()
         chores = [loop.create_task(self._purge_often()), loop.create_task(self._checkpoint(store))]
         try:
@@ -233,7 +235,8 @@ class _Server:
             for chore in chores:
                 chore.cancel()
             await self.tables.close()
-            store.close()
+            if owned:
+                store.close()
 
     async def _checkpoint(self, store: Store) -> None:
         """Checkpoint the database every few seconds, off the event loop (see Store.checkpoint)."""
@@ -513,7 +516,7 @@ def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Req
     return run
 
 
-def create_app(db: Path | str, *, allow_origins: Sequence[str] = (), allowed_hosts: Sequence[str] | None = None,
+def create_app(db: Path | str | Store, *, allow_origins: Sequence[str] = (), allowed_hosts: Sequence[str] | None = None,
                limits: Limits | None = None, workers: int | None = None) -> ASGIApp:  # fmt: skip
     """The browser game as an ASGI app, for uvicorn or any ASGI server.
 
@@ -521,8 +524,10 @@ def create_app(db: Path | str, *, allow_origins: Sequence[str] = (), allowed_hos
     lifespan), their stored actions replayed through the engine, and the
     computer players play on.
 
-    :param db: the SQLite database file of tables and games (``":memory:"``
-        keeps nothing after the app stops).
+    :param db: the database of tables and games: a SQLite file's path
+        (``":memory:"`` keeps nothing after the app stops), a
+        ``postgresql://`` URL, or a store already open (which the app
+        uses and leaves open).
     :param allow_origins: origins besides the server's own whose pages may
         open a WebSocket, such as ``https://quiddler.example`` behind a proxy.
     :param allowed_hosts: the host names the server answers to; None answers

@@ -24,7 +24,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .app import create_app
 from .limits import Limits
-from .store import Store
+from .store import open_store
 
 __all__ = ["LOOPBACK_NAMES", "default_db", "is_loopback", "run", "serving_line"]
 
@@ -104,7 +104,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = None,
     :param host: the address to listen on; anything but loopback lets other
         machines connect.
     :param port: the port to listen on; 0 picks a free one.
-    :param db: the database of tables and games (None: :func:`default_db`).
+    :param db: the database of tables and games: a SQLite file's path or a
+        ``postgresql://`` URL (None: :func:`default_db`).
     :param allow_origins: origins besides the server's own whose pages may
         open a WebSocket.
     :param limits: the server's limits (:class:`Limits`); None for the defaults.
@@ -115,25 +116,30 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = None,
         headers are believed; from anyone else they are ignored, and the
         client is the address that connected.
     :param announce: where the first line goes (default: standard output).
-    :raises OSError: the address cannot be bound, or the database cannot be
-        opened.
+    :raises OSError: the address cannot be bound.
+    :raises StoreError: the database cannot be opened as what it names, is
+        another program's, or (SQLite) another server has it open.
     """
     limits = limits or Limits()
-    db = db if db is not None else default_db()
-    Store(db).close()  # a database that cannot be opened fails here, with its name, not inside uvicorn
-    sock = _bind(host, port)
-    bound_port = sock.getsockname()[1]
-    app = create_app(db, allow_origins=allow_origins,
-                     allowed_hosts=_allowed_hosts(host), limits=limits, workers=workers)  # fmt: skip
-    line = serving_line(host, bound_port)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s: %(name)s: %(message)s")
-    http = _bounded_http(limits.request_seconds)
-    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=limits.max_message_bytes, lifespan="on", http=http,
-                            timeout_graceful_shutdown=max(1, round(limits.shutdown_seconds)),
-                            proxy_headers=bool(trusted_proxies), forwarded_allow_ips=list(trusted_proxies) or None,
-                            log_level="warning", access_log=False, server_header=False)  # fmt: skip
-    logging.getLogger("uvicorn.error").addFilter(_client_fault_in_one_line)
-    _AnnouncingServer(config, http, line, announce or (lambda text: print(text, flush=True))).run(sockets=[sock])
+    # Opened here, before the socket, and held until the server stops: a database that cannot be
+    # opened (or that another server holds) fails with one line naming it, never inside uvicorn.
+    store = open_store(db if db is not None else default_db())
+    try:
+        sock = _bind(host, port)
+        bound_port = sock.getsockname()[1]
+        app = create_app(store, allow_origins=allow_origins,
+                         allowed_hosts=_allowed_hosts(host), limits=limits, workers=workers)  # fmt: skip
+        line = serving_line(host, bound_port)
+        logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s: %(name)s: %(message)s")
+        http = _bounded_http(limits.request_seconds)
+        config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=limits.max_message_bytes, lifespan="on",
+                                http=http, timeout_graceful_shutdown=max(1, round(limits.shutdown_seconds)),
+                                proxy_headers=bool(trusted_proxies), forwarded_allow_ips=list(trusted_proxies) or None,
+                                log_level="warning", access_log=False, server_header=False)  # fmt: skip
+        logging.getLogger("uvicorn.error").addFilter(_client_fault_in_one_line)
+        _AnnouncingServer(config, http, line, announce or (lambda text: print(text, flush=True))).run(sockets=[sock])
+    finally:
+        store.close()
 
 
 def _client_fault_in_one_line(record: logging.LogRecord) -> bool:

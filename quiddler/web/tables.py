@@ -15,11 +15,17 @@ that takes longer, or a player that fails, is replaced by a plain legal
 move, so no table waits forever and a busy table never stalls the others.  Each decision is seeded from
 the game seed and where it falls in the game (as in ``quiddler play``), so
 a table rebuilt after a restart plays on as it would have.
+
+Several processes may serve the same tables from one shared store: what
+another process stored is caught up with before a write goes on top of it
+(:meth:`Table.catch_up`), and :mod:`~quiddler.web.coordination` says how
+each process hears of it and which one plays a computer's move.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import hashlib
 import hmac
 import logging
@@ -27,8 +33,9 @@ import os
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..cards import Card
 from ..errors import IllegalActionError
@@ -38,9 +45,10 @@ from ..game.hints import Hint, hint
 from ..game.record import game_record
 from ..game.rules import Rules
 from ..game.state import Action, Discard, Draw, LayDown, Phase, PlayerView, action_from_dict
+from .coordination import Coordinator
 from .limits import Limits
 from .protocol import ProtocolError, dumps, encode_view, spectator_view
-from .store import SeatRow, Store, TableRow
+from .store import SeatRow, StaleError, Store, TableRow
 from .thinking import FairPool
 
 __all__ = ["HUMAN", "JoinError", "Listener", "SeatState", "Table", "Tables", "computer_action", "hash_secret"]
@@ -51,6 +59,13 @@ log = logging.getLogger("quiddler.web")
 FINISHED_AT_HAND = 256
 #: A seat kind: a person; every other kind is a computer player's name.
 HUMAN = "human"
+
+T = TypeVar("T")
+
+#: Threads (and connections) a process calls a shared store from.  A commit
+#: waits for the database's disk; PostgreSQL lets commits that wait at once
+#: share one flush, so the moves stored a second grow with the threads.
+STORE_THREADS = 16
 
 
 def hash_secret(secret: str) -> str:
@@ -156,6 +171,11 @@ class Table:
     def over(self) -> bool:
         return self.game.over
 
+    @property
+    def playing(self) -> bool:
+        """Whether this process is playing the table's computer seats now."""
+        return self._computer_task is not None
+
     def names(self) -> list[str]:
         """Each seat's name in the record: a person's display name, a computer's level."""
         return [seat.kind if seat.computer else (seat.name or f"player{i}") for i, seat in enumerate(self.seats)]
@@ -241,14 +261,19 @@ class Table:
         async with self.lock:
             if not secret_matches(invite, self.invite_hash):
                 raise JoinError(403, "bad_invite", "that is not this table's invite")
-            free = next((n for n, seat in enumerate(self.seats) if not seat.taken), None)
-            if free is None:
-                raise JoinError(409, "table_full", "every seat at this table is taken")
-            name = name if name is not None else f"Player {free + 1}"
-            token = new_token()
-            token_hash = hash_secret(token)
-            self.host.store.take_seat(self.id, free, name, token_hash)
-            self.seats[free].name = name
+            while True:
+                free = next((n for n, seat in enumerate(self.seats) if not seat.taken), None)
+                if free is None:
+                    raise JoinError(409, "table_full", "every seat at this table is taken")
+                seat_name = name if name is not None else f"Player {free + 1}"
+                token = new_token()
+                token_hash = hash_secret(token)
+                try:
+                    await self.host.stored(self.host.store.take_seat, self.id, free, seat_name, token_hash)
+                    break
+                except StaleError:  # another process gave that seat away first
+                    await self._catch_up()
+            self.seats[free].name = seat_name
             self.seats[free].token_hash = token_hash
             self.broadcast()
             self.start_computers()
@@ -259,23 +284,57 @@ class Table:
         stored, applied, then shown to everyone.  Raises ProtocolError
         (``not_started``) or the engine's IllegalActionError."""
         async with self.lock:
+            if not self.full and self.host.store.shared:
+                await self._catch_up()
             if not self.full:
                 raise ProtocolError("not_started", "the game starts when every seat is taken")
-            self.game.legal(action)
-            self._commit(action)
+            while True:
+                self.game.legal(action)
+                try:
+                    await self._commit(action)
+                    break
+                except StaleError:  # another process stored a move first: try again on top of it
+                    await self._catch_up()
         self.start_computers()
 
-    def _commit(self, action: Action) -> None:
+    async def _commit(self, action: Action) -> None:
         """Store, then apply, a legal action and broadcast (under the lock)."""
-        self.host.store.append_action(self.id, self.moves, action.to_dict())
+        store = self.host.store
+        await self.host.stored(store.append_action, self.id, self.moves, action.to_dict())
         self.moves += 1
         self.game.apply(action)
         if self.game.over:
-            self.host.store.mark_finished(self.id)
+            await self.host.stored(store.mark_finished, self.id)
         self.broadcast()
 
     def view(self, seat: int) -> PlayerView:
         return self.game.view(seat)
+
+    async def _catch_up(self) -> None:
+        """Take in the seats and actions other processes stored since this
+        table last looked, and tell the listeners if any (under the lock)."""
+        store = self.host.store
+        rows = await self.host.stored(store.seats, self.id)
+        actions = await self.host.stored(store.actions_since, self.id, self.moves)
+        seated = False
+        for seat, row in zip(self.seats, rows, strict=True):
+            if (seat.name, seat.token_hash) != (row.name, row.token_hash):
+                seat.name, seat.token_hash = row.name, row.token_hash
+                seated = True
+        if seated:
+            self.broadcast()
+        for data in actions:  # one state per move, as the process that stored it sent them
+            self.game.apply(action_from_dict(data))
+            self.moves += 1
+            self.broadcast()
+
+    async def catch_up(self) -> None:
+        """Another process changed the table: take it in, tell the
+        listeners, and let the computers play if it is their turn."""
+        async with self.lock:
+            await self._catch_up()
+        self.start_computers()
+        self.host.forget_if_done(self)
 
     # -- computer players ----------------------------------------------------
 
@@ -300,6 +359,7 @@ class Table:
             log.error("table %s: the computer players stopped", self.id, exc_info=task.exception())
 
     async def _play_computers(self) -> None:
+        coordinator = self.host.coordinator
         while True:
             async with self.lock:
                 if not self._computer_to_move():
@@ -308,7 +368,11 @@ class Table:
                 view = self.game.view(seat)
                 moves = self.moves
                 strategy = self.seats[seat].kind
+                if not await coordinator.claim(self.id, moves):  # another process plays this move
+                    coordinator.try_again_later(self)
+                    return
             # Decided outside the lock: the table still answers (errors, hints refused) meanwhile.
+            keeping = asyncio.get_running_loop().create_task(coordinator.keep(self.id, moves))
             try:
                 action = await self.host.decide(self, strategy, view)
             except Exception as exc:  # noqa: BLE001 - a player's bug must not stop the game: it goes on, says so
@@ -316,15 +380,20 @@ class Table:
                           type(exc).__name__, exc)  # fmt: skip
                 action = plain_action(view)
                 self.seats[seat].fallback = True
+            finally:
+                keeping.cancel()
             async with self.lock:
                 if self.moves != moves:
-                    continue  # cannot happen (only this task moves a computer seat); decide again
+                    continue  # caught up meanwhile with a move stored elsewhere; look again
                 try:
                     self.game.legal(action)
                 except IllegalActionError as exc:
                     log.error("table %s: %s played an illegal move (%s); playing a plain one", self.id, strategy, exc)
                     action = plain_action(view)
-                self._commit(action)
+                try:
+                    await self._commit(action)
+                except StaleError:  # another process played it after all (its lease had run out)
+                    await self._catch_up()
 
     async def stop(self) -> None:
         task = self._computer_task
@@ -344,13 +413,26 @@ class Tables:
         self.store = store
         self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
+        self.coordinator = Coordinator(self)
         workers = workers or max(2, os.cpu_count() or 2)
         #: One client's tables think in at most half the threads, so a flood cannot starve the others.
         self.pool = FairPool(workers, share=workers // 2)
+        #: The threads a shared store is called from, each with its own connection: commits wait for
+        #: the disk together, so more threads store more moves a second (see STORE_THREADS).
+        self._store_threads = (concurrent.futures.ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="quiddler-store")
+                               if store.shared else None)  # fmt: skip
         self._hinting: set[str] = set()  # tables with a hint being worked out
         self._finished: OrderedDict[str, Table] = OrderedDict()  # finished games read lately, oldest first
 
-    # -- thinking off the event loop ---------------------------------------
+    # -- the store, and thinking off the event loop ---------------------------
+
+    async def stored(self, call: Callable[..., T], *args: Any) -> T:
+        """Run a store call: on a shared store in a thread (a database round
+        trip, a commit waiting for the disk, never holds up the event loop,
+        and the commits of different tables go on at once); on SQLite, here."""
+        if self._store_threads is not None:
+            return await asyncio.get_running_loop().run_in_executor(self._store_threads, call, *args)
+        return call(*args)
 
     async def decide(self, table: Table, strategy: str, view: PlayerView) -> Action:
         """A computer seat's move, worked out in the pool in the turn of the
@@ -422,6 +504,7 @@ class Tables:
                 if table is None:
                     return None
             self.tables[table_id] = table
+            table.start_computers()  # a computer to move plays on (on a shared store, unless another process is)
         return table
 
     def _rebuild(self, row: TableRow) -> Table | None:
@@ -440,7 +523,9 @@ class Tables:
         return Table(self, row.id, game, seats, row.hints, row.invite_hash, len(row.actions))
 
     def resume(self) -> int:
-        """Load every unfinished table and let its computers play on; how many were loaded."""
+        """Load every unfinished table and let its computers play on (and,
+        on a shared store, start hearing the other processes); how many were loaded."""
+        self.coordinator.start()
         self.purge()
         for row in self.store.unfinished():
             if row.id not in self.tables:
@@ -472,6 +557,9 @@ class Tables:
                 self._finished.popitem(last=False)
 
     async def close(self) -> None:
+        self.coordinator.stop()
         for table in list(self.tables.values()):
             await table.stop()
         self.pool.close()
+        if self._store_threads is not None:
+            self._store_threads.shutdown(wait=False, cancel_futures=True)

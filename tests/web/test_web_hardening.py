@@ -27,7 +27,7 @@ from quiddler.web import tables as tables_module
 from quiddler.web.app import create_app
 from quiddler.web.limits import Limits, client_key
 from quiddler.web.protocol import MAX_ROUNDS, MAX_SPELLING_COMBINATIONS, MAX_TURN_LIMIT, ProtocolError
-from quiddler.web.store import Store
+from quiddler.web.store import SqliteStore
 from quiddler.web.tables import Tables, plain_action
 
 from .test_web_protocol import SHORT, connect, error_code, hello, my_turn, new_table, still_open, until
@@ -121,7 +121,7 @@ def test_a_computer_player_that_fails_does_not_stop_the_game_and_the_table_says_
     db = tmp_path / "t.sqlite3"
 
     async def first_run() -> str:
-        tables = Tables(Store(db), Limits(), workers=2)
+        tables = Tables(SqliteStore(db), Limits(), workers=2)
         table, _, _ = tables.create(["human", "hard"], Rules(round_sizes=(3, 3)), True, "Ann",
                                     seed=computer_first(2, 1)[0])  # fmt: skip
         watcher = Listener(0)
@@ -133,7 +133,7 @@ def test_a_computer_player_that_fails_does_not_stop_the_game_and_the_table_says_
         return table.id
 
     async def after_a_restart(table_id: str) -> None:
-        tables = Tables(Store(db), Limits(), workers=2)
+        tables = Tables(SqliteStore(db), Limits(), workers=2)
         tables.resume()
         table = tables.get(table_id)
         assert table is not None and not table.seats[1].fallback  # fresh: it has not failed in this run yet
@@ -200,7 +200,7 @@ def test_a_table_nobody_joined_expires_within_the_hour(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
 
     async def scenario() -> None:
-        tables = Tables(Store(db), Limits(), workers=2)
+        tables = Tables(SqliteStore(db), Limits(), workers=2)
         lobby, _, _ = tables.create(["human", "human"], Rules(), True, "Ann")
         full, _, _ = tables.create(["human", "easy"], Rules(), True, "Bo")
         with sqlite3.connect(db) as raw:
@@ -229,7 +229,7 @@ def test_another_clients_computer_moves_while_a_flood_of_computer_seats_thinks(
     monkeypatch.setattr(tables_module, "computer_action", slow_for_the_flood)
 
     async def scenario() -> None:
-        tables = Tables(Store(tmp_path / "t.sqlite3"), Limits(decision_seconds=3 * PATIENCE), workers=2)
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=3 * PATIENCE), workers=2)
         try:
             for seed in sorted(flood_seeds):  # a computer moves first: every flood table is thinking
                 tables.create(["human", "easy", "easy", "easy"], SHORT_RULES, True, "F", seed=seed,
@@ -261,7 +261,7 @@ def test_a_decision_that_timed_out_before_it_started_is_never_run(tmp_path: Path
     monkeypatch.setattr(tables_module, "computer_action", counted)
 
     async def scenario() -> None:
-        tables = Tables(Store(tmp_path / "t.sqlite3"), Limits(decision_seconds=0.2), workers=2)
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=0.2), workers=2)
         try:
             tables.create(["human", "easy"], SHORT_RULES, True, "F", seed=held, client="c")  # holds the client's thread
             queued, _, _ = tables.create(["human", "easy"], SHORT_RULES, True, "F", seed=dropped, client="c")
@@ -307,7 +307,7 @@ def test_a_computer_move_is_decided_once_when_two_triggers_race(tmp_path: Path,
     monkeypatch.setattr(tables_module, "computer_action", counted)
 
     async def scenario() -> None:
-        tables = Tables(Store(tmp_path / "t.sqlite3"), Limits(), workers=2)
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(), workers=2)
         table, _, _ = tables.create(["human", "easy"], SHORT_RULES, True, "Ann", seed=computer_first(2, 1)[0])
         for _ in range(3):
             table.start_computers()  # a join, an action and a resume may all ask at once
@@ -337,7 +337,7 @@ def test_typed_words_that_need_too_many_spellings_are_refused(client: TestClient
 
 def test_an_unfinished_table_plays_on_with_nobody_connected(tmp_path: Path) -> None:
     async def scenario() -> None:
-        tables = Tables(Store(tmp_path / "t.sqlite3"), Limits(), workers=2)
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(), workers=2)
         table, _, _ = tables.create(["human", "easy", "easy"], Rules(round_sizes=(3, 4)), True, "Ann",
                                     seed=computer_first(3, 1)[0])  # fmt: skip
         await eventually(lambda: table.game.turn == 0 and table._computer_task is None, "the computers moved")
@@ -366,7 +366,7 @@ def test_a_table_works_out_one_hint_at_a_time(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(tables_module, "hint", slow)
 
     async def scenario() -> None:
-        tables = Tables(Store(tmp_path / "t.sqlite3"), Limits(decision_seconds=3 * PATIENCE), workers=2)
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=3 * PATIENCE), workers=2)
         table, invite, _ = tables.create(["human", "human"], SHORT_RULES, True, "Ann")
         await table.join(invite, "Bo")
         view = table.view(table.game.turn)

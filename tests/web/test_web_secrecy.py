@@ -24,7 +24,7 @@ from quiddler.game.engine import Game
 from quiddler.game.rules import Rules
 from quiddler.web.limits import Limits
 from quiddler.web.protocol import encode_view, parse_message, to_engine_action
-from quiddler.web.store import Store
+from quiddler.web.store import SqliteStore
 from quiddler.web.tables import HUMAN, Table, Tables
 
 from .webtools import scripted_action
@@ -104,7 +104,7 @@ class Recorder:
 async def _play(tmp_path: Path, kinds: list[str], rules: Rules, seed: int) -> tuple[Table, list[Recorder]]:
     rng = random.Random(seed)
     seed += 7 * 10**17  # a seed too long to turn up in a message by chance
-    tables = Tables(Store(tmp_path / "t.sqlite3"), Limits(), workers=2)
+    tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(), workers=2)
     table, invite, _token = tables.create(kinds, rules, True, "Ann", seed=seed)
     humans = [0]
     for seat, kind in enumerate(kinds[1:], 1):

@@ -15,7 +15,7 @@ from quiddler.game.rules import Rules
 from quiddler.game.state import Discard, Draw
 from quiddler.web import tables as tables_module
 from quiddler.web.limits import Limits
-from quiddler.web.store import Store
+from quiddler.web.store import SqliteStore
 from quiddler.web.tables import Tables
 
 SHORT = Rules(round_sizes=(3,))
@@ -46,7 +46,7 @@ def test_a_stuck_computer_neither_stops_its_table_nor_stalls_the_others(tmp_path
     monkeypatch.setattr(tables_module, "computer_action", stuck)
 
     async def scenario() -> None:
-        tables = Tables(Store(tmp_path / "t.sqlite3"), Limits(decision_seconds=0.3), workers=2)
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=0.3), workers=2)
         busy, _, _ = tables.create(["human", "hard"], SHORT, True, "Ann", seed=11)  # seat 1 (hard) moves first
         free, invite, _ = tables.create(["human", "human"], SHORT, True, "Bo", seed=12)
         await free.join(invite, "Cy")
@@ -75,7 +75,7 @@ def test_actions_at_one_table_are_applied_one_at_a_time(tmp_path: Path) -> None:
     """Two connections of one seat send the same draw at once: one is applied, the other refused."""
 
     async def scenario() -> list[Any]:
-        tables = Tables(Store(tmp_path / "t.sqlite3"), Limits(), workers=2)
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(), workers=2)
         table, invite, _ = tables.create(["human", "human"], SHORT, True, "Ann", seed=13)
         await table.join(invite, "Bo")
         results = await asyncio.gather(*(table.act(1, Draw(1, "pile")) for _ in range(5)), return_exceptions=True)
@@ -90,7 +90,7 @@ def test_actions_at_one_table_are_applied_one_at_a_time(tmp_path: Path) -> None:
 
 def test_every_action_is_stored_before_anyone_hears_of_it(tmp_path: Path) -> None:
     """When a listener is told of an action, the store already holds it."""
-    store = Store(tmp_path / "t.sqlite3")
+    store = SqliteStore(tmp_path / "t.sqlite3")
 
     class Checking(Quiet):
         def __init__(self, table_id: str) -> None:
