@@ -52,7 +52,7 @@ OPTIONFLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 COMMAND_TIMEOUT = 120
 #: First-use notices that depend on the machine's state, not on the example.
 FIRST_USE_NOTICE = re.compile(
-    r"^quiddler: (compiling the solver kernels in the background \(once|solver kernels compiled in ).*\n?", re.MULTILINE
+    r"^quiddler: (compiling the solver kernels in the background( \(once|: another)|solver kernels compiled in ).*\n?", re.MULTILINE
 )
 
 

@@ -11,6 +11,7 @@ they never skip.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -47,12 +48,16 @@ AXE_CACHE = Path.home() / ".cache" / "quiddler-tests" / f"axe-core-{AXE_VERSION}
 
 def start_server(folder: Path, port: int = 0) -> tuple[subprocess.Popen[bytes], str]:
     """``quiddler serve`` on loopback over the database in ``folder``; the
-    process and the address its first line announces."""
+    process and the address its first line announces.  It trusts loopback as
+    a proxy, so that each browser context can say who it is (see
+    :func:`open_tab`): the server meters tables and connections per person,
+    and one test module is many people."""
     out, err = folder / f"stdout-{time.monotonic_ns()}.txt", folder / "stderr.txt"
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     with out.open("w") as stdout, err.open("a") as stderr:
         process = subprocess.Popen(
-            [sys.executable, "-m", "quiddler.cli", "serve", "--port", str(port), "--db", str(folder / "tables.sqlite3")],
+            [sys.executable, "-m", "quiddler.cli", "serve", "--port", str(port), "--db", str(folder / "tables.sqlite3"),
+             "--trusted-proxy", "127.0.0.1"],
             stdout=stdout, stderr=stderr, cwd=folder, env=env,
         )  # fmt: skip
     try:
@@ -133,6 +138,10 @@ class Tab:
         assert not problems, problems
 
 
+#: Each browser context's number: the client address it names to the server.
+PEOPLE = itertools.count()
+
+
 @pytest.fixture
 def open_tab(browser: Any) -> Iterator[Callable[..., Tab]]:
     """open_tab(viewport=..., context=None): a new tab, in a fresh browser
@@ -142,7 +151,10 @@ def open_tab(browser: Any) -> Iterator[Callable[..., Tab]]:
 
     def make(viewport: dict[str, int] = DESKTOP, context: Any = None, *, pace: str = "instant", **options: Any) -> Tab:
         if context is None:
-            context = browser.new_context(viewport=viewport, accept_downloads=True, **options)
+            person = next(PEOPLE)
+            headers = {"X-Forwarded-For": f"127.1.{person // 250}.{person % 250 + 1}"}  # another person each
+            context = browser.new_context(viewport=viewport, accept_downloads=True, extra_http_headers=headers,
+                                          **options)  # fmt: skip
             # Computer moves at once unless a test watches the pace: the games go faster.
             context.add_init_script(f"localStorage.getItem('quiddler.pace') || localStorage.setItem('quiddler.pace', {json.dumps(pace)})")
             contexts.append(context)

@@ -13,11 +13,11 @@ from typing import Any
 
 from quiddler.game.reviews import review
 
-from . import test_browser
-from .test_browser import PHONE, Tab, create_table, game_over, play_to_the_end, screenshot
+from . import browsertools
+from .browsertools import PHONE, Tab, create_table, game_over, play_to_the_end, screenshot
 
 # The browser tests' fixtures: a real server, Chromium, and a tab that fails the test on any script error.
-server, browser, open_tab = test_browser.server, test_browser.browser, test_browser.open_tab
+server, browser, open_tab = browsertools.server, browsertools.browser, browsertools.open_tab
 
 
 def shown_review(page: Any) -> dict[str, Any]:
