@@ -226,7 +226,7 @@ class _Server:
         self._tables = Tables(store, self.limits, self.workers)
         loaded = self.tables.resume()
         if loaded:
-            log.info("resumed %d table%s", loaded, "" if loaded == 1 else "s")  # never the database's URL
+            log.info("resumed %d table%s from %s", loaded, "" if loaded == 1 else "s", store.shown)
         loop = asyncio.get_running_loop()
         chores = [loop.create_task(self._purge_often()), loop.create_task(self._checkpoint(store))]
         try:

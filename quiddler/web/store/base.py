@@ -67,6 +67,8 @@ class Store(abc.ABC):
 
     #: Whether several server processes may use the database at once.
     shared: bool = False
+    #: Where the tables are kept, as messages and the log may say it (never a password).
+    shown: str = "the store"
 
     def claim(self, table_id: str, moves: int, holder: str, seconds: float) -> bool:
         """Whether ``holder`` may play the computer's move ``moves`` at the

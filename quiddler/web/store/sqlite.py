@@ -128,7 +128,7 @@ class SqliteStore(Store):
     """The server's one connection to its SQLite file (``":memory:"``: nothing kept)."""
 
     def __init__(self, path: Path | str) -> None:
-        self.path = str(path)
+        self.path = self.shown = str(path)
         self._lock: tuple[int, int] | None = None
         self._db: sqlite3.Connection | None = None
         try:
