@@ -496,7 +496,7 @@ def _report(rows: list[dict[str, Any]], in_code: Counter[str], baselines: dict[t
             "in_code": in_code[module],
             "tests": list(TARGETS[module].tests),
             "not_caught": [f"{r['line']}: {r['kind']} {r['before']!r} -> {r['after']!r} in {r.get('code', '?')}"
-                           for r in not_caught if r["module"] == module],  # fmt: skip
+                           for r in not_caught if r["module"] == module],
         }
         for module in present
     }
@@ -516,14 +516,11 @@ def _report(rows: list[dict[str, Any]], in_code: Counter[str], baselines: dict[t
         "what": "mutation testing of quiddler/game (rules, engine, record, shuffle, listhash, master, sampling) "
                 "and quiddler/web (protocol, tables, app, limits) (benchmarks/mutation.py)",
         "machine": {"nproc": os.cpu_count(), "python": platform.python_version(),
-                    "note": "shared, noisy 2-core machine: times are indicative"},  # fmt: skip
+                    "note": "shared, noisy 2-core machine: times are indicative"},
         "tests": sorted({t for m in present for t in TARGETS[m].tests}),
         "left_out": "tests/web/test_browser.py (real Chromium: minutes per run, too slow to run once per mutant)",
         "sample": args.sample,
-        "sample_note": ("every mutant of every module" if not sampled else
-                        "a seeded random sample of the mutants of " +
-                        ", ".join(f"{name} ({n} of {by_module[name]['in_code']})" for name, n in sampled.items()) +
-                        "; every mutant of the others"),  # fmt: skip
+        "sample_note": _sample_note(sampled, by_module),
         "seed": args.seed,
         "overall": {**_counts(rows), "in_code": sum(in_code[m] for m in present)},
         "by_module": by_module,
@@ -533,6 +530,13 @@ def _report(rows: list[dict[str, Any]], in_code: Counter[str], baselines: dict[t
         "runs": runs or [run],
         "rows": rows,
     }
+
+
+def _sample_note(sampled: dict[str, int], by_module: dict[str, dict[str, Any]]) -> str:
+    if not sampled:
+        return "every mutant of every module"
+    parts = ", ".join(f"{name} {n} of {by_module[name]['in_code']}" for name, n in sampled.items())
+    return f"a seeded random sample of the mutants of some modules ({parts}); every mutant of the others"
 
 
 def _print(report: dict[str, Any]) -> None:
