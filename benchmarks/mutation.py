@@ -34,6 +34,7 @@ import argparse
 import ast
 import contextlib
 import importlib
+import itertools
 import json
 import os
 import platform
@@ -390,14 +391,13 @@ def _git(*args: str) -> str:
 
 
 def _sample(mutants: list[Mutant], per_module: int | None, seed: int) -> list[Mutant]:
-    """``per_module`` mutants of each module, drawn by ``seed`` (every one of a module with fewer)."""
+    """``per_module`` mutants of each module, drawn by ``seed`` (every one of a module with fewer),
+    the modules taking turns: a run stopped part-way has a smaller sample of each."""
     if per_module is None:
         return mutants
-    chosen: list[Mutant] = []
-    for module in TARGETS:
-        mine = [m for m in mutants if m.module == module]
-        chosen += random.Random(f"{seed}/{module}").sample(mine, min(per_module, len(mine)))
-    return sorted(chosen, key=lambda m: (list(TARGETS).index(m.module), m.start))
+    drawn = [random.Random(f"{seed}/{module}").sample(mine, min(per_module, len(mine)))
+             for module in TARGETS if (mine := [m for m in mutants if m.module == module])]  # fmt: skip
+    return [m for turn in itertools.zip_longest(*drawn) for m in turn if m is not None]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -444,6 +444,9 @@ def main(argv: list[str] | None = None) -> None:
             print(mutant.label)
         print(f"{len(mutants)} mutants")
         return
+    if not mutants:
+        print("nothing to run")
+        return
     _prepare()
     groups = list(dict.fromkeys(TARGETS[m.module].tests for m in mutants))
     baselines: dict[tuple[str, ...], float] = {}
@@ -453,24 +456,27 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"the tests fail on the unchanged code: fix them first ({' '.join(tests)})")
         baselines[tests] = seconds
         print(f"unchanged code: {len(tests)} test files pass in {seconds:.1f} s ({tests[0]} ...)", flush=True)
+    others: list[dict[str, Any]] = []
+    runs: list[dict[str, Any]] = []
+    if args.only and args.output.exists():  # keep the other modules' results
+        old = json.loads(args.output.read_text())
+        others = [r for r in old["rows"] if r["module"] not in modules]
+        runs = old.get("runs", [])
+        for module in {r["module"] for r in others}:
+            in_code[module] = old["by_module"][_short(module)]["in_code"]
     outcomes: list[dict[str, Any]] = []
     began = time.perf_counter()
+    args.output.parent.mkdir(parents=True, exist_ok=True)
     for number, mutant in enumerate(mutants, 1):
         tests = TARGETS[mutant.module].tests
         status, seconds = run_tests(mutant, tests, timeout=max(60.0, 3 * baselines[tests]))
         outcomes.append({**asdict(mutant), "code": mutant.line_text, "key": list(mutant.key()), "status": status,
                          "seconds": round(seconds, 2)})  # fmt: skip
         print(f"[{number:>3}/{len(mutants)}] {status:<8} {seconds:5.1f} s  {mutant.label}", flush=True)
-    report = _report(kept + outcomes, in_code, baselines, time.perf_counter() - began, args)
-    if args.only and args.output.exists():  # keep the other modules' results
-        old = json.loads(args.output.read_text())
-        others = [r for r in old["rows"] if r["module"] not in modules]
-        for module in {r["module"] for r in others}:
-            in_code[module] = old["by_module"][_short(module)]["in_code"]
-        report = _report(others + kept + outcomes, in_code, baselines, time.perf_counter() - began, args,
-                         runs=[*old.get("runs", []), report["runs"][-1]])  # fmt: skip
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=1) + "\n")
+        # Written after every mutant: a run stopped part-way keeps what it measured.
+        report = _report(others + kept + outcomes, in_code, baselines, time.perf_counter() - began, args, runs,
+                         finished=number == len(mutants))  # fmt: skip
+        args.output.write_text(json.dumps(report, indent=1) + "\n")
     _print(report)
     print(f"written to {args.output}")
 
@@ -486,7 +492,8 @@ def _counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _report(rows: list[dict[str, Any]], in_code: Counter[str], baselines: dict[tuple[str, ...], float],
-            seconds: float, args: argparse.Namespace, runs: list[dict[str, Any]] | None = None) -> dict[str, Any]:  # fmt: skip
+            seconds: float, args: argparse.Namespace, runs: list[dict[str, Any]], *,
+            finished: bool) -> dict[str, Any]:  # fmt: skip
     present = [m for m in TARGETS if any(r["module"] == m for r in rows)]
     not_caught = [r for r in rows if r["status"] != "caught"]
     by_module = {
@@ -511,6 +518,7 @@ def _report(rows: list[dict[str, Any]], in_code: Counter[str], baselines: dict[t
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "baseline_test_seconds": {" ".join(tests): round(s, 1) for tests, s in baselines.items()},
         "total_seconds": round(seconds, 1),
+        "finished": finished,
     }
     return {
         "what": "mutation testing of quiddler/game (rules, engine, record, shuffle, listhash, master, sampling) "
@@ -527,7 +535,7 @@ def _report(rows: list[dict[str, Any]], in_code: Counter[str], baselines: dict[t
         "not_caught": [
             {k: r.get(k) for k in ("module", "line", "kind", "before", "after", "code", "status")} for r in not_caught
         ],
-        "runs": runs or [run],
+        "runs": [*runs, run],
         "rows": rows,
     }
 
