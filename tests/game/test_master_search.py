@@ -159,7 +159,7 @@ def test_in_the_last_round_a_shared_first_place_counts_one_over_k(finishes: Fini
 def test_the_experts_own_choice_is_always_a_candidate() -> None:
     """Even where the settings ask for no waiting candidates, a position
     where the expert would wait has the expert's discard among the searched
-    options (listed first when the values tie)."""
+    options."""
     no_waiting = SearchSettings(samples=2, race=0.0, waiting=0)
     checked = 0
     for view in searched_views(0):
