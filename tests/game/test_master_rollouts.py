@@ -1,0 +1,61 @@
+"""The simulated finishes ``master`` plays: short (a finish nobody goes
+out of ends a few turns on, as a round at the turn limit does), and made
+of values (a sample and the search's settings cannot change under it)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from quiddler.game import Game, Rules
+from quiddler.game.master import MASTER
+from quiddler.game.sampling import RolloutGame, Sampler
+from quiddler.game.state import Discard, Draw, Phase
+
+
+def never_going_out(game: RolloutGame) -> None:
+    """Play the finish to its end, every seat drawing from the pile and
+    discarding the card it drew."""
+    while game.result is None:
+        seat = game.turn
+        if game.phase is Phase.DRAW:
+            game.apply(Draw(seat))
+        else:
+            game.apply(Discard(seat, game.hand(seat)[-1]))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_finish_nobody_goes_out_of_ends_extra_turns_after_the_furthest_seat(seed: int) -> None:
+    """Seat 1 moves first: after its draw it has started one turn and seat
+    0 none.  With two extra turns the finish ends, as at the turn limit,
+    once every seat has taken three."""
+    game = Game(2, seed=seed)
+    game.apply(Draw(1))
+    assert [game.turns_taken(0), game.turns_taken(1)] == [0, 1]
+    sampler = Sampler(game.view(1), extra_turns=2)
+    finish = sampler.game(sampler.sample(random.Random(seed)))
+    never_going_out(finish)
+    assert finish.result is not None and finish.result.turn_limit
+    assert [finish.turns_taken(0), finish.turns_taken(1)] == [3, 3]
+
+
+def test_a_finish_ends_at_the_rules_turn_limit_if_that_comes_first() -> None:
+    game = Game(2, seed=3, rules=Rules(turn_limit=2))
+    game.apply(Draw(1))
+    sampler = Sampler(game.view(1), extra_turns=100)
+    finish = sampler.game(sampler.sample(random.Random(3)))
+    never_going_out(finish)
+    assert finish.result is not None and finish.result.turn_limit
+    assert [finish.turns_taken(0), finish.turns_taken(1)] == [2, 2]
+
+
+def test_samples_and_settings_are_values() -> None:
+    game = Game(2, seed=4)
+    game.apply(Draw(1))
+    hidden = Sampler(game.view(1)).sample(random.Random(4))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        hidden.draw_pile = ()  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        MASTER.samples = 1  # type: ignore[misc]
