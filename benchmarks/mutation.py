@@ -67,6 +67,7 @@ GAME_TESTS = (
     "tests/game/test_computer_players.py",
 )
 MASTER_TESTS = (
+    "tests/game/test_master_rollouts.py",
     "tests/game/test_master_search.py",
     "tests/game/test_master_secrecy.py",
     "tests/game/test_master.py",
@@ -412,7 +413,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--output", type=Path, default=RESULTS)
     parser.add_argument("--rerun", type=Path, default=None, metavar="REPORT",
                         help="run only the mutants REPORT did not catch; keep its other rows")  # fmt: skip
+    parser.add_argument("--combine", type=Path, nargs="+", default=None, metavar="REPORT",
+                        help="write --output from these reports (each module's rows from the last that has it)")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.combine:
+        combine(args.combine, args.output)
+        return
     modules = list(TARGETS)
     if args.only:
         names = args.only.split(",")
@@ -474,11 +480,30 @@ def main(argv: list[str] | None = None) -> None:
                          "seconds": round(seconds, 2)})  # fmt: skip
         print(f"[{number:>3}/{len(mutants)}] {status:<8} {seconds:5.1f} s  {mutant.label}", flush=True)
         # Written after every mutant: a run stopped part-way keeps what it measured.
-        report = _report(others + kept + outcomes, in_code, baselines, time.perf_counter() - began, args, runs,
-                         finished=number == len(mutants))  # fmt: skip
+        run = _run(args, baselines, time.perf_counter() - began, finished=number == len(mutants))
+        report = _report(others + kept + outcomes, in_code, [*runs, run])
         args.output.write_text(json.dumps(report, indent=1) + "\n")
     _print(report)
     print(f"written to {args.output}")
+
+
+def combine(paths: list[Path], output: Path) -> None:
+    """One report from the reports of runs over different modules (run at
+    the same time, say): each module's rows and count from the last report
+    that has it, every run listed."""
+    rows: dict[str, list[dict[str, Any]]] = {}
+    in_code: Counter[str] = Counter()
+    runs: list[dict[str, Any]] = []
+    for path in paths:
+        report = json.loads(path.read_text())
+        for module in {r["module"] for r in report["rows"]}:
+            rows[module] = [r for r in report["rows"] if r["module"] == module]
+            in_code[module] = report["by_module"][_short(module)]["in_code"]
+        runs += report["runs"]
+    combined = _report([r for module in TARGETS for r in rows.get(module, [])], in_code, runs)
+    output.write_text(json.dumps(combined, indent=1) + "\n")
+    _print(combined)
+    print(f"written to {output}")
 
 
 def _short(module: str) -> str:
@@ -491,9 +516,24 @@ def _counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"mutants": total, **counts, "score": round(counts["caught"] / total, 4) if total else None}
 
 
-def _report(rows: list[dict[str, Any]], in_code: Counter[str], baselines: dict[tuple[str, ...], float],
-            seconds: float, args: argparse.Namespace, runs: list[dict[str, Any]], *,
-            finished: bool) -> dict[str, Any]:  # fmt: skip
+def _run(args: argparse.Namespace, baselines: dict[tuple[str, ...], float], seconds: float,
+         finished: bool) -> dict[str, Any]:  # fmt: skip
+    """What one run of this script measured: the commit, its options, the load."""
+    return {
+        "commit": _git("rev-parse", "HEAD"),
+        "uncommitted_changes": bool(_git("status", "--porcelain", "--untracked-files=no")),
+        "modules": args.only or "all",
+        "sample": args.sample,
+        "seed": args.seed,
+        "rerun_of": str(args.rerun) if args.rerun else None,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "baseline_test_seconds": {" ".join(tests): round(s, 1) for tests, s in baselines.items()},
+        "total_seconds": round(seconds, 1),
+        "finished": finished,
+    }
+
+
+def _report(rows: list[dict[str, Any]], in_code: Counter[str], runs: list[dict[str, Any]]) -> dict[str, Any]:
     present = [m for m in TARGETS if any(r["module"] == m for r in rows)]
     not_caught = [r for r in rows if r["status"] != "caught"]
     by_module = {
@@ -508,18 +548,6 @@ def _report(rows: list[dict[str, Any]], in_code: Counter[str], baselines: dict[t
         for module in present
     }
     sampled = {name: c["mutants"] for name, c in by_module.items() if c["mutants"] < c["in_code"]}
-    run = {
-        "commit": _git("rev-parse", "HEAD"),
-        "uncommitted_changes": bool(_git("status", "--porcelain", "--untracked-files=no")),
-        "modules": args.only or "all",
-        "sample": args.sample,
-        "seed": args.seed,
-        "rerun_of": str(args.rerun) if args.rerun else None,
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-        "baseline_test_seconds": {" ".join(tests): round(s, 1) for tests, s in baselines.items()},
-        "total_seconds": round(seconds, 1),
-        "finished": finished,
-    }
     return {
         "what": "mutation testing of quiddler/game (rules, engine, record, shuffle, listhash, master, sampling) "
                 "and quiddler/web (protocol, tables, app, limits) (benchmarks/mutation.py)",
@@ -527,15 +555,15 @@ def _report(rows: list[dict[str, Any]], in_code: Counter[str], baselines: dict[t
                     "note": "shared, noisy 2-core machine: times are indicative"},
         "tests": sorted({t for m in present for t in TARGETS[m].tests}),
         "left_out": "tests/web/test_browser.py (real Chromium: minutes per run, too slow to run once per mutant)",
-        "sample": args.sample,
+        "sample": runs[-1]["sample"],
         "sample_note": _sample_note(sampled, by_module),
-        "seed": args.seed,
+        "seed": runs[-1]["seed"],
         "overall": {**_counts(rows), "in_code": sum(in_code[m] for m in present)},
         "by_module": by_module,
         "not_caught": [
             {k: r.get(k) for k in ("module", "line", "kind", "before", "after", "code", "status")} for r in not_caught
         ],
-        "runs": [*runs, run],
+        "runs": runs,
         "rows": rows,
     }
 

@@ -239,6 +239,17 @@ def web() -> str:
     )  # fmt: skip
 
 
+def mutation() -> str:
+    data = _load("mutation.json")
+    rows = []
+    for name, m in [*data["by_module"].items(), ("all", data["overall"])]:
+        module = f"`{m['path']}`" if "path" in m else f"**{name}**"
+        run = f"{m['mutants']:,}" if m["mutants"] == m["in_code"] else f"{m['mutants']:,} of {m['in_code']:,}"
+        rows.append([module, run, f"{m['caught']:,}", f"{m['timeout']:,}", f"{m['survived']:,}",
+                     f"{m['score']:.0%}" if m["score"] is not None else "-"])  # fmt: skip
+    return _table(["module", "mutants run", "caught", "timed out", "survived", "score"], rows)
+
+
 def machine() -> str:
     info = _load("solver.json")["machine"]
     text = (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, Python {info.get('python', '?')}, "
@@ -266,6 +277,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "master-timing": master_timing,
     "master-turns": master_turns,
     "master-rollouts": master_rollouts,
+    "mutation": mutation,
 }
 
 
