@@ -10,7 +10,9 @@ import random
 import pytest
 
 from quiddler.game import Game, Rules
+from quiddler.game.ai import EXPERT, AIPlayer
 from quiddler.game.master import MASTER
+from quiddler.game.plans import next_action
 from quiddler.game.sampling import RolloutGame, Sampler
 from quiddler.game.state import Discard, Draw, Phase
 
@@ -49,6 +51,25 @@ def test_a_finish_ends_at_the_rules_turn_limit_if_that_comes_first() -> None:
     never_going_out(finish)
     assert finish.result is not None and finish.result.turn_limit
     assert [finish.turns_taken(0), finish.turns_taken(1)] == [2, 2]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_finish_starts_with_each_seats_turns_as_the_real_game_counts_them(players: int) -> None:
+    """At every position of a game, the finish set up from what the player
+    to move sees has each seat's turns this round as the real game has them
+    (they decide when a finish reaches its turn limit)."""
+    experts = [AIPlayer(EXPERT)] * players
+    game = Game(players, seed=5, rules=Rules(round_sizes=(3, 4, 5)))
+    rng = random.Random(5)
+    checked = 0
+    while not game.over:
+        view = game.view(game.turn)
+        sampler = Sampler(view)
+        finish = sampler.game(sampler.sample(rng))
+        assert [finish.turns_taken(s) for s in range(players)] == [game.turns_taken(s) for s in range(players)]
+        checked += 1
+        game.apply(next_action(game, experts))
+    assert checked > 20
 
 
 def test_samples_and_settings_are_values() -> None:
