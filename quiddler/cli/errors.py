@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
 import warnings
 from collections.abc import Iterator
@@ -28,16 +29,35 @@ __all__ = ["CONTEXT_SETTINGS", "InputError", "OneLineErrors", "OutputError", "in
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 
+#: A run of this many characters without a blank in an error line (a file
+#: name of thousands of characters) is shown cut in the middle.
+MAX_RUN = 200
+_LONG_RUN = re.compile(rf"\S{{{MAX_RUN + 1},}}")
+
+
+def shortened(message: str) -> str:
+    """``message`` with each over-long run of non-blank characters cut in
+    the middle (``'/tmp/xxxx...xxxx/game.json'``): the line stays one line
+    to read, and the start and end of a name both show."""
+    return _LONG_RUN.sub(lambda run: f"{run[0][:60]}...{run[0][-40:]}", message)
+
+
 class InputError(click.ClickException):
     """Bad input: printed as the single line ``Error: ...``, exit code 2."""
 
     exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(shortened(message))
 
 
 class OutputError(click.ClickException):
     """Output (or reading) failed, e.g. a full disk: one ``Error: ...`` line, exit code 1."""
 
     exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(shortened(message))
 
 
 @contextmanager

@@ -47,7 +47,11 @@ class QuiddlerGroup(OneLineErrors, click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is None and cmd_name in self.lazy_commands:
-            command = _import_command(self.lazy_commands[cmd_name])
+            try:
+                command = _import_command(self.lazy_commands[cmd_name])
+            except KeyboardInterrupt:  # Ctrl-C while the command loads: say so (exit 130, as elsewhere)
+                click.echo("interrupted while starting: nothing done", err=True)
+                raise click.exceptions.Exit(130) from None
         return command
 
 
@@ -84,16 +88,6 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Show the version and exit.")  # fmt: skip
 def main() -> None:
     """Quiddler on the command line: solve hands, get hints, play, simulate, serve.
-
-    \b
-    solve     the best play for a hand, or for each hand in a file
-    words     every word a hand can make
-    check     whether words are in the word list, and how to spell them
-    hint      the expert's advice for a position you type in
-    play      a whole game against the computer in the terminal
-    serve     the game in the browser, against the computer or with friends
-    simulate  many games between computer players: win rates and more
-    odds      how often a dealt hand can go out, by hand size
 
     Cards are written as their faces, separated by commas and/or spaces:
     single letters and the two-letter cards er, in, qu, th and cl.

@@ -48,7 +48,8 @@ def _parse_words(text: str, wordlist: WordList, cards: int | None) -> tuple[Word
     if not raws:
         raise ValueError("--went-out names no words")
     if cards is not None and len(raws) * MIN_WORD_CARDS > cards:
-        raise ValueError(f"--went-out: {len(raws)} words need at least {len(raws) * MIN_WORD_CARDS} cards, "
+        words = f"{len(raws)} words need" if len(raws) > 1 else "1 word needs"
+        raise ValueError(f"--went-out: {words} at least {len(raws) * MIN_WORD_CARDS} cards, "
                          f"but going out lays down {cards}")  # fmt: skip
     options = []
     for raw in raws:
@@ -104,7 +105,7 @@ def _hint_text(result: Hint) -> str:
 
 @click.command("hint", cls=OneLineErrors, epilog=_EPILOG,
                short_help="The expert's advice for a position: which pile, which discard, go out or not.")  # fmt: skip
-@cards_argument("hand", metavar="HAND")
+@cards_argument("hand", metavar="HAND", example="quiddler hint qu,i,e,t,er")
 @click.option("--discard-top", type=Hand(), metavar="CARD", default=None,
               help="The face-up card: HAND is then the hand before drawing, and the hint is the draw.")  # fmt: skip
 @click.option("--seen", type=Hand(allow_empty=True), metavar="CARDS", default=None,

@@ -88,7 +88,7 @@ def _table_text(table: OddsTable) -> str:
            else "dealt hand + a blind draw")  # fmt: skip
     lines = [
         f"go-out odds on the first turn ({how})",
-        f"{table.trials:,} deals per hand size, seed {table.seed}, word list {table.wordlist}",
+        f"{table.trials:,} deal{'' if table.trials == 1 else 's'} per hand size, seed {table.seed}, word list {table.wordlist}",
         "",
         f"{'cards':>5}  {'go out':>7}  {'se':>6}   {'best score':>10}  {'q1':>5}  {'median':>6}  {'q3':>5}",
     ]

@@ -38,6 +38,7 @@ __all__ = [
     "PlayerNamesOption",
     "cards_argument",
     "json_option",
+    "missing",
     "progress_option",
     "rule_options",
     "rules_from_options",
@@ -78,10 +79,16 @@ class Hand(click.ParamType):  # type: ignore[type-arg,unused-ignore]
 HAND = Hand()
 
 
-def cards_argument(name: str = "cards", metavar: str = "CARDS", required: bool = True) -> Callable[[F], F]:
-    """A hand given as one or more arguments: ``qu,i th er`` is one hand of four cards."""
+def cards_argument(name: str = "cards", metavar: str = "CARDS", example: str | None = None) -> Callable[[F], F]:
+    """A hand given as one or more arguments: ``qu,i th er`` is one hand of four cards.
+
+    With an ``example`` (a whole command line) the hand is required, and a
+    command given none says so with the example, as ``solve`` does when it
+    gets neither a hand nor ``--batch``; without one it is optional."""
 
     def join(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[Card, ...] | None:
+        if not values and example is not None and not ctx.resilient_parsing:
+            raise click.UsageError(missing(metavar, example))
         if not values:
             return None
         try:
@@ -90,8 +97,13 @@ def cards_argument(name: str = "cards", metavar: str = "CARDS", required: bool =
             exc.param_hint = metavar
             raise
 
-    shown = f"{metavar}..." if required else f"[{metavar}...]"
-    return click.argument(name, nargs=-1, required=required, callback=join, metavar=shown)
+    shown = f"{metavar}..." if example is not None else f"[{metavar}...]"
+    return click.argument(name, nargs=-1, callback=join, metavar=shown)
+
+
+def missing(metavar: str, example: str) -> str:
+    """What a command given no ``metavar`` says: what is missing, and an example."""
+    return f"missing {metavar} (for example: {example})"
 
 
 def _load_wordlist(ctx: click.Context, param: click.Parameter, path: str | None) -> WordList | None:

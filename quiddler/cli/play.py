@@ -9,7 +9,10 @@ as it was); Ctrl-C exits 130.
 from __future__ import annotations
 
 import random
-from contextlib import ExitStack
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,7 @@ from ..game.players import player_names
 from ..game.rules import MAX_PLAYERS
 from ..play.saves import HUMAN, check_resumable, hold_save, load_game, same_file
 from ..play.screen import HUMAN_PACE, TABLE_PACE, Screen
-from ..play.session import EXIT_INTERRUPTED, Session
+from ..play.session import EXIT_INTERRUPTED, Session, StopSignal
 from ..wordlist import WordList
 from .errors import OneLineErrors
 from .params import (
@@ -55,7 +58,8 @@ def _levels(text: str, opponents: int | None) -> list[str]:
     if len(names) == 1:
         return names * (opponents if opponents is not None else 1)
     if opponents is not None and opponents != len(names):
-        raise click.BadParameter(f"{len(names)} levels for {opponents} opponents", param_hint="'--level'")
+        raise click.BadParameter(f"{len(names)} levels for {opponents} opponent{'' if opponents == 1 else 's'}",
+                                 param_hint="'--level'")  # fmt: skip
     return names
 
 
@@ -95,7 +99,7 @@ def play(ctx: click.Context, /, opponents: int | None, level_text: str, seed: in
     resume_path = Path(resume_file) if resume_file is not None else None
     save_path = Path(save_file) if save_file is not None else resume_path
     try:
-        with ExitStack() as stack:
+        with _stopping_on_signals(), ExitStack() as stack:
             # Everything about the save file is settled before the first move:
             # it can be written, and this game holds it until it ends.
             if resume_path is None:
@@ -118,7 +122,38 @@ def play(ctx: click.Context, /, opponents: int | None, level_text: str, seed: in
             status = Session(game, labels, screen, save_path).run()
     except KeyboardInterrupt:  # while setting up, before the session can save anything
         status = EXIT_INTERRUPTED
+    except StopSignal as stop:
+        status = stop.status
     ctx.exit(status)
+
+
+#: The signals that stop a game as Ctrl-C does: ``kill``, and a terminal closed under it.
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextmanager
+def _stopping_on_signals() -> Iterator[None]:
+    """While open, SIGTERM and SIGHUP raise :class:`StopSignal` wherever the
+    game is (a computer player's move, a prompt), so the game is saved and
+    the save file's lock released, as after Ctrl-C, instead of the process
+    ending at once.  A signal ignored when this begins (``nohup``) stays
+    ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set in the main thread (a test runner's thread)
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        raise StopSignal(signum)
+
+    previous = {signum: signal.getsignal(signum) for signum in _STOP_SIGNALS}
+    for signum, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(signum, stop)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
 
 
 def _new_game(opponents: int | None, level_text: str, seed: int | None, wordlist: WordList | None,

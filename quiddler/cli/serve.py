@@ -10,6 +10,7 @@ load Starlette).  Binding anything but loopback must be asked for with
 from __future__ import annotations
 
 import importlib
+import ipaddress
 from pathlib import Path
 
 import click
@@ -22,7 +23,8 @@ _EPILOG = """\b
 Examples:
   quiddler serve                               http://127.0.0.1:8000, for this machine only
   quiddler serve --port 0                      any free port (printed)
-  quiddler serve --host 0.0.0.0 --port 8000    friends on your network can join"""
+  quiddler serve --host 0.0.0.0 --port 8000    friends on your network can join
+  quiddler serve --trusted-proxy 127.0.0.1     behind a proxy on this machine"""
 
 #: What the command needs beyond quiddler's own dependencies.
 WEB_MODULES = ("starlette", "uvicorn", "websockets")
@@ -49,8 +51,12 @@ def _require_web() -> None:
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Another origin whose pages may connect, e.g. https://quiddler.example "
                    "(behind a proxy); repeatable.")  # fmt: skip
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
+              help="A proxy (an address, or a network such as 10.0.0.0/8) whose X-Forwarded-For header "
+                   "names the real client; repeatable. From anyone else the header is ignored.")  # fmt: skip
 @click.pass_context
-def serve(ctx: click.Context, /, host: str, port: int, db_path: str | None, allow_origins: tuple[str, ...]) -> None:
+def serve(ctx: click.Context, /, host: str, port: int, db_path: str | None, allow_origins: tuple[str, ...],
+          trusted_proxies: tuple[str, ...]) -> None:  # fmt: skip
     """Serve the browser game: play against the computer, or invite
     friends to a table.  The first line printed is the address to open,
     "Serving on http://HOST:PORT".  Every move is saved as it is made:
@@ -67,8 +73,13 @@ def serve(ctx: click.Context, /, host: str, port: int, db_path: str | None, allo
     for origin in allow_origins:
         if not origin.startswith(("http://", "https://")) or origin.rstrip("/").count("/") != 2:
             raise InputError(f"--allow-origin must be an origin such as https://quiddler.example, not {origin!r}")
+    for proxy in trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise InputError(f"--trusted-proxy must be an address or a network such as 10.0.0.0/8, not {proxy!r}") from None
     db = Path(db_path) if db_path is not None else default_db()
     try:
-        run(host, port, db, allow_origins, announce=lambda line: click.echo(line))
+        run(host, port, db, allow_origins, trusted_proxies=trusted_proxies, announce=lambda line: click.echo(line))
     except OSError as exc:
         raise InputError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None

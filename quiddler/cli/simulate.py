@@ -115,34 +115,34 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
     printed, marked partial, the log holds exactly those games, and the
     exit code is 130.
     """
-    show_notices()  # the solver's compile notice, on stderr (once per install)
-    names = _parse_players(players_text)
-    if scheduler is not None and local_dask:
-        raise InputError("give either --scheduler ADDRESS or --dask, not both")
-    if scheduler is not None and not scheduler.strip():
-        raise InputError("--scheduler needs an address, such as tcp://host:8786")
-    if seed is None:
-        import random
+    starting = "interrupted while starting: no games played"
+    with _said_at_ctrl_c(starting):
+        show_notices()  # the solver's compile notice, on stderr (once per install)
+        names = _parse_players(players_text)
+        if scheduler is not None and local_dask:
+            raise InputError("give either --scheduler ADDRESS or --dask, not both")
+        if scheduler is not None and not scheduler.strip():
+            raise InputError("--scheduler needs an address, such as tcp://host:8786")
+        if seed is None:
+            import random
 
-        seed = random.SystemRandom().randrange(2**31)
-    rules = rules_from_options(wordlist, **rule_values)
-    rules.check_players(len(names))
+            seed = random.SystemRandom().randrange(2**31)
+        rules = rules_from_options(wordlist, **rule_values)
+        rules.check_players(len(names))
     count: int | Literal["auto"] = workers if workers is not None else "auto"
     show = progress if progress is not None else sys.stderr.isatty()
     stopped_by: int = signal.SIGINT
     with ExitStack() as stack:
         client = None
         if scheduler is not None or local_dask:
-            from ..game.workers import dask_client
+            where = f"the Dask scheduler at {scheduler}" if scheduler is not None else "a local Dask cluster"
+            with _said_at_ctrl_c(f"interrupted while connecting to {where}: no games played"):
+                from ..game.workers import dask_client
 
-            cluster_size = workers if workers is not None else available_cores()
-            try:
+                cluster_size = workers if workers is not None else available_cores()
                 client = stack.enter_context(dask_client(scheduler, cluster_size, timeout=scheduler_timeout))
-            except KeyboardInterrupt:
-                where = f"the Dask scheduler at {scheduler}" if scheduler is not None else "a local Dask cluster"
-                click.echo(f"interrupted while connecting to {where}: no games played", err=True)
-                ctx.exit(130)
-        bar = stack.enter_context(_progress_bar(games, show))
+        with _said_at_ctrl_c(starting):
+            bar = stack.enter_context(_progress_bar(games, show))
 
         def after_game(result: GameResult) -> None:
             if log_file is not None and result.record is not None:
@@ -160,8 +160,19 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
     _print_stats(stats, names, as_json)
     if stats.partial:
         how = "interrupted" if stopped_by == signal.SIGINT else f"stopped by {signal.Signals(stopped_by).name}"
-        click.echo(f"{how}: {stats.games} of {games} games played", err=True)
+        click.echo(f"{how}: {stats.games} of {games} game{'' if games == 1 else 's'} played", err=True)
         ctx.exit(128 + stopped_by)  # 130 for Ctrl-C, as a shell reports a signal
+
+
+@contextmanager
+def _said_at_ctrl_c(message: str) -> Iterator[None]:
+    """Ctrl-C before the first game (the run itself reports its own) is
+    ``message`` on stderr and exit code 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(message, err=True)
+        raise click.exceptions.Exit(130) from None
 
 
 class _NoBar:
@@ -261,9 +272,9 @@ def _print_stats(stats: SimulationStats, names: list[str], as_json: bool) -> Non
         click.echo(json.dumps(stats.to_dict()))
         return
     pairing = "paired deals" if stats.paired else "unpaired deals"
-    head = f"{stats.games} games, seed {stats.seed}, players {','.join(names)} (seats rotated, {pairing})"
+    head = f"{stats.games} game{'' if stats.games == 1 else 's'}, seed {stats.seed}, players {','.join(names)} (seats rotated, {pairing})"
     if stats.partial:
-        head = f"PARTIAL (interrupted): {stats.games} of {stats.requested} games, seed {stats.seed}, " \
+        head = f"PARTIAL (interrupted): {stats.games} of {stats.requested} game{'' if stats.requested == 1 else 's'}, seed {stats.seed}, " \
                f"players {','.join(names)} ({pairing})"  # fmt: skip
     click.echo(head)
     click.echo(f"{'strategy':<12} {'wins':>8} {'win rate':>9} {'95% interval':>15} {'mean score':>11} "

@@ -27,7 +27,7 @@ from ..solver import solve as solve_hand
 from ..thresholds import COMPILED_SEARCH_STATES, PROGRESS_AFTER_SECONDS
 from ..wordlist import WordList, default_wordlist
 from .errors import InputError, OneLineErrors, silence_stdout
-from .params import cards_argument, json_option, wordlist_option
+from .params import cards_argument, json_option, missing, wordlist_option
 
 __all__ = ["check", "solve", "words"]
 
@@ -45,6 +45,11 @@ _EPILOG_CHECK = """\b
 Examples:
   quiddler check queen quee
   quiddler check --wordlist my-words.txt thin"""
+
+
+def _s(count: int) -> str:
+    """The plural ending for ``count`` of something: "1 word", "2 words"."""
+    return "" if count == 1 else "s"
 
 
 def _json(data: Any) -> str:
@@ -75,7 +80,7 @@ def _announce_indexing(wordlist: WordList | None) -> None:
     "solve", cls=OneLineErrors, epilog=_EPILOG_SOLVE,
     short_help="The best play for a hand, or for each hand in a file.",
 )
-@cards_argument(required=False)
+@cards_argument()
 @click.option("--discard", is_flag=True, help="One card must be discarded (a turn, after drawing).")
 @click.option("--top", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
               help="Show the K best distinct plays.")  # fmt: skip
@@ -103,11 +108,11 @@ def solve(ctx: click.Context, /, cards: tuple[Card, ...] | None, batch: IO[str] 
             raise click.UsageError("give either CARDS or --batch PATH, not both")
         _solve_batch(ctx, batch, options)
     elif not cards:
-        raise click.UsageError("missing CARDS (for example: quiddler solve qu,i,th,er)")
+        raise click.UsageError(missing("CARDS", "quiddler solve qu,i,th,er"))
     else:
         _announce_indexing(options["wordlist"])
         backend = _backend_for(cards, options)
-        solution = _with_progress(f"solving {len(cards)} cards",
+        solution = _with_progress(f"solving {len(cards)} card{_s(len(cards))}",
                                   lambda: solve_hand(cards, backend=backend, **options))  # fmt: skip
         click.echo(_json(solution.to_dict()) if as_json else _solution_text(solution))
 
@@ -214,7 +219,7 @@ def _bounded_lines(lines: IO[str]) -> Iterator[str]:
 
 
 @click.command("words", cls=OneLineErrors, epilog=_EPILOG_WORDS, short_help="Every word a hand can make.")
-@cards_argument(required=True)
+@cards_argument(example="quiddler words qu,e,e,n")
 @click.option("--sort", "order", type=click.Choice(["points", "length"]), default="points", show_default=True,
               help="Most points first, or most letters first.")  # fmt: skip
 @click.option("--min-letters", type=click.IntRange(min=0), default=0, metavar="N",
@@ -233,14 +238,14 @@ def words(cards: tuple[Card, ...], order: str, min_letters: int, wordlist: WordL
         click.echo(_json({"cards": [c.face for c in cards], "words": words}))
         return
     distinct = len({w.text for w in found})
-    lines = [f"{distinct} words, {len(found)} spellings, from {format_hand(cards)}"]
+    lines = [f"{distinct} word{_s(distinct)}, {len(found)} spelling{_s(len(found))}, from {format_hand(cards)}"]
     click.echo("\n".join(lines + _word_rows(found)))
 
 
 @click.command(
     "check", cls=OneLineErrors, epilog=_EPILOG_CHECK, short_help="Whether words are in the list, and how to spell them."
 )
-@click.argument("words", nargs=-1, required=True, metavar="WORD...")
+@click.argument("words", nargs=-1, metavar="WORD...")
 @wordlist_option
 @json_option
 @click.pass_context
@@ -249,6 +254,8 @@ def check(
 ) -> None:
     """Say whether each WORD is in the word list, and every way to spell it
     with cards, with its points.  Exits with code 1 if any WORD is not in the list."""
+    if not words:
+        raise click.UsageError(missing("WORD", "quiddler check queen"))
     if any(not word.strip() for word in words):
         raise click.BadParameter("empty word", ctx, param_hint="WORD")
     wordlist = wordlist if wordlist is not None else default_wordlist()
@@ -288,8 +295,7 @@ def _check_lines(word: str, listed: bool, spellings: Sequence[Word]) -> list[str
         if fewest_cards(word) > MAX_WORD_CARDS:
             return [f"{word}: in the list, but needs more than {MAX_WORD_CARDS} cards: can never be played"]
         return [f"{word}: in the list, but no spelling uses two or more cards"]
-    plural = "s" if len(spellings) > 1 else ""
-    return [f"{word}: in the list, {len(spellings)} spelling{plural}", *_word_rows(spellings)]
+    return [f"{word}: in the list, {len(spellings)} spelling{_s(len(spellings))}", *_word_rows(spellings)]
 
 
 def _play_lines(title: str, play: Play, discard_required: bool) -> list[str]:
@@ -308,7 +314,7 @@ def _play_lines(title: str, play: Play, discard_required: bool) -> list[str]:
 def _solution_text(solution: Solution) -> str:
     count = len(solution.cards)
     discard = ", discard one" if solution.discard_required else ""
-    lines = [f"hand: {format_hand(solution.cards)} ({count} card{'s' if count != 1 else ''}{discard})"]
+    lines = [f"hand: {format_hand(solution.cards)} ({count} card{_s(count)}{discard})"]
     if len(solution.plays) == 1:
         lines += ["", *_play_lines("best play", solution.best, solution.discard_required)]
     else:

@@ -86,18 +86,27 @@ class DiscardCard:
 
 @dataclass(frozen=True, slots=True)
 class GoOutWith:
-    """``go WORD... [discard CARD]``: the discard may be left for the words to fix."""
+    """``go WORD... [discard CARD]``: the discard may be left for the words to fix.
+
+    ``command_word``: the first word typed, taken as the command, when it is
+    also a word (``out``): the person may have meant it as the first of the
+    words, which only the hand can tell (see the session)."""
 
     words: tuple[str, ...]
     discard: Card | None = None
+    command_word: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class LayDownWords:
-    """A final turn's ``WORD... [discard CARD]`` (no words: lay nothing down)."""
+    """A final turn's ``WORD... [discard CARD]`` (no words: lay nothing down).
+
+    ``command_word``: as for :class:`GoOutWith` (``go``, ``out``, and ``lay``
+    with no words after it: ``out discard e`` may mean the word out)."""
 
     words: tuple[str, ...]
     discard: Card | None = None
+    command_word: str | None = None
 
 
 Command = HintRequest | Auto | Help | Score | Table | Quit | DrawCard | DiscardCard | GoOutWith | LayDownWords
@@ -166,7 +175,7 @@ def _parse_end(head: str, rest: list[str]) -> Command:
         words, discard = _words_and_discard(rest)
         if not words:
             raise InputProblem("go out with which words? for example: go quiet ax")
-        return GoOutWith(words, discard)
+        return GoOutWith(words, discard, command_word=head if head == "out" else None)
     if head in _DISCARD and len(rest) == 1:
         return DiscardCard(_card(rest[0]))
     if not rest:
@@ -182,14 +191,16 @@ def _parse_end(head: str, rest: list[str]) -> Command:
 
 
 def _parse_final(head: str, rest: list[str]) -> Command:
-    tokens = [head, *rest]
     if head in _LAY:
-        tokens = rest
-    elif head in _DRAWN:
+        words, discard = _words_and_discard(rest)
+        if head == "lay" and words:
+            return LayDownWords(words, discard)  # the way to lay down a word that is a command: lay auto
+        return LayDownWords(words, discard, command_word=head)
+    if head in _DRAWN:
         raise InputProblem("you have drawn already: type the words to lay down, then discard CARD")
-    elif not rest and len(head) == 1:
+    if not rest and len(head) == 1:
         return LayDownWords((), _card(head))  # a lone letter: lay nothing down, discard it
-    words, discard = _words_and_discard(tokens)
+    words, discard = _words_and_discard([head, *rest])
     if words in ((), ("none",), ("nothing",)) and discard is None:
         raise InputProblem("discard which card? for example: discard x (or: WORD... discard x)")
     if words in (("none",), ("nothing",)):

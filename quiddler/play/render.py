@@ -20,7 +20,7 @@ from ..cards import Card
 from ..game.state import Action, Discard, Draw, GoOut, LayDown, Outcome, PlayerView, RoundResult
 from ..solver.types import Word
 from .commands import Prompt
-from .spelling import Match
+from .spelling import Match, Mode
 
 if TYPE_CHECKING:
     from ..game.hint_types import Hint, HintOption
@@ -32,6 +32,8 @@ __all__ = [
     "game_over",
     "help_text",
     "hint_panel",
+    "numbered",
+    "reading",
     "round_start",
     "round_summary",
     "score_sheet",
@@ -45,6 +47,11 @@ THEM = "yellow"
 GOOD = "green"
 BAD = "red"
 HEAD = "bold"
+
+
+def _s(count: int) -> str:
+    """The plural ending for ``count`` of something: "1 card", "2 cards"."""
+    return "" if count == 1 else "s"
 
 
 def _grid() -> Table:
@@ -119,7 +126,7 @@ def turn_table(view: PlayerView, names: Sequence[str]) -> Group:
         table.add_row(name_text(names, seat, human), str(view.totals[seat]), str(view.hand_sizes[seat]),
                       Text.assemble(words_text(laid) if laid else "", out))  # fmt: skip
     pile = Text.assemble("Discard pile: ", card_text(view.discard_top) if view.discard_top else "empty",
-                         f"    Draw pile: {view.draw_pile_size} cards")  # fmt: skip
+                         f"    Draw pile: {view.draw_pile_size} card{_s(view.draw_pile_size)}")  # fmt: skip
     parts: list[RenderableType] = [title, table, pile]
     if view.final_turn and view.went_out is not None:
         parts.append(Text.assemble(name_text(names, view.went_out, human),
@@ -219,14 +226,15 @@ def score_sheet(history: Sequence[RoundResult], names: Sequence[str], human: int
 def game_over(history: Sequence[RoundResult], names: Sequence[str], human: int,
               totals: Sequence[int]) -> Group:  # fmt: skip
     best = max(totals)
+    points = f"{best} point{_s(best)}"
     winners = [seat for seat, t in enumerate(totals) if t == best]
     if winners == [human]:
-        verdict = Text.assemble(("You win", YOU), f" with {best} points!")
+        verdict = Text.assemble(("You win", YOU), f" with {points}!")
     elif len(winners) == 1:
-        verdict = Text.assemble(name_text(names, winners[0], human), f" wins with {best} points.")
+        verdict = Text.assemble(name_text(names, winners[0], human), f" wins with {points}.")
     else:
         tied = Text(" and ").join(name_text(names, s, human) for s in winners)
-        verdict = Text.assemble("A tie: ", tied, f" with {best} points each.")
+        verdict = Text.assemble("A tie: ", tied, f" with {points} each.")
     return Group(Text.assemble(("Game over. ", HEAD), verdict), Text("Score sheet", style=HEAD),
                  score_sheet(history, names, human, totals))  # fmt: skip
 
@@ -262,9 +270,28 @@ def hint_panel(hint: Hint, shown: int = 5) -> Group:
         table,
     ]
     if more > 0:
-        parts.append(Text(f"({more} more option{'s' if more > 1 else ''} not shown: hint all shows them)",
+        parts.append(Text(f"({more} more option{_s(more)} not shown: hint all shows them)",
                           style=POINTS))  # fmt: skip
     return Group(*parts)
+
+
+def reading(mode: Mode, words: Sequence[str], discard: Card | None) -> Text:
+    """A move as the person typed it, before it is matched to cards:
+    ``lay down out, ax, discard e``."""
+    laid = ", ".join(words)
+    move = f"go out with {laid}" if mode == "go-out" else f"lay down {laid or 'nothing'}"
+    return Text(move + (f", discard {discard}" if discard is not None else ""))
+
+
+def numbered(heading: str, options: Sequence[Text]) -> Group:
+    """A question's options, numbered from 1, under a heading."""
+    table = _grid()
+    table.show_header = False
+    table.add_column(justify="right")
+    table.add_column()
+    for number, option in enumerate(options, 1):
+        table.add_row(str(number), option)
+    return Group(Text(heading), table)
 
 
 def choices(matches: Sequence[Match]) -> Group:
@@ -297,7 +324,8 @@ Start your turn by drawing a card:
 You hold one card too many. End your turn with one of:
   discard CARD   (or just CARD, or d CARD) discard that card, e.g. discard x
   go WORD...     go out: lay down every card but one as words, and discard that one,
-                 e.g. go clingers by an  (add "discard o" to choose the discard)
+                 e.g. go clingers by an  (add "discard o" to choose the discard);
+                 out WORD... works too
 Words are typed as plain text; when your cards spell a word in ways worth
 different points (th or t+h) you are asked which you mean.""",
     "final": """\
@@ -305,7 +333,9 @@ Someone went out: this is your final turn. Lay down what words you can and
 discard one card; cards left in your hand count against you.
   WORD... discard CARD   e.g. quiet ax discard z
   discard CARD           lay nothing down (a lone letter works too: z)
-  lay WORD...            if a word is also a command (lay auto score ...)""",
+  lay WORD...            if a word is also a command (lay auto score ...)
+  go WORD..., out WORD...  taken as lay, unless your cards say go or out is a word
+                         too (then you are asked which you meant)""",
 }
 
 

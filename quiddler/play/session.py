@@ -16,8 +16,11 @@ session stops (quit, end of input, Ctrl-C).
 from __future__ import annotations
 
 import random
+import signal
 from collections.abc import Sequence
 from pathlib import Path
+
+from rich.console import RenderableType
 
 from ..cards import Card
 from ..errors import IllegalActionError, shown
@@ -44,9 +47,9 @@ from .commands import (
 )
 from .saves import HUMAN, SaveError, check_save_target, save_game
 from .screen import Screen
-from .spelling import Match, WordProblem, distinct_choices, match_words
+from .spelling import Match, Mode, WordProblem, distinct_choices, match_words
 
-__all__ = ["COMPUTER_NAMES", "EXIT_INTERRUPTED", "Session", "decision_seed"]
+__all__ = ["COMPUTER_NAMES", "EXIT_INTERRUPTED", "Session", "StopSignal", "decision_seed"]
 
 #: Display names of the computer seats, in seat order after the person.
 COMPUTER_NAMES = ("Ada", "Bram", "Cleo", "Dev", "Esme", "Finn", "Gus")
@@ -62,6 +65,27 @@ _PROMPTS: dict[Prompt, str] = {
     "end": "Discard a card, or go out (go WORD...)",
     "final": "Final turn: WORD... discard CARD",
 }
+
+
+class StopSignal(BaseException):
+    """A signal asking the game to stop (SIGTERM, SIGHUP), raised where the
+    game is as Ctrl-C raises KeyboardInterrupt: the session stops as at
+    Ctrl-C, saving the game when a file was named, and whoever holds the
+    save file's lock lets it go.  (A BaseException, like KeyboardInterrupt,
+    so that no ``except Exception`` on the way swallows it.)"""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def status(self) -> int:
+        """The exit status: 128 + the signal, as a shell reports a process a signal ended."""
+        return 128 + self.signum
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name
 
 
 class _Stop(Exception):
@@ -163,6 +187,8 @@ class Session:
         except KeyboardInterrupt:
             self.screen.blank()
             return self._stop_now("Interrupted", EXIT_INTERRUPTED)
+        except StopSignal as stop:  # (no blank line first: after SIGHUP the terminal may be gone, the save comes first)
+            return self._stop_now(f"Stopped by {stop.name}", stop.status)
         except EOFError:
             return self._stop_now("End of input", 0)
 
@@ -272,16 +298,15 @@ class Session:
                 case DiscardCard(card=card):
                     self._check_held(card, view.hand)
                     return self._checked(Discard(self.human, card))
-                case GoOutWith(words=words, discard=discard):
+                case GoOutWith(words=words, discard=discard, command_word=command_word):
                     if not view.may_go_out:
                         raise InputProblem("no going out on your first turn of this round (house rule): "
                                            "discard a card")  # fmt: skip
-                    match = self._choose(match_words(words, view.hand, view.rules.words, discard=discard))
+                    match = self._choose(self._matches(words, discard, command_word, view, "go-out"))
                     assert match.discard is not None
                     return self._checked(GoOut(self.human, match.words, match.discard))
-                case LayDownWords(words=words, discard=discard):
-                    found = match_words(words, view.hand, view.rules.words, discard=discard, mode="lay-down")
-                    match = self._choose(found)
+                case LayDownWords(words=words, discard=discard, command_word=command_word):
+                    match = self._choose(self._matches(words, discard, command_word, view, "lay-down"))
                     card = match.discard if match.discard is not None else self._ask_discard(match)
                     return self._checked(LayDown(self.human, match.words, card))
         except (InputProblem, WordProblem) as problem:
@@ -351,19 +376,56 @@ class Session:
         if card not in hand:
             raise InputProblem(f"you hold no {card}: your cards are {', '.join(c.face for c in hand)}")
 
+    def _matches(self, words: tuple[str, ...], discard: Card | None, command_word: str | None,
+                 view: PlayerView, mode: Mode) -> list[Match]:  # fmt: skip
+        """The ways the hand lays down the typed words.  When the first word
+        typed was taken as a command but is a word too (``out``), both
+        readings are tried on the hand: the one that fits is taken and said
+        so, and when both fit the person is asked which was meant."""
+
+        def ways(texts: tuple[str, ...]) -> list[Match]:
+            if not texts and discard is None:
+                raise InputProblem("discard which card? for example: discard x (or: WORD... discard x)")
+            return match_words(texts, view.hand, view.rules.words, discard=discard, mode=mode)
+
+        if command_word is None:
+            return ways(words)
+        as_word = (command_word, *words)
+        found: dict[tuple[str, ...], list[Match]] = {}
+        problems: dict[tuple[str, ...], InputProblem | WordProblem] = {}
+        for texts in (as_word, words):
+            try:
+                found[texts] = ways(texts)
+            except (InputProblem, WordProblem) as problem:
+                problems[texts] = problem
+        if len(found) == 2:
+            options = [render.reading(mode, as_word, discard), render.reading(mode, words, discard)]
+            heading = f"{command_word} is a command and a word: which did you mean?"
+            return found[(as_word, words)[self._pick(render.numbered(heading, options), len(options))]]
+        if found:
+            texts = next(iter(found))
+            meant = "a word" if texts == as_word else "the command"
+            self.screen.say(f"Taking {command_word} as {meant}: {render.reading(mode, texts, discard).plain}.")
+            return found[texts]
+        raise problems[words if words else as_word]
+
     def _choose(self, matches: list[Match]) -> Match:
         """The one way to lay the words down, asking when the ways differ."""
         if not distinct_choices(matches):
             return matches[0]
-        self.screen.show(render.choices(matches))
-        expected = f"type a number from 1 to {len(matches)}, or cancel"
+        return matches[self._pick(render.choices(matches), len(matches))]
+
+    def _pick(self, options: RenderableType, count: int) -> int:
+        """Show ``count`` numbered options and ask for one; its index."""
+        self.screen.show(options)
+        expected = f"type a number from 1 to {count}, or cancel"
         while True:
-            answer = self._ask(f"Which one (1-{len(matches)}, or cancel)", expected)
+            answer = self._ask(f"Which one (1-{count}, or cancel)", expected)
             if answer in ("cancel", "c", "back"):
                 raise _Cancel
             number = _number(answer)
-            if number is not None and 1 <= number <= len(matches):
-                return matches[number - 1]
+            if number is not None and 1 <= number <= count:
+                return number - 1
             self.screen.problem(f"{shown(answer)}: {expected}" if answer else expected)
 
     def _ask_discard(self, match: Match) -> Card:

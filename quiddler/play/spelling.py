@@ -17,11 +17,12 @@ from itertools import islice, product
 from typing import Literal
 
 from ..cards import Card
+from ..cardtrie import MIN_WORD_CARDS
 from ..errors import shown
 from ..solver.types import Word
 from ..wordlist import WordList
 
-__all__ = ["Match", "WordProblem", "distinct_choices", "match_words"]
+__all__ = ["Match", "Mode", "WordProblem", "distinct_choices", "match_words"]
 
 Mode = Literal["go-out", "lay-down"]
 
@@ -63,7 +64,7 @@ def _number(n: int) -> str:
 
 
 def _missing_text(missing: Counter[Card], pool: Counter[Card]) -> str:
-    """'an n and another e' for cards needed beyond what the pool holds."""
+    """'two e's (you have one) and an n' for cards needed beyond what the pool holds."""
     parts = []
     for card in sorted(missing):
         need, have = missing[card], pool[card]
@@ -72,7 +73,7 @@ def _missing_text(missing: Counter[Card], pool: Counter[Card]) -> str:
         elif have == 0:
             parts.append(f"{_number(need)} {card}'s")
         else:
-            parts.append(f"another {card}" if need == 1 else f"{_number(need)} more {card}'s")
+            parts.append(f"{_number(need + have)} {card}'s (you have {_number(have)})")
     return _list(parts)
 
 
@@ -146,10 +147,11 @@ def match_words(texts: Sequence[str], hand: Sequence[Card], wordlist: WordList, 
         if not pool[discard]:
             raise WordProblem(f"you hold no {discard} to discard")
         pool[discard] -= 1
-    # Count before searching: the fewest cards the words can take, against the cards there are.
-    # (It also keeps the search and its explanation small: at most one word per two cards held.)
-    fewest = sum(min(len(s) for s in spellings) for spellings in options)
-    if len(words) > 1 and fewest > pool.total():  # (one word is better explained by the cards it lacks)
+    # More words than the cards could hold, whatever the words: that is the reason, said before
+    # any search (which it also keeps small: at most one word per two cards held).  Fewer words
+    # are explained by the cards they lack.
+    if len(words) > 1 and len(words) * MIN_WORD_CARDS > pool.total():
+        fewest = sum(min(len(s) for s in spellings) for spellings in options)
         raise WordProblem(f"{len(words):,} words need at least {fewest:,} cards, and you have "
                           f"{pool.total()}{' besides the discard' if discard is not None else ''}")  # fmt: skip
     found = list(dict.fromkeys(_assignments(options, pool)))

@@ -35,7 +35,7 @@ from ..game.errors import WrongPlayerError
 from ..game.players import player_names
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..play.spelling import WordProblem, match_words
-from .limits import AddressCounter, Limits, RateLimiter
+from .limits import AddressCounter, ClientRates, Limits, RateLimiter, client_key
 from .protocol import (
     ActionRequest,
     Hello,
@@ -205,6 +205,7 @@ class _Server:
         self.limits = limits
         self.workers = workers
         self.connections = AddressCounter(limits.connections_per_address)
+        self.creations = ClientRates(limits.tables_per_hour / 3600, limits.table_burst)
         self._tables: Tables | None = None
 
     @property
@@ -220,7 +221,7 @@ class _Server:
         if loaded:
             log.info("resumed %d tables from %s", loaded, self.db)
         loop = asyncio.get_running_loop()
-        chores = [loop.create_task(self._purge_hourly()), loop.create_task(self._checkpoint(store))]
+        chores = [loop.create_task(self._purge_often()), loop.create_task(self._checkpoint(store))]
         try:
             yield
         finally:
@@ -238,9 +239,10 @@ class _Server:
             except StoreError as exc:
                 log.warning("%s", exc)
 
-    async def _purge_hourly(self) -> None:
+    async def _purge_often(self) -> None:
+        """Drop expired tables every few minutes: unjoined ones expire within the hour."""
         while True:
-            await asyncio.sleep(3600)
+            await asyncio.sleep(300)
             self.tables.purge()
 
     # -- checks ------------------------------------------------------------
@@ -281,9 +283,17 @@ class _Server:
 
     async def new_table(self, request: Request) -> Response:
         data = await self._body(request)
+        client = client_key(request.client.host if request.client is not None else "unknown")
         try:
             spec = parse_new_table(data, player_names())
-            table, invite, token = self.tables.create(list(spec.seats), spec.rules, spec.hints, spec.name)
+            limit = self.limits.tables_per_client
+            if self.tables.open_count(client) >= limit:
+                return _error(429, "too_many_tables", f"you have {limit} unfinished tables on this server: "
+                                                      "finish one, or wait for an unjoined one to expire")  # fmt: skip
+            if not self.creations.allow(client):
+                return _error(429, "rate_limited", "too many new tables: wait a few minutes")
+            table, invite, token = self.tables.create(list(spec.seats), spec.rules, spec.hints, spec.name,
+                                                      client=client)  # fmt: skip
         except ProtocolError as exc:
             return _error(400, exc.code, exc.message)
         except JoinError as exc:
@@ -313,7 +323,8 @@ class _Server:
         if not table.over:
             return _error(403, "not_over", "the record is shown once the game is over")
         self.tables.forget_if_done(table)
-        return JSONResponse(table.record(), headers={"content-disposition": f'attachment; filename="quiddler-{table.id}.json"'})
+        return Response(table.record_json(), media_type="application/json",
+                        headers={"content-disposition": f'attachment; filename="quiddler-{table.id}.json"'})  # fmt: skip
 
     async def players(self, request: Request) -> Response:
         names = player_names()
@@ -339,7 +350,7 @@ class _Server:
         if not self.origin_allowed(websocket.headers.get("origin"), websocket.url.scheme, host):
             await websocket.close(1008)  # before accepting: the handshake is refused (HTTP 403)
             return
-        address = websocket.client.host if websocket.client is not None else "unknown"
+        address = client_key(websocket.client.host if websocket.client is not None else "unknown")
         if not self.connections.acquire(address):
             await websocket.close(1008)
             return
@@ -390,6 +401,9 @@ class _Server:
                 await self._answer(connection, table, parse_message(text))
             except ProtocolError as exc:
                 connection.reply(error_message(exc.code, exc.message))
+            except Exception as exc:  # noqa: BLE001 - a bug answering one message must not drop the connection
+                log.error("table %s: answering a message failed (%s: %s)", table.id, type(exc).__name__, exc)
+                connection.reply(error_message("server_error", "the server could not answer that message"))
 
     async def _answer(self, connection: _Connection, table: Table, request: object) -> None:
         if isinstance(request, Ping):
@@ -431,7 +445,7 @@ class _Server:
             if not view.my_turn:
                 raise ProtocolError("not_your_turn", "a hint is for your own turn")
             try:
-                advice = await self.tables.hint(view)
+                advice = await self.tables.hint(table, view)
             except TimeoutError:
                 raise ProtocolError("busy", "the hint took too long: try again") from None
             connection.reply({"type": "hint", "hint": advice.to_dict()})

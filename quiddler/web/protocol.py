@@ -19,8 +19,13 @@ REST (JSON bodies of at most 16 KiB; errors are ``{"error": CODE, "message": TEX
 be ``"human"``.  ``rules`` (optional) holds :class:`~quiddler.game.Rules`
 fields by name (``GET /api/rules``; the word list is always ENABLE).
 ``hints`` (optional, default true) allows the hint button.  ``name``
-(optional) is the creator's display name.  ``400`` for a bad body, ``503``
-(``too_many_tables``) when the server holds its maximum of tables.
+(optional) is the creator's display name.  ``400`` for a bad body,
+rules included that the engine and its solver cannot play (a bonus over
+:data:`~quiddler.MAX_BONUS`, a ``turn_limit`` over :data:`MAX_TURN_LIMIT`,
+more than :data:`MAX_ROUNDS` rounds); ``429`` when the client made too
+many tables lately (``rate_limited``) or holds its maximum of unfinished
+ones (``too_many_tables``); ``503`` (``too_many_tables``) when the server
+holds its maximum of tables.
 
 ``POST /api/tables/{table}/join`` ``{"invite": CODE, "name": "Bo"}`` ->
 ``200 {"seat": K, "token": TOKEN}`` for the next free human seat; ``404``
@@ -94,12 +99,16 @@ Server -> client (clients ignore types and fields they do not know):
   ``bad_token``, ``not_seated`` (a spectator acting or asking a hint),
   ``not_started`` (seats still free), ``not_your_turn``, ``illegal`` (the
   engine's exact reason), ``no_hints`` (the table has hints off),
-  ``no_match``, ``rate_limited``, ``busy`` (a hint took too long),
-  ``no_table``.
+  ``no_match``, ``rate_limited``, ``busy`` (a hint took too long, or one
+  is still being worked out at this table), ``no_table``, ``server_error``
+  (the server failed to answer that message; the connection stays open).
 
 SEAT is ``{"seat": K, "kind": "human" or a level, "name": TEXT or null,
-"taken": bool, "connected": bool}``: a computer seat is always taken and
-connected and is named by its level; a free human seat has name null.
+"taken": bool, "connected": bool, "fallback": bool}``: a computer seat is
+always taken and connected and is named by its level; a free human seat
+has name null.  ``fallback``: the seat's computer player failed since the
+server started, and a plain legal move was played in its place (the game
+goes on).
 
 VIEW is a :class:`~quiddler.game.PlayerView` as JSON, field by field
 (cards are faces such as ``"qu"``; a word is a list of faces):
@@ -155,6 +164,7 @@ from ..errors import QuiddlerError
 from ..game.engine import Game
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..game.state import Action, Discard, Draw, GoOut, LayDown, Phase, PlayerView, PublicEvent, word_of
+from ..solver import MAX_BONUS
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -438,6 +448,10 @@ def parse_rules(value: Any) -> Rules:
     limit = value.get("turn_limit")
     if isinstance(limit, int) and limit > MAX_TURN_LIMIT:
         raise _bad(f"rules.turn_limit must be at most {MAX_TURN_LIMIT}, not {limit}")
+    for name in ("longest_word_bonus", "most_words_bonus"):
+        bonus = value.get(name)
+        if isinstance(bonus, int) and bonus > MAX_BONUS:
+            raise _bad(f"rules.{name} must be at most {MAX_BONUS:,} (the solver's bound), not {bonus}")
     try:
         return Rules.from_dict(value)
     except (TypeError, ValueError) as exc:

@@ -19,16 +19,15 @@ a table rebuilt after a restart plays on as it would have.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import hashlib
 import hmac
 import logging
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from ..cards import Card
 from ..errors import IllegalActionError
@@ -42,15 +41,16 @@ from ..play.session import decision_seed
 from .limits import Limits
 from .protocol import ProtocolError, dumps, encode_view, spectator_view
 from .store import SeatRow, Store, TableRow
+from .thinking import FairPool
 
 __all__ = ["HUMAN", "JoinError", "Listener", "SeatState", "Table", "Tables", "computer_action", "hash_secret"]
 
 log = logging.getLogger("quiddler.web")
 
+#: Finished games kept in memory after their page or record was read, the latest ones.
+FINISHED_AT_HAND = 256
 #: A seat kind: a person; every other kind is a computer player's name.
 HUMAN = "human"
-
-T = TypeVar("T")
 
 
 def hash_secret(secret: str) -> str:
@@ -91,6 +91,9 @@ class SeatState:
     kind: str
     name: str | None
     token_hash: str | None
+    #: A computer seat whose player failed (raised) since the server started: a
+    #: plain legal move was played in its place, and the players are told.
+    fallback: bool = False
 
     @property
     def computer(self) -> bool:
@@ -147,9 +150,11 @@ class Table:
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self._computer_task: asyncio.Task[None] | None = None
+        self.client: str | None = None  #: who made it (this run of the server only), for the per-client limits
         self._version = 0  # bumps on every change a message shows
         self._cache: dict[int | None, str] = {}
         self._cache_version = -1
+        self._record: str | None = None
 
     # -- reading -------------------------------------------------------------
 
@@ -178,7 +183,7 @@ class Table:
         connected = {listener.seat for listener in self.listeners}
         return [
             {"seat": number, "kind": seat.kind, "name": seat.kind if seat.computer else seat.name,
-             "taken": seat.taken, "connected": seat.computer or number in connected}
+             "taken": seat.taken, "connected": seat.computer or number in connected, "fallback": seat.fallback}
             for number, seat in enumerate(self.seats)
         ]  # fmt: skip
 
@@ -189,8 +194,11 @@ class Table:
         return {"table": self.id, "seats": self.seats_json(), "started": self.full, "over": self.over,
                 "hints": self.hints, "rules": rules}  # fmt: skip
 
-    def record(self) -> dict[str, Any]:
-        return game_record(self.game, self.names())
+    def record_json(self) -> str:
+        """The game record as JSON text (built once: a finished game does not change)."""
+        if self._record is None:
+            self._record = dumps(game_record(self.game, self.names()))
+        return self._record
 
     def message_for(self, seat: int | None) -> str:
         """The lobby or state message for a seat (None: a spectator), cached until the table changes."""
@@ -281,6 +289,12 @@ class Table:
 
     # -- computer players ----------------------------------------------------
 
+    @property
+    def pool_key(self) -> str:
+        """Whose share of the thinking threads this table's work takes: its
+        client's, or (a table resumed after a restart) its own."""
+        return self.client if self.client is not None else f"table {self.id}"
+
     def _computer_to_move(self) -> bool:
         return self.full and not self.game.over and self.seats[self.game.turn].computer
 
@@ -305,7 +319,13 @@ class Table:
                 moves = self.moves
                 strategy = self.seats[seat].kind
             # Decided outside the lock: the table still answers (errors, hints refused) meanwhile.
-            action = await self.host.decide(strategy, self.game.seed, view)
+            try:
+                action = await self.host.decide(self, strategy, view)
+            except Exception as exc:  # noqa: BLE001 - a player's bug must not stop the game: it goes on, says so
+                log.error("table %s: the %s player failed (%s: %s): playing a plain move", self.id, strategy,
+                          type(exc).__name__, exc)  # fmt: skip
+                action = plain_action(view)
+                self.seats[seat].fallback = True
             async with self.lock:
                 if self.moves != moves:
                     continue  # cannot happen (only this task moves a computer seat); decide again
@@ -334,38 +354,52 @@ class Tables:
         self.store = store
         self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
-        self.executor = concurrent.futures.ThreadPoolExecutor(
-            max_workers=workers or max(2, os.cpu_count() or 2), thread_name_prefix="quiddler-player"
-        )
+        workers = workers or max(2, os.cpu_count() or 2)
+        #: One client's tables think in at most half the threads, so a flood cannot starve the others.
+        self.pool = FairPool(workers, share=workers // 2)
+        self._hinting: set[str] = set()  # tables with a hint being worked out
+        self._finished: OrderedDict[str, Table] = OrderedDict()  # finished games read lately, oldest first
 
     # -- thinking off the event loop ---------------------------------------
 
-    async def _in_pool(self, work: Callable[[], T]) -> T:
-        """Run ``work`` in the pool; TimeoutError after the decision time
-        (the thread finishes on its own: Python threads cannot be stopped)."""
-        future = asyncio.get_running_loop().run_in_executor(self.executor, work)
-        return await asyncio.wait_for(asyncio.shield(future), self.limits.decision_seconds)
-
-    async def decide(self, strategy: str, game_seed: int, view: PlayerView) -> Action:
+    async def decide(self, table: Table, strategy: str, view: PlayerView) -> Action:
+        """A computer seat's move, worked out in the pool in the turn of the
+        table's client; a plain one if it takes too long.  A player that
+        raises raises here."""
         try:
-            return await self._in_pool(lambda: computer_action(strategy, game_seed, view))
+            return await self.pool.run(table.pool_key, lambda: computer_action(strategy, table.game.seed, view),
+                                       self.limits.decision_seconds)  # fmt: skip
         except TimeoutError:
             log.warning("a %s decision took over %.0f s: playing a plain move", strategy, self.limits.decision_seconds)
             return plain_action(view)
 
-    async def hint(self, view: PlayerView) -> Hint:
-        """The expert's hint for the view (TimeoutError if it takes too long)."""
-        return await self._in_pool(lambda: hint(view))
+    async def hint(self, table: Table, view: PlayerView) -> Hint:
+        """The expert's hint for the view: one at a time per table (ProtocolError
+        ``busy`` while one is worked out, also one that timed out and still
+        runs); TimeoutError if it takes too long."""
+        if table.id in self._hinting:
+            raise ProtocolError("busy", "a hint for this table is still being worked out: try again")
+        self._hinting.add(table.id)
+        done = self.pool.submit(table.pool_key, lambda: hint(view))
+        done.add_done_callback(lambda _: self._hinting.discard(table.id))
+        try:
+            return await asyncio.wait_for(asyncio.shield(done), self.limits.decision_seconds)
+        except TimeoutError:
+            self.pool.drop(table.pool_key, done)
+            raise
 
     # -- tables ----------------------------------------------------------
 
-    def open_count(self) -> int:
-        return sum(1 for table in self.tables.values() if not table.over)
+    def open_count(self, client: str | None = None) -> int:
+        """Unfinished tables held: all of them, or those ``client`` made since the server started."""
+        return sum(1 for table in self.tables.values() if not table.over and client in (None, table.client))
 
     def create(self, kinds: list[str], rules: Rules, hints: bool, name: str,
-               seed: int | None = None) -> tuple[Table, str, str]:  # fmt: skip
+               seed: int | None = None, client: str | None = None) -> tuple[Table, str, str]:  # fmt: skip
         """A new table with the creator in seat 0: (table, invite, token).
-        ``seed`` fixes the deal (tests); by default it is random.  Raises
+        ``seed`` fixes the deal (tests); by default it is random.
+        ``client`` is who asked (see :func:`~quiddler.web.limits.client_key`),
+        for the per-client limits; it is kept in memory only.  Raises
         JoinError (503) when the server holds its maximum of tables."""
         if self.open_count() >= self.limits.max_tables:
             raise JoinError(503, "too_many_tables", f"the server holds its maximum of {self.limits.max_tables} "
@@ -380,6 +414,7 @@ class Tables:
         self.store.create_table(table_id, game.seed, rules.settings(), hints, hash_secret(invite),
                                 [SeatRow(s.kind, s.name, s.token_hash) for s in seats])  # fmt: skip
         table = Table(self, table_id, game, seats, hints, hash_secret(invite), 0)
+        table.client = client
         self.tables[table_id] = table
         table.start_computers()
         return table, invite, token
@@ -388,12 +423,14 @@ class Tables:
         """The table, from memory or rebuilt from the store; None if there is none."""
         table = self.tables.get(table_id)
         if table is None:
-            row = self.store.load(table_id)
-            if row is None:
-                return None
-            table = self._rebuild(row)
+            table = self._finished.pop(table_id, None)
             if table is None:
-                return None
+                row = self.store.load(table_id)
+                if row is None:
+                    return None
+                table = self._rebuild(row)
+                if table is None:
+                    return None
             self.tables[table_id] = table
         return table
 
@@ -432,13 +469,19 @@ class Tables:
                                 lobby_before=now - limits.keep_lobby_days * day)  # fmt: skip
         for table_id in gone:
             self.tables.pop(table_id, None)
+            self._finished.pop(table_id, None)
 
     def forget_if_done(self, table: Table) -> None:
-        """A finished game nobody watches leaves memory (the store keeps it)."""
+        """A finished game nobody watches leaves the tables in play (the store
+        keeps it); the last few read stay at hand, so that reading one again
+        (its page, its record) does not replay the whole game each time."""
         if table.over and not table.listeners and self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self._finished[table.id] = table
+            while len(self._finished) > FINISHED_AT_HAND:
+                self._finished.popitem(last=False)
 
     async def close(self) -> None:
         for table in list(self.tables.values()):
             await table.stop()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()

@@ -102,3 +102,15 @@ def test_a_batch_line_too_long_to_be_a_hand_is_one_error_line() -> None:
     assert result.exit_code == 2
     assert result.stdout.count("\n") == 1  # the hand before it was answered
     assert result.stderr.strip() == "Error: --batch: line 2 is longer than 1,048,576 characters, so it is not a hand"
+
+
+@pytest.mark.parametrize("option", [["simulate", "--games", "1", "--log"], ["solve", "a,b", "--wordlist"],
+                                    ["solve", "--batch"], ["play", "--save"], ["play", "--resume"]])  # fmt: skip
+def test_a_file_name_of_thousands_of_characters_is_cut_in_the_middle_of_the_error_line(tmp_path: Path,
+                                                                                      option: list[str]) -> None:  # fmt: skip
+    name = str(tmp_path / ("x" * 5000) / "end.json")
+    result = invoke(*option, name, input="")
+    assert_input_error(result)
+    line = result.stderr.strip()
+    assert len(line) < 400 and "x" * 300 not in line, line
+    assert str(tmp_path)[:20] in line and ("end.json" in line or "characters)" in line), line

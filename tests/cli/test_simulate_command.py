@@ -206,3 +206,25 @@ def test_dask_missing_is_one_clear_line(monkeypatch) -> None:
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.strip() == ("Error: Dask is not installed: pip install 'quiddler[dask]' "
                                       "(or dask[distributed]) to play games on Dask")  # fmt: skip
+
+
+def _ctrl_c(*_args: object, **_kwargs: object) -> None:
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_starting_says_no_games_were_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    from quiddler.cli import simulate as simulate_command
+
+    monkeypatch.setattr(simulate_command, "rules_from_options", _ctrl_c)
+    result = CliRunner().invoke(main, ["simulate", "--games", "5"])
+    assert result.exit_code == 130 and result.stdout == ""
+    assert result.stderr == "interrupted while starting: no games played\n"
+
+
+def test_ctrl_c_while_a_command_loads_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from quiddler.cli import group
+
+    monkeypatch.setattr(group, "_import_command", _ctrl_c)
+    result = CliRunner().invoke(main, ["simulate", "--games", "5"])
+    assert result.exit_code == 130 and result.stdout == ""
+    assert result.stderr == "interrupted while starting: nothing done\n"

@@ -195,11 +195,10 @@ def test_ctrl_c_while_connecting_to_a_scheduler_stops_at_once() -> None:
                                     "--scheduler-timeout", "300"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    text=True, start_new_session=True)  # fmt: skip
         try:
-            deadline = time.monotonic() + 60
-            while not _connected(process.pid) and time.monotonic() < deadline:
-                time.sleep(0.1)
+            connection = _accept_from(silent, process)  # the command is now waiting for the scheduler's answer
             os.killpg(process.pid, signal.SIGINT)
             out, err = process.communicate(timeout=60)  # far less than the 300 s it would wait
+            connection.close()
         finally:
             _kill_all(process, [])
     assert process.returncode == 130 and out == ""
@@ -207,11 +206,14 @@ def test_ctrl_c_while_connecting_to_a_scheduler_stops_at_once() -> None:
     assert err.strip().splitlines() == [expected]
 
 
-def _connected(pid: int) -> bool:
-    """The process has a TCP connection open (it is in the middle of connecting)."""
-    try:
-        links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
-    except OSError:
-        return False
-    return any(link.startswith("socket:") for link in links) and "distributed" in Path(
-        f"/proc/{pid}/maps").read_text()
+def _accept_from(listener: socket.socket, process: subprocess.Popen[str]) -> socket.socket:
+    """The connection ``process`` makes to ``listener``, once it is made
+    (however long the process takes to start); fails if it exits first."""
+    listener.settimeout(0.2)
+    deadline = time.monotonic() + 300
+    while True:
+        try:
+            return listener.accept()[0]
+        except TimeoutError:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "no connection to the scheduler in 5 minutes"

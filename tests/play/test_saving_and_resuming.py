@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -384,6 +385,36 @@ def test_a_second_game_saving_to_the_same_file_is_refused_at_its_start(tmp_path:
     record = json.loads(save.read_text())
     assert record["seed"] == 9 and not record["finished"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "mine.json"]  # the lock file is gone
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_or_sighup_while_the_computer_moves_saves_the_game_and_leaves_no_lock(tmp_path: Path,
+                                                                                      signum: int) -> None:  # fmt: skip
+    save = tmp_path / "game.json"
+    game = subprocess.Popen([*_QUIDDLER, "play", *RESUMED, "--pace", "30", "--save", str(save)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+                            start_new_session=True)  # fmt: skip
+    try:
+        assert game.stdin is not None
+        game.stdin.write("auto\nauto\n")  # one whole turn; then the computer moves (paced: most of a second)
+        game.stdin.flush()
+        deadline = time.monotonic() + 150
+        while not save.exists() and game.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert save.exists(), "the game did not save"
+        assert (tmp_path / ".game.json.lock").exists()  # held while the game goes on
+        game.send_signal(signum)
+        out, err = game.communicate(timeout=120)
+    finally:
+        game.kill()
+        game.wait()
+    name = signal.Signals(signum).name
+    assert game.returncode == 128 + signum, err
+    assert f"Stopped by {name}: game saved to {save}." in out and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]  # the lock file is gone
+    resumed, _ = load_game(save)
+    assert not resumed.over and resumed.seed == 9
 
 
 def test_a_lock_left_by_a_game_that_was_killed_does_not_block_the_next(tmp_path: Path) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from quiddler import find_words
 from quiddler.cards import FACES, Card
 from quiddler.game import Game, Phase, Rules
@@ -149,6 +151,62 @@ def test_final_turn_asks_which_card_to_discard_and_can_cancel() -> None:
     assert "Discard which card (b, e, t, x; the others count against you)> zz" in out
     assert "type one of b, e, t, x, or cancel" in out and "Cancelled." in out
     assert game.log[0]["actions"][-1] == {"type": "lay_down", "player": 0, "words": [["q", "u", "a"]], "discard": "x"}
+
+
+# -- a command word that is also a word: go, out, lay -------------------------------------
+
+
+def laid(game: Game) -> dict:  # type: ignore[type-arg]
+    return game.log[0]["actions"][-1]  # type: ignore[no-any-return]
+
+
+def test_a_command_word_the_hand_also_spells_is_asked_about() -> None:
+    game = final_turn_game("o,u,t,e,a,x,b")
+    lines = iter(["out discard e", "1"])
+    status, out = run_session(game, [HUMAN, "greedy"], Script(lambda g: [next(lines)]))
+    assert status == 0
+    assert "out is a command and a word: which did you mean?" in out
+    assert "1  lay down out, discard e" in out and "2  lay down nothing, discard e" in out
+    assert laid(game) == {"type": "lay_down", "player": 0, "words": [["o", "u", "t"]], "discard": "e"}
+
+
+def test_a_command_word_the_hand_cannot_spell_is_taken_as_the_command_and_said() -> None:
+    game = final_turn_game("o,t,e,a,x,b,z")
+    status, out = run_session(game, [HUMAN, "greedy"], Script(lambda g: ["out discard e"]))
+    assert status == 0
+    assert "Taking out as the command: lay down nothing, discard e." in out
+    assert laid(game) == {"type": "lay_down", "player": 0, "words": [], "discard": "e"}
+
+
+@pytest.mark.parametrize(("word", "hand", "spelled"), [
+    ("out", "o,u,t,e,a,x,b", ["o", "u", "t"]),
+    ("go", "g,o,e,a,x,b,z", ["g", "o"]),
+    ("lay", "l,a,y,e,o,x,b", ["l", "a", "y"]),
+])  # fmt: skip
+def test_a_command_word_alone_on_a_final_turn_is_the_word(word: str, hand: str, spelled: list[str]) -> None:
+    game = final_turn_game(hand)
+    lines = iter([word, "x"])
+    status, out = run_session(game, [HUMAN, "greedy"], Script(lambda g: [next(lines)]))
+    assert status == 0
+    assert f"Taking {word} as a word: lay down {word}." in out and "Discard which card (" in out
+    assert laid(game) == {"type": "lay_down", "player": 0, "words": [spelled], "discard": "x"}
+
+
+def test_out_before_words_that_only_fit_with_it_goes_out_with_the_word_out() -> None:
+    game = Game(2, seed=5, rules=Rules(round_sizes=(5,)))
+    game.apply(Draw(1, "pile"))
+    game.apply(Discard(1, game.hand(1)[0]))
+    game.apply(Draw(0, "pile"))
+    game._hands[0] = list(cards("o,u,t,a,x,e"))
+    status, out = run_session(game, [HUMAN, "greedy"], Script(lambda g: ["out ax discard e", "auto"], limit=2))
+    assert status == 0
+    assert "Taking out as a word: go out with out, ax, discard e." in out
+    assert game.log[0]["actions"][3] == {"type": "go_out", "player": 0, "words": [["o", "u", "t"], ["a", "x"]],
+                                         "discard": "e"}  # fmt: skip
+
+
+def test_help_lists_out_at_the_end_of_a_turn() -> None:
+    assert "out WORD..." in render.help_text("end").plain
 
 
 def test_first_turn_rule_is_explained() -> None:
