@@ -54,17 +54,17 @@ def test_a_finish_ends_at_the_rules_turn_limit_if_that_comes_first() -> None:
 
 
 def test_the_one_call_helpers_are_the_samplers() -> None:
-    """sample_hidden and rollout_game do what a Sampler of the view does,
-    with its default horizon of six extra turns."""
+    """sample_hidden and rollout_game do what a Sampler of the view does;
+    by default a finish ends six turns after the furthest seat's."""
     game = Game(2, seed=6)
     game.apply(Draw(1))
     view = game.view(1)
     hidden = sample_hidden(view, random.Random(6))
     assert hidden == Sampler(view).sample(random.Random(6))
-    finish = rollout_game(view, hidden)
-    never_going_out(finish)
-    assert finish.result is not None and finish.result.turn_limit
-    assert [finish.turns_taken(0), finish.turns_taken(1)] == [7, 7]
+    for finish in (rollout_game(view, hidden), Sampler(view).game(hidden)):
+        never_going_out(finish)
+        assert finish.result is not None and finish.result.turn_limit
+        assert [finish.turns_taken(0), finish.turns_taken(1)] == [7, 7]
 
 
 @pytest.mark.parametrize("players", [3, 4])
