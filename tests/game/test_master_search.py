@@ -10,6 +10,7 @@ worth without repeating how the search plays one."""
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from collections.abc import Iterator
 
@@ -19,10 +20,10 @@ from quiddler.game import Game, Rules
 from quiddler.game import master as master_module
 from quiddler.game.ai import EXPERT, AIPlayer, advise
 from quiddler.game.hint_types import HintOption
-from quiddler.game.master import Search, SearchSettings, _survivors, search, searchable
+from quiddler.game.master import MASTER, Search, SearchSettings, _survivors, search, searchable
 from quiddler.game.plans import next_action
 from quiddler.game.sampling import HiddenState, RolloutGame, Sampler
-from quiddler.game.state import PlayerView
+from quiddler.game.state import Draw, PlayerView
 
 #: Every candidate played on every sample (no racing), few samples: fast.
 ALL = SearchSettings(samples=4, race=0.0)
@@ -154,6 +155,19 @@ def test_in_the_last_round_a_shared_first_place_counts_one_over_k(finishes: Fini
 
 
 # -- the candidates and the race ----------------------------------------------------------
+
+
+def test_the_registered_master_searches_as_its_page_describes(finishes: Finishes) -> None:
+    """The computer players' page: 32 samples at most, a finish cut six
+    turns after the furthest seat's, no search after a player's third turn."""
+    game = Game(2, seed=46)
+    game.apply(Draw(1))  # seat 1 has started one turn, seat 0 none
+    view = game.view(1)
+    result = finishes.search(view, dataclasses.replace(MASTER, race=0.0))
+    assert result is not None and set(result.samples) == {32}
+    assert {g.rules.turn_limit for g in finishes.games} == {1 + 6}
+    assert searchable(dataclasses.replace(view, turns_taken=3))
+    assert not searchable(dataclasses.replace(view, turns_taken=4))
 
 
 def test_the_experts_own_choice_is_always_a_candidate() -> None:
