@@ -1,0 +1,33 @@
+"""The thinking threads' pool on its own: never more work started than it
+has threads, whatever finishes when, and free threads go to the clients
+in turn."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from quiddler.web.thinking import FairPool
+
+
+def test_no_more_work_runs_at_once_than_the_pool_has_threads() -> None:
+    async def scenario() -> None:
+        pool = FairPool(workers=2, share=2)
+        gates = {name: threading.Event() for name in ("a1", "a2", "b1", "b2")}
+        done = {name: pool.submit(name[0], gate.wait) for name, gate in gates.items()}
+        try:
+            assert (pool.running("a"), pool.running("b"), pool.waiting("b")) == (2, 0, 2)
+            gates["a1"].set()
+            await done["a1"]
+            # One thread came free: it goes to b's first work, and only that one.
+            assert (pool.running("a"), pool.running("b"), pool.waiting("b")) == (1, 1, 1)
+            gates["a2"].set()
+            await done["a2"]
+            assert (pool.running("a"), pool.running("b"), pool.waiting("b")) == (0, 2, 0)
+        finally:
+            for gate in gates.values():
+                gate.set()
+            await asyncio.gather(*done.values())
+            pool.close()
+
+    asyncio.run(scenario())
