@@ -79,6 +79,8 @@ MASTER_TESTS = (
 # browser: test_web_connections.py, two minutes a run (it waits out the
 # server's real time bounds on slow clients: server.py's work).
 WEB_TESTS = (
+    "tests/web/test_web_page_policy.py",
+    "tests/web/test_web_thinking_pool.py",
     "tests/web/test_web_protocol.py",
     "tests/web/test_web_hardening.py",
     "tests/web/test_web_secrecy.py",
