@@ -13,7 +13,7 @@ from quiddler.game import Game, Rules
 from quiddler.game.ai import EXPERT, AIPlayer
 from quiddler.game.master import MASTER
 from quiddler.game.plans import next_action
-from quiddler.game.sampling import RolloutGame, Sampler, rollout_game, sample_hidden
+from quiddler.game.sampling import HiddenState, RolloutGame, Sampler, rollout_game, sample_hidden
 from quiddler.game.state import Discard, Draw, Phase
 
 
@@ -86,6 +86,32 @@ def test_a_finish_starts_with_each_seats_turns_as_the_real_game_counts_them(play
     assert checked > 20
 
 
+def test_a_finish_from_the_truth_of_a_final_turn_ends_as_the_real_round() -> None:
+    """At three players, after one player went out: the finish set up with
+    the true hidden cards gives every other seat its final turn, and ends
+    with the real round's result."""
+    experts = [AIPlayer(EXPERT)] * 3
+    game = Game(3, seed=7, rules=Rules(round_sizes=(3, 4, 5)))
+    compared = 0
+    while not game.over:
+        view = game.view(game.turn)
+        if view.final_turn and view.phase is Phase.DRAW and len(game.finished) == 1:
+            truth = HiddenState(tuple(game.hand(s) for s in range(3)), tuple(reversed(game.draw_pile)), game.seed)
+            finish = Sampler(view, extra_turns=100).game(truth)
+            while True:
+                action = next_action(game, experts)
+                outcome = game.apply(action)
+                finish.apply(action)
+                if outcome.round_result is not None:
+                    break
+                assert finish.result is None
+            assert finish.result == outcome.round_result
+            compared += 1
+        else:
+            game.apply(next_action(game, experts))
+    assert compared >= 3
+
+
 def test_samples_and_settings_are_values() -> None:
     game = Game(2, seed=4)
     game.apply(Draw(1))
@@ -94,3 +120,4 @@ def test_samples_and_settings_are_values() -> None:
         hidden.draw_pile = ()  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         MASTER.samples = 1  # type: ignore[misc]
+    assert not hasattr(hidden, "__dict__") and not hasattr(MASTER, "__dict__")  # slots, as every value type
