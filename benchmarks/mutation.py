@@ -82,6 +82,7 @@ WEB_TESTS = (
     "tests/web/test_web_page_policy.py",
     "tests/web/test_web_thinking_pool.py",
     "tests/web/test_web_table_ids.py",
+    "tests/web/test_web_table_state.py",
     "tests/web/test_web_protocol.py",
     "tests/web/test_web_hardening.py",
     "tests/web/test_web_secrecy.py",
