@@ -36,6 +36,7 @@ import contextlib
 import importlib
 import itertools
 import json
+import math
 import os
 import platform
 import random
@@ -524,7 +525,17 @@ def _short(module: str) -> str:
 def _counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
     total = len(rows)
     counts = {status: sum(r["status"] == status for r in rows) for status in ("caught", "timeout", "survived")}
-    return {"mutants": total, **counts, "score": round(counts["caught"] / total, 4) if total else None}
+    return {"mutants": total, **counts, "score": round(counts["caught"] / total, 4) if total else None,
+            "score_95": _wilson(counts["caught"], total)}  # fmt: skip
+
+
+def _wilson(successes: int, n: int, z: float = 1.96) -> list[float] | None:
+    """The 95% Wilson interval of a score measured on a sample of ``n`` mutants."""
+    if not n:
+        return None
+    p = successes / n
+    centre, half = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return [round((centre - half) / (1 + z * z / n), 4), round((centre + half) / (1 + z * z / n), 4)]
 
 
 def _run(args: argparse.Namespace, baselines: dict[tuple[str, ...], float], seconds: float,

@@ -245,9 +245,12 @@ def mutation() -> str:
     for name, m in [*data["by_module"].items(), ("all", data["overall"])]:
         module = f"`{m['path']}`" if "path" in m else f"**{name}**"
         run = f"{m['mutants']:,}" if m["mutants"] == m["in_code"] else f"{m['mutants']:,} of {m['in_code']:,}"
+        low, high = m.get("score_95") or (None, None)
+        sampled = low is not None and m["mutants"] < m["in_code"]
         rows.append([module, run, f"{m['caught']:,}", f"{m['timeout']:,}", f"{m['survived']:,}",
-                     f"{m['score']:.0%}" if m["score"] is not None else "-"])  # fmt: skip
-    return _table(["module", "mutants run", "caught", "timed out", "survived", "score"], rows)
+                     f"{m['score']:.0%}" if m["score"] is not None else "-",
+                     f"{low:.0%} - {high:.0%}" if sampled else "(all run)"])  # fmt: skip
+    return _table(["module", "mutants run", "caught", "timed out", "survived", "score", "95% (sample)"], rows)
 
 
 def machine() -> str:
