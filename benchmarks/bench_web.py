@@ -100,7 +100,7 @@ def dump(signum, frame):
 app._Server._answer = timed
 signal.signal(signal.SIGUSR1, dump)
 run("127.0.0.1", 0, sys.argv[1], limits=Limits(connections_per_address=100000, max_tables=100000,
-    messages_per_second=1000.0, message_burst=1000))
+    messages_per_second=1000.0, message_burst=1000, table_burst=100000, tables_per_client=100000))
 """
 
 

@@ -12,8 +12,9 @@ Measured, each the median of ``--requests`` tries:
 * ``ws_second_ms``: two pings sent back to back on one WebSocket, until
   the second pong;
 * ``summary_ms`` and ``record_ms``: ``GET /api/tables/{table}`` and its
-  ``/record`` for a finished game read again and again (rebuilt by
-  replaying the whole game at each request, or kept at hand).
+  ``/record`` for a finished game read again and again, each on a new
+  connection like ``fresh_ms`` (rebuilt by replaying the whole game at
+  each request, or kept at hand).
 
 Usage: python benchmarks/bench_web_latency.py [--baseline REV] [--repeats 3] [--requests 30] [--json PATH]
 """
@@ -118,14 +119,12 @@ def measure(tree: Path, requests: int) -> dict[str, float]:
                     ws.send(json.dumps({"type": "ping"}))
                     ws.recv(timeout=60), ws.recv(timeout=60)
                     ws_second.append(_ms(start))
-            with socket.create_connection(("127.0.0.1", port)) as sock:
-                for _ in range(requests):
+            for _ in range(requests):  # each on a new connection, as fresh_ms, apart from the ACK stall
+                for path, times in ((f"/api/tables/{table}", summary), (f"/api/tables/{table}/record", record)):
                     start = time.perf_counter()
-                    _request(sock, f"/api/tables/{table}", port)
-                    summary.append(_ms(start))
-                    start = time.perf_counter()
-                    _request(sock, f"/api/tables/{table}/record", port)
-                    record.append(_ms(start))
+                    with socket.create_connection(("127.0.0.1", port)) as sock:
+                        _request(sock, path, port)
+                    times.append(_ms(start))
         finally:
             process.terminate()
             process.wait(timeout=60)

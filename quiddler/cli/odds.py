@@ -86,9 +86,10 @@ def odds(ctx: click.Context, /, cards_text: str, trials: int, turn: str, wordlis
 def _table_text(table: OddsTable) -> str:
     how = ("dealt hand + the discard top if it goes out, else a blind draw" if table.turn == "first"
            else "dealt hand + a blind draw")  # fmt: skip
+    deals = f"{table.trials:,} deal{'' if table.trials == 1 else 's'}"
     lines = [
         f"go-out odds on the first turn ({how})",
-        f"{table.trials:,} deal{'' if table.trials == 1 else 's'} per hand size, seed {table.seed}, word list {table.wordlist}",
+        f"{deals} per hand size, seed {table.seed}, word list {table.wordlist}",
         "",
         f"{'cards':>5}  {'go out':>7}  {'se':>6}   {'best score':>10}  {'q1':>5}  {'median':>6}  {'q3':>5}",
     ]

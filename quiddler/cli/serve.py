@@ -62,7 +62,10 @@ def serve(ctx: click.Context, /, host: str, port: int, db_path: str | None, allo
     "Serving on http://HOST:PORT".  Every move is saved as it is made:
     stop the server and start it again and every game goes on."""
     _require_web()
+    from ..solver import hide_notices
     from ..web.server import default_db, is_loopback, run
+
+    hide_notices()  # the server's log prints each notice (one line with its level); ours would repeat it
 
     explicit = ctx.get_parameter_source("host") is click.core.ParameterSource.COMMANDLINE
     if not is_loopback(host):

@@ -135,8 +135,9 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
     with ExitStack() as stack:
         client = None
         if scheduler is not None or local_dask:
-            where = f"the Dask scheduler at {scheduler}" if scheduler is not None else "a local Dask cluster"
-            with _said_at_ctrl_c(f"interrupted while connecting to {where}: no games played"):
+            where = f"connecting to the Dask scheduler at {scheduler}" if scheduler is not None \
+                else "starting a local Dask cluster"  # fmt: skip
+            with _said_at_ctrl_c(f"interrupted while {where}: no games played"):
                 from ..game.workers import dask_client
 
                 cluster_size = workers if workers is not None else available_cores()
@@ -160,8 +161,13 @@ def simulate(ctx: click.Context, /, players_text: str, games: int, seed: int | N
     _print_stats(stats, names, as_json)
     if stats.partial:
         how = "interrupted" if stopped_by == signal.SIGINT else f"stopped by {signal.Signals(stopped_by).name}"
-        click.echo(f"{how}: {stats.games} of {games} game{'' if games == 1 else 's'} played", err=True)
+        click.echo(f"{how}: {stats.games} of {_games(games)} played", err=True)
         ctx.exit(128 + stopped_by)  # 130 for Ctrl-C, as a shell reports a signal
+
+
+def _games(count: int) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{count} game{'' if count == 1 else 's'}"
 
 
 @contextmanager
@@ -272,9 +278,9 @@ def _print_stats(stats: SimulationStats, names: list[str], as_json: bool) -> Non
         click.echo(json.dumps(stats.to_dict()))
         return
     pairing = "paired deals" if stats.paired else "unpaired deals"
-    head = f"{stats.games} game{'' if stats.games == 1 else 's'}, seed {stats.seed}, players {','.join(names)} (seats rotated, {pairing})"
+    head = f"{_games(stats.games)}, seed {stats.seed}, players {','.join(names)} (seats rotated, {pairing})"
     if stats.partial:
-        head = f"PARTIAL (interrupted): {stats.games} of {stats.requested} game{'' if stats.requested == 1 else 's'}, seed {stats.seed}, " \
+        head = f"PARTIAL (interrupted): {stats.games} of {_games(stats.requested)}, seed {stats.seed}, " \
                f"players {','.join(names)} ({pairing})"  # fmt: skip
     click.echo(head)
     click.echo(f"{'strategy':<12} {'wins':>8} {'win rate':>9} {'95% interval':>15} {'mean score':>11} "

@@ -47,11 +47,6 @@ Examples:
   quiddler check --wordlist my-words.txt thin"""
 
 
-def _s(count: int) -> str:
-    """The plural ending for ``count`` of something: "1 word", "2 words"."""
-    return "" if count == 1 else "s"
-
-
 def _json(data: Any) -> str:
     """One line of JSON (json is imported only when asked for: start-up time)."""
     import json
@@ -112,7 +107,7 @@ def solve(ctx: click.Context, /, cards: tuple[Card, ...] | None, batch: IO[str] 
     else:
         _announce_indexing(options["wordlist"])
         backend = _backend_for(cards, options)
-        solution = _with_progress(f"solving {len(cards)} card{_s(len(cards))}",
+        solution = _with_progress(f"solving {len(cards)} card{'' if len(cards) == 1 else 's'}",
                                   lambda: solve_hand(cards, backend=backend, **options))  # fmt: skip
         click.echo(_json(solution.to_dict()) if as_json else _solution_text(solution))
 
@@ -238,7 +233,8 @@ def words(cards: tuple[Card, ...], order: str, min_letters: int, wordlist: WordL
         click.echo(_json({"cards": [c.face for c in cards], "words": words}))
         return
     distinct = len({w.text for w in found})
-    lines = [f"{distinct} word{_s(distinct)}, {len(found)} spelling{_s(len(found))}, from {format_hand(cards)}"]
+    counts = f"{distinct} word{'' if distinct == 1 else 's'}, {len(found)} spelling{'' if len(found) == 1 else 's'}"
+    lines = [f"{counts}, from {format_hand(cards)}"]
     click.echo("\n".join(lines + _word_rows(found)))
 
 
@@ -295,7 +291,7 @@ def _check_lines(word: str, listed: bool, spellings: Sequence[Word]) -> list[str
         if fewest_cards(word) > MAX_WORD_CARDS:
             return [f"{word}: in the list, but needs more than {MAX_WORD_CARDS} cards: can never be played"]
         return [f"{word}: in the list, but no spelling uses two or more cards"]
-    return [f"{word}: in the list, {len(spellings)} spelling{_s(len(spellings))}", *_word_rows(spellings)]
+    return [f"{word}: in the list, {len(spellings)} spelling{'' if len(spellings) == 1 else 's'}", *_word_rows(spellings)]
 
 
 def _play_lines(title: str, play: Play, discard_required: bool) -> list[str]:
@@ -314,7 +310,7 @@ def _play_lines(title: str, play: Play, discard_required: bool) -> list[str]:
 def _solution_text(solution: Solution) -> str:
     count = len(solution.cards)
     discard = ", discard one" if solution.discard_required else ""
-    lines = [f"hand: {format_hand(solution.cards)} ({count} card{_s(count)}{discard})"]
+    lines = [f"hand: {format_hand(solution.cards)} ({count} card{'' if count == 1 else 's'}{discard})"]
     if len(solution.plays) == 1:
         lines += ["", *_play_lines("best play", solution.best, solution.discard_required)]
     else:

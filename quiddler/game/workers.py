@@ -190,18 +190,38 @@ def _job_stream(names: Sequence[str], plans: Plans, rules: Rules, records: bool,
 
 
 @contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Child processes started inside inherit an ignored SIGINT, so a Ctrl-C
-    at the terminal (sent to the whole process group) never reaches them,
-    not even while they start up."""
+def _sigint_deferred() -> Iterator[None]:
+    """Child processes (and threads) started inside have SIGINT blocked, so a
+    Ctrl-C at the terminal (sent to the whole process group) never reaches
+    them, not even while they start up (a blocked signal stays blocked
+    across exec).  In this process a Ctrl-C that comes meanwhile is kept
+    and handled as the block ends, instead of being lost.  (Where signals
+    cannot be blocked, SIGINT is ignored meanwhile: children inherit that.)"""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        ignored = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, ignored)
+        return
+    from multiprocessing import resource_tracker
+
+    # multiprocessing unblocks SIGINT after starting its resource tracker,
+    # which the first process started inside would do: start it now.
+    resource_tracker.ensure_running()
+    came: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: came.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C kept meanwhile reaches `came` here
         signal.signal(signal.SIGINT, previous)
+    if came and callable(previous):
+        previous(signal.SIGINT, None)  # as if it came now: KeyboardInterrupt, or a simulation's stop
 
 
 def start_method() -> str:
@@ -295,13 +315,15 @@ def process_results(workers: int, names: Sequence[str], plans: Plans, rules: Rul
                                initializer=_init_worker, initargs=(source,))  # fmt: skip
     finished = False
     try:
-        with _sigint_ignored():  # the pool starts its processes on the first submits
+        with _sigint_deferred():  # the pool starts its processes on the first submits
             started = [pool.submit(play_chunk, job) for job in first]
-        # A forked pool's parent started the kernels' compile, if one was
-        # needed, before forking: it goes on checking it while it waits, so
-        # the "compiled" notice comes (the workers print none).
-        idle = _expect_much_solving if method == "fork" else None
-        yield from _in_order(started, jobs, lambda job: pool.submit(play_chunk, job), processes, stop, idle)
+        if method != "fork":
+            _expect_much_solving()  # as a forked pool's parent did before forking, while the workers start
+        # The parent started the kernels' compile, if one was needed: it goes
+        # on checking it while it waits, so the "compiled" notice comes (the
+        # workers print none, and wait for the parent's compile to end).
+        yield from _in_order(started, jobs, lambda job: pool.submit(play_chunk, job), processes, stop,
+                             _expect_much_solving)  # fmt: skip
         finished = not stop.requested
     finally:
         if finished:
@@ -370,8 +392,9 @@ def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -
     on this machine (``scheduler=None``), closed afterwards.  Raises
     ValueError, with one line to say why, when Dask is missing or the
     scheduler cannot be reached within ``timeout`` seconds (a positive,
-    finite number).  Ctrl-C while connecting stops at once: only the local
-    cluster's start, which starts processes, runs with Ctrl-C ignored."""
+    finite number).  Ctrl-C while connecting stops at once; during the
+    local cluster's start, which starts processes, it stops as soon as the
+    cluster has started (its processes never see it)."""
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
         raise ArgumentTypeError(f"timeout must be a number of seconds, not {shown(timeout)}")
     if not (math.isfinite(timeout) and timeout > 0):
@@ -380,10 +403,10 @@ def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -
     quiet = logging.getLogger("distributed")
     level = quiet.level
     quiet.setLevel(logging.ERROR)
-    cluster = None
+    cluster = client = None
     try:
         if scheduler is None:
-            with _sigint_ignored():
+            with _sigint_deferred():
                 cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                    dashboard_address=None, silence_logs=logging.ERROR)  # fmt: skip
                 client = distributed.Client(cluster)
@@ -395,11 +418,10 @@ def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -
                 raise InvalidArgumentError(
                     f"cannot reach the Dask scheduler at {shown(scheduler)}: {reason}"
                 ) from None
-        try:
-            yield client
-        finally:
-            client.close()
+        yield client
     finally:
+        if client is not None:
+            client.close()
         if cluster is not None:
             cluster.close()
         quiet.setLevel(level)

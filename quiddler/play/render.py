@@ -49,11 +49,6 @@ BAD = "red"
 HEAD = "bold"
 
 
-def _s(count: int) -> str:
-    """The plural ending for ``count`` of something: "1 card", "2 cards"."""
-    return "" if count == 1 else "s"
-
-
 def _grid() -> Table:
     """A borderless table: aligned columns that read the same without colour."""
     return Table(box=None, show_header=True, header_style=HEAD, pad_edge=False, padding=(0, 2, 0, 0))
@@ -126,7 +121,7 @@ def turn_table(view: PlayerView, names: Sequence[str]) -> Group:
         table.add_row(name_text(names, seat, human), str(view.totals[seat]), str(view.hand_sizes[seat]),
                       Text.assemble(words_text(laid) if laid else "", out))  # fmt: skip
     pile = Text.assemble("Discard pile: ", card_text(view.discard_top) if view.discard_top else "empty",
-                         f"    Draw pile: {view.draw_pile_size} card{_s(view.draw_pile_size)}")  # fmt: skip
+                         f"    Draw pile: {view.draw_pile_size} card{'' if view.draw_pile_size == 1 else 's'}")  # fmt: skip
     parts: list[RenderableType] = [title, table, pile]
     if view.final_turn and view.went_out is not None:
         parts.append(Text.assemble(name_text(names, view.went_out, human),
@@ -226,7 +221,7 @@ def score_sheet(history: Sequence[RoundResult], names: Sequence[str], human: int
 def game_over(history: Sequence[RoundResult], names: Sequence[str], human: int,
               totals: Sequence[int]) -> Group:  # fmt: skip
     best = max(totals)
-    points = f"{best} point{_s(best)}"
+    points = f"{best} point{'' if best == 1 else 's'}"
     winners = [seat for seat, t in enumerate(totals) if t == best]
     if winners == [human]:
         verdict = Text.assemble(("You win", YOU), f" with {points}!")
@@ -270,7 +265,7 @@ def hint_panel(hint: Hint, shown: int = 5) -> Group:
         table,
     ]
     if more > 0:
-        parts.append(Text(f"({more} more option{_s(more)} not shown: hint all shows them)",
+        parts.append(Text(f"({more} more option{'' if more == 1 else 's'} not shown: hint all shows them)",
                           style=POINTS))  # fmt: skip
     return Group(*parts)
 
@@ -334,8 +329,8 @@ discard one card; cards left in your hand count against you.
   WORD... discard CARD   e.g. quiet ax discard z
   discard CARD           lay nothing down (a lone letter works too: z)
   lay WORD...            if a word is also a command (lay auto score ...)
-  go WORD..., out WORD...  taken as lay, unless your cards say go or out is a word
-                         too (then you are asked which you meant)""",
+  go or out WORD...      the same, unless your cards spell go (or out) too:
+                         then you are asked which you meant""",
 }
 
 

@@ -407,7 +407,9 @@ class Session:
             meant = "a word" if texts == as_word else "the command"
             self.screen.say(f"Taking {command_word} as {meant}: {render.reading(mode, texts, discard).plain}.")
             return found[texts]
-        raise problems[words if words else as_word]
+        if words:
+            raise problems[words]
+        raise WordProblem(f"{problems[as_word]} (to lay nothing down: discard CARD)")
 
     def _choose(self, matches: list[Match]) -> Match:
         """The one way to lay the words down, asking when the ways differ."""

@@ -463,6 +463,7 @@ class AutoBackend:
             return self.python
         if _native.ready():
             return self._load()
+        elsewhere = _native.compile_running()  # an earlier command's compile: ours waits for it
         self._compiler = _native.start_background_compile()
         if self._compiler is None:
             log.warning("compiled solver kernels cannot be cached (no writable folder: set NUMBA_CACHE_DIR to "
@@ -470,8 +471,12 @@ class AutoBackend:
             self._given_up = True
             return self.python
         self._compile_started = self._next_poll = time.monotonic()
-        log.info("compiling the solver kernels in the background (once per install, about %s s); "
-                 "solving in pure Python until they are ready", self.COMPILE_SECONDS_ESTIMATE)  # fmt: skip
+        if elsewhere:
+            log.info("compiling the solver kernels in the background: another quiddler command started it "
+                     "(once per install); solving in pure Python until they are ready")  # fmt: skip
+        else:
+            log.info("compiling the solver kernels in the background (once per install, about %s s); "
+                     "solving in pure Python until they are ready", self.COMPILE_SECONDS_ESTIMATE)  # fmt: skip
         return self.python
 
     def _load(self) -> Backend:

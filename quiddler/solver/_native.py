@@ -241,6 +241,27 @@ def start_background_compile() -> subprocess.Popen[bytes] | None:
         return None
 
 
+def compile_running() -> bool:
+    """Whether another process is compiling the kernels into the cache now
+    (it holds the lock file): an earlier command's background compile."""
+    folder = cache_folder()
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock to ask
+        return False
+    if folder is None:
+        return False
+    try:
+        with os.fdopen(_open_regular(folder / "quiddler-kernels.lock"), "a+b") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            return False  # (closing the file lets the lock go)
+    except OSError:
+        return False
+
+
 def _compile_here() -> int:
     """``python -m quiddler.solver._native``: fill the cache (one process at a time)."""
     folder = cache_folder()

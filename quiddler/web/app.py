@@ -219,7 +219,7 @@ class _Server:
         self._tables = Tables(store, self.limits, self.workers)
         loaded = self.tables.resume()
         if loaded:
-            log.info("resumed %d tables from %s", loaded, self.db)
+            log.info("resumed %d table%s from %s", loaded, "" if loaded == 1 else "s", self.db)
         loop = asyncio.get_running_loop()
         chores = [loop.create_task(self._purge_often()), loop.create_task(self._checkpoint(store))]
         try:

@@ -24,8 +24,8 @@ __all__ = ["AddressCounter", "ClientRates", "Limits", "RateLimiter", "client_key
 class Limits:
     """What one server allows: message sizes and rates, connections, tables
     (in all and per client), idle and slow clients, how long a computer
-    decision may take, and how long games are kept.  Every field has a default; ``create_app(db, limits=Limits(...))``
-    changes any of them."""
+    decision may take, and how long games are kept.  Every field has a
+    default; ``create_app(db, limits=Limits(...))`` changes any of them."""
 
     #: A WebSocket message bigger than this closes the connection with code 1009.
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -117,9 +117,6 @@ class ClientRates:
         for client, bucket in list(self._buckets.items()):
             if bucket.full(now):
                 del self._buckets[client]
-
-    def __len__(self) -> int:
-        return len(self._buckets)
 
 
 class AddressCounter:

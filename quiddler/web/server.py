@@ -1,4 +1,5 @@
-"""Running the app: uvicorn on one socket, with the address printed first.
+"""Running the app: uvicorn on one socket, with the address printed first,
+and bounds on slow clients, on shutdown and on what forwarded headers may claim.
 
 The socket is bound here, before uvicorn starts, so that with port 0 the
 line ``Serving on http://HOST:PORT`` names the port actually bound and a

@@ -9,9 +9,10 @@ while other tables go on.  An accepted action is written to the store
 has seen acknowledged survives a crash.
 
 Computer players decide off the event loop, in a thread pool (the solver's
-compiled kernels release the GIL), with a time bound: a decision that
-takes longer is replaced by a plain legal move, so no table waits forever
-and a busy table never stalls the others.  Each decision is seeded from
+compiled kernels release the GIL) shared fairly among the clients who made
+the tables (:mod:`~quiddler.web.thinking`), with a time bound: a decision
+that takes longer, or a player that fails, is replaced by a plain legal
+move, so no table waits forever and a busy table never stalls the others.  Each decision is seeded from
 the game seed and where it falls in the game (as in ``quiddler play``), so
 a table rebuilt after a restart plays on as it would have.
 """
@@ -379,8 +380,8 @@ class Tables:
         runs); TimeoutError if it takes too long."""
         if table.id in self._hinting:
             raise ProtocolError("busy", "a hint for this table is still being worked out: try again")
-        self._hinting.add(table.id)
         done = self.pool.submit(table.pool_key, lambda: hint(view))
+        self._hinting.add(table.id)
         done.add_done_callback(lambda _: self._hinting.discard(table.id))
         try:
             return await asyncio.wait_for(asyncio.shield(done), self.limits.decision_seconds)

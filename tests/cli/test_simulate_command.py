@@ -157,7 +157,7 @@ def test_ctrl_c_prints_partial_stats_and_exits_130(tmp_path, workers: str) -> No
         while not (log.exists() and log.read_text().count("\n") >= 3) and time.monotonic() < deadline:
             time.sleep(0.05)
         os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=180)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)

@@ -58,3 +58,31 @@ def test_without_a_compile_the_rate_shows_after_the_first_games(monkeypatch: pyt
             bar.update(1)
         bar.refresh()
     assert "game/s" in [f for f in _frames(screen.getvalue()) if f.startswith("games:")][-1]
+
+
+class _FinishedCompile:
+    """A background compile that has just ended well (what ``Popen.poll`` says)."""
+
+    returncode = 0
+
+    def poll(self) -> int:
+        return 0
+
+
+def test_a_run_on_spawned_workers_says_when_the_kernels_are_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from quiddler.cli import main
+    from quiddler.game import workers
+    from quiddler.solver import _backends, _native
+
+    auto = _backends.get_backend("auto")
+    monkeypatch.setattr(workers, "start_method", lambda: "spawn")
+    # This process started the compile (its first games, before the workers): it has just ended.
+    monkeypatch.setattr(auto, "compiled", None)
+    monkeypatch.setattr(auto, "_compiler", _FinishedCompile())
+    monkeypatch.setattr(auto, "_next_poll", 0.0)
+    monkeypatch.setattr(_native, "ready", lambda: True)
+    result = CliRunner().invoke(main, ["simulate", "--games", "16", "--workers", "2", "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.stderr
+    assert "quiddler: solver kernels compiled in " in result.stderr

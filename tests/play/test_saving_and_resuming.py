@@ -265,6 +265,24 @@ def test_resuming_what_is_not_a_file_is_one_error_line_at_once(tmp_path: Path, k
     assert file_state(path) == before
 
 
+#: The largest save file read, as docs/play.md says (a game's record is tens of kilobytes).
+SAVE_BOUND = 32 * 1024 * 1024
+
+
+def test_a_save_at_the_size_bound_resumes_and_one_byte_more_is_refused_unread(tmp_path: Path,
+                                                                             straight_record: dict) -> None:  # type: ignore[type-arg]  # fmt: skip
+    text = json.dumps(straight_record)
+    save = tmp_path / "game.json"
+    for size in (SAVE_BOUND, SAVE_BOUND + 1):
+        save.write_text(text + " " * (size - len(text.encode())))  # trailing blanks: still the same record
+        assert save.stat().st_size == size
+        result = invoke(["--resume", str(save)], "")
+        if size == SAVE_BOUND:
+            assert result.exit_code == 0 and "already over" in result.output, result.output
+    line = one_error_line(result)
+    assert line.startswith(f"Error: cannot read '{save}': ") and f"{SAVE_BOUND:,}" in line, line
+
+
 def test_a_save_nested_without_end_is_one_error_line(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     save.write_text('{"format": "quiddler-game/2", "rules": ' + "[" * 100_000)

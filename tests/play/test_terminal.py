@@ -19,6 +19,7 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
     import select
     import signal
     import sys
+    import termios
     import time
 
     # A clean environment, as a login shell gives: nothing other tests set in this process leaks in.
@@ -72,10 +73,19 @@ def run_on_terminal(args: list[str], keys: list[tuple[bytes, bytes]], env: dict[
                 raise AssertionError(f"ended before {marker!r}:\n{shown.decode(errors='replace')}")
             shown += chunk
 
+    def wait_until_reading() -> None:
+        """Until the program reads a line (its line editor has the terminal
+        out of canonical mode), so that a key is typed as a person types it
+        at the prompt, not in the instant the terminal's mode changes."""
+        deadline = time.monotonic() + 120
+        while termios.tcgetattr(fd)[3] & termios.ICANON:
+            assert time.monotonic() < deadline, f"not reading input:\n{shown.decode(errors='replace')}"
+            time.sleep(0.01)
+
     for marker, typed in keys:
         read_until(marker)
         start = shown.index(marker, start) + len(marker)
-        time.sleep(0.3)  # type as a person does, not in the microsecond the prompt appears
+        wait_until_reading()
         os.write(fd, typed)
     read_until(None, nudge=keys[-1][1] if keys[-1][1] == b"\x04" else b"")
     os.close(fd)

@@ -53,6 +53,7 @@ def test_cold_kernels_compile_in_the_background_and_are_used_when_ready(auto, mo
     started = []
     monkeypatch.setattr(_native, "ready", lambda: process.returncode == 0)
     monkeypatch.setattr(_native, "start_background_compile", lambda: started.append(1) or process)
+    monkeypatch.setattr(_native, "compile_running", lambda: False)  # no other command compiling
     auto.python_seconds = auto.PAYOFF_SECONDS
     expected = solve(HAND, discard=True, backend="python")
     with caplog.at_level(logging.INFO, logger="quiddler"):
@@ -66,6 +67,21 @@ def test_cold_kernels_compile_in_the_background_and_are_used_when_ready(auto, mo
     assert len(messages) == 2
     assert "compiling the solver kernels in the background" in messages[0] and " s)" in messages[0]
     assert messages[1].startswith("solver kernels compiled in ")
+
+
+def test_a_compile_an_earlier_command_started_is_said_to_be_its(auto, monkeypatch, caplog, tmp_path):
+    import fcntl
+
+    monkeypatch.setattr(_native, "ready", lambda: False)
+    monkeypatch.setattr(_native, "cache_folder", lambda: tmp_path)
+    monkeypatch.setattr(_native, "start_background_compile", FakeCompile)
+    auto.python_seconds = auto.PAYOFF_SECONDS
+    with (tmp_path / "quiddler-kernels.lock").open("a+b") as lock, caplog.at_level(logging.INFO, logger="quiddler"):
+        fcntl.flock(lock, fcntl.LOCK_EX)  # as the earlier command's compile holds it
+        assert solve(HAND, discard=True).best.score == 57
+    (message,) = [record.getMessage() for record in caplog.records]
+    assert message.startswith("compiling the solver kernels in the background: another quiddler command started it")
+    assert not _native.compile_running()  # the lock is free again
 
 
 def test_a_failed_compile_stays_in_python_and_says_so(auto, monkeypatch, caplog):

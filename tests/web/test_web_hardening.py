@@ -16,16 +16,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from quiddler import cli
 from quiddler.game.engine import Game
 from quiddler.game.rules import Rules
-from quiddler.game.state import Discard, Draw
 from quiddler.solver import MAX_BONUS
 from quiddler.web import tables as tables_module
 from quiddler.web.app import MAX_SPELLING_COMBINATIONS, create_app
 from quiddler.web.limits import Limits, client_key
-from quiddler.web.protocol import MAX_ROUNDS, MAX_TURN_LIMIT
+from quiddler.web.protocol import MAX_ROUNDS, MAX_TURN_LIMIT, ProtocolError
 from quiddler.web.store import Store
 from quiddler.web.tables import Tables, plain_action
 
@@ -140,9 +141,7 @@ def test_a_computer_player_that_fails_does_not_stop_the_game_and_the_table_says_
             if table.over:
                 break
             if table.game.turn == 0:
-                view = table.view(0)
-                hand = view.hand
-                await table.act(0, Draw(0, "pile") if view.phase.value == "draw" else Discard(0, max(hand, key=str)))
+                await table.act(0, plain_action(table.view(0)))
             else:
                 moves = table.moves
                 await eventually(lambda moves=moves: table.moves > moves or table.over,  # type: ignore[misc]
@@ -354,3 +353,36 @@ def test_an_unfinished_table_plays_on_with_nobody_connected(tmp_path: Path) -> N
         await tables.close()
 
     run(scenario)
+
+
+def test_a_table_works_out_one_hint_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+    real = tables_module.hint
+
+    def slow(view: Any) -> Any:
+        release.wait(PATIENCE)
+        return real(view)
+
+    monkeypatch.setattr(tables_module, "hint", slow)
+
+    async def scenario() -> None:
+        tables = Tables(Store(tmp_path / "t.sqlite3"), Limits(decision_seconds=3 * PATIENCE), workers=2)
+        table, invite, _ = tables.create(["human", "human"], SHORT_RULES, True, "Ann")
+        await table.join(invite, "Bo")
+        view = table.view(table.game.turn)
+        first = asyncio.ensure_future(tables.hint(table, view))
+        await asyncio.sleep(0)  # the first hint is asked for
+        with pytest.raises(ProtocolError) as refused:
+            await tables.hint(table, view)
+        assert refused.value.code == "busy"
+        release.set()
+        assert (await first).recommended is not None
+        await tables.close()
+
+    run(scenario)
+
+
+def test_a_trusted_proxy_that_is_not_an_address_is_one_error_line() -> None:
+    result = CliRunner().invoke(cli.main, ["serve", "--port", "0", "--trusted-proxy", "proxy.example"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert result.output.startswith("Error:") and "proxy.example" in result.output

@@ -11,6 +11,7 @@ const LABELS = {
   medium: "Medium",
   hard: "Hard",
   expert: "Expert (plays like the hints)",
+  master: "Master (the expert, searching ahead)",
   ev: "EV (expected value)",
   greedy: "Greedy",
   random: "Random",
@@ -121,7 +122,7 @@ export async function showHome(main, { navigate }) {
     quickError,
   );
 
-  const seatList = el("ol", { class: "seats-setup" }, seatRows(2, names));
+  const seatList = el("ul", { class: "seats-setup" }, seatRows(2, names));  // each row says its seat number
   const form = el("form", { class: "setup", novalidate: true },
     el("div", { class: "row" },
       el("label", { for: "my-name" }, "Your name "),
@@ -140,7 +141,7 @@ export async function showHome(main, { navigate }) {
       el("div", { class: "row" },
         el("label", { for: "rounds" }, "Rounds "),
         el("select", { id: "rounds", name: "rounds" },
-          OFFICIAL_SIZES.map((_, i) => el("option", { value: i + 1, selected: i === 7 }, `${i + 1} (3 to ${i + 3} cards)`)),
+          OFFICIAL_SIZES.map((_, i) => el("option", { value: i + 1, selected: i === 7 }, `${i + 1} (${i ? `3 to ${i + 3}` : 3} cards)`)),
         ),
       ),
       el("div", { class: "row" },

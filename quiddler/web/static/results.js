@@ -78,7 +78,7 @@ export function roundResultView(result, before, rules, session, { open, onToggle
     if (s.longest_bonus) bonuses.push(`longest word ${signed(s.longest_bonus)}`);
     if (s.most_words_bonus) bonuses.push(`most words ${signed(s.most_words_bonus)}`);
     return el("tr", {},
-      el("th", { scope: "row" }, nameOf(seat), s.went_out ? " (went out)" : ""),
+      el("th", { scope: "row" }, nameOf(seat), s.went_out ? ", went out" : ""),
       el("td", {}, s.words.length ? s.words.map((w) => `${wordText(w)} ${wordPoints(w)}`).join(", ") : "none"),
       el("td", {}, s.unused.length ? `${s.unused.join(", ")} ${signed(-s.unused.reduce((a, f) => a + points(f), 0))}` : "none"),
       el("td", {}, bonuses.length ? bonuses.join(", ") : "none"),
