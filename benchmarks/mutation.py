@@ -77,7 +77,7 @@ MASTER_TESTS = (
 # The web server's tests: in-process (Starlette's test client) first, then
 # those that start ``quiddler serve`` in a child process (the mutant is
 # planted there too: see benchmarks/mutant_site.py).  Left out besides the
-# browser: test_web_connections.py, two minutes a run (it waits out the
+# browser tests (test_browser.py, test_page_wording.py): test_web_connections.py, two minutes a run (it waits out the
 # server's real time bounds on slow clients: server.py's work).
 WEB_TESTS = (
     "tests/web/test_web_page_policy.py",
@@ -93,8 +93,9 @@ WEB_TESTS = (
 )
 
 
-LEFT_OUT = ("tests/web/test_browser.py (real Chromium: minutes a run, too slow to run once per mutant) and "
-            "tests/web/test_web_connections.py (two minutes a run: it waits out the server's time bounds)")
+LEFT_OUT = ("tests/web/test_browser.py and test_page_wording.py (real Chromium: minutes a run, too slow to run "
+            "once per mutant) and tests/web/test_web_connections.py (two minutes a run: it waits out the server's "
+            "time bounds)")
 
 
 @dataclass(frozen=True)
