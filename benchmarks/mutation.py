@@ -77,8 +77,9 @@ MASTER_TESTS = (
 # The web server's tests: in-process (Starlette's test client) first, then
 # those that start ``quiddler serve`` in a child process (the mutant is
 # planted there too: see benchmarks/mutant_site.py).  Left out besides the
-# browser tests (test_browser.py, test_page_wording.py): test_web_connections.py, two minutes a run (it waits out the
-# server's real time bounds on slow clients: server.py's work).
+# browser tests (test_browser.py, test_page_wording.py): test_web_connections.py,
+# two minutes a run (it waits out the server's real time bounds on slow clients:
+# server.py's work).
 WEB_TESTS = (
     "tests/web/test_web_page_policy.py",
     "tests/web/test_web_thinking_pool.py",
@@ -442,6 +443,7 @@ def main(argv: list[str] | None = None) -> None:
     mutants = [m for m in find_mutants() if m.module in modules]
     in_code = Counter(m.module for m in mutants)
     kept: list[dict[str, Any]] = []
+    pending: dict[tuple[Any, ...], dict[str, Any]] = {}  # a rerun's rows not run again yet: their old status
     if args.rerun is not None:
         previous = json.loads(args.rerun.read_text())
         rows = [r for r in previous["rows"] if r["module"] in modules]
@@ -453,6 +455,7 @@ def main(argv: list[str] | None = None) -> None:
         whole = {m for m in modules if sum(r["module"] == m for r in rows) == in_code[m]}
         kept = [r for r in rows if r["status"] == "caught" and tuple(r["key"]) in current]
         mutants = [m for m in mutants if m.key() not in caught and (m.key() in before or m.module in whole)]
+        pending = {tuple(r["key"]): r for r in rows if r["status"] != "caught" and tuple(r["key"]) in current}
         print(f"rerun: {len(kept)} caught before and unchanged; running {len(mutants)} "
               f"({sum(m.key() not in before for m in mutants)} in new or changed code); "
               f"{len(before - current)} mutants of the old code no longer exist")
@@ -494,7 +497,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"[{number:>3}/{len(mutants)}] {status:<8} {seconds:5.1f} s  {mutant.label}", flush=True)
         # Written after every mutant: a run stopped part-way keeps what it measured.
         run = _run(args, baselines, time.perf_counter() - began, finished=number == len(mutants))
-        report = _report(others + kept + outcomes, in_code, [*runs, run])
+        pending.pop(tuple(mutant.key()), None)
+        report = _report(others + kept + outcomes + list(pending.values()), in_code, [*runs, run])
         args.output.write_text(json.dumps(report, indent=1) + "\n")
     _print(report)
     print(f"written to {args.output}")
