@@ -203,3 +203,6 @@ def test_a_candidate_is_dropped_when_beaten_by_more_than_z_standard_errors() -> 
     more = [10.0 - gap for gap in [-1.0, 2.0] * 32]  # the same lead and spread over 64 samples: 2.6
     assert _survivors([0, 1], [[10.0] * 64, more], 2.0) == [0]
     assert _survivors([0, 1], [[10.0] * 64, more], 3.0) == [0, 1]
+    # One sample has no spread: nothing is dropped on it; two can show a clear lead.
+    assert _survivors([0, 1], [[10.0], [0.0]], 2.0) == [0, 1]
+    assert _survivors([0, 1], [[10.0, 10.0], [0.0, 1.0]], 2.0) == [0]

@@ -1,11 +1,13 @@
 """The thinking threads' pool on its own: never more work started than it
-has threads, whatever finishes when, and free threads go to the clients
-in turn."""
+has threads, whatever finishes when, free threads go to the clients in
+turn, and a closed pool starts nothing more."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+
+import pytest
 
 from quiddler.web.thinking import FairPool
 
@@ -29,5 +31,21 @@ def test_no_more_work_runs_at_once_than_the_pool_has_threads() -> None:
                 gate.set()
             await asyncio.gather(*done.values())
             pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_closed_pool_cancels_the_waiting_work_and_takes_no_more() -> None:
+    async def scenario() -> None:
+        pool = FairPool(workers=1, share=1)
+        gate = threading.Event()
+        running = pool.submit("a", gate.wait)
+        waiting = pool.submit("a", lambda: "never")
+        pool.close()
+        assert waiting.cancelled()
+        with pytest.raises(RuntimeError, match="closed"):
+            pool.submit("b", lambda: "never")
+        gate.set()
+        assert await running is True
 
     asyncio.run(scenario())
