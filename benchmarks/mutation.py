@@ -428,7 +428,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rerun", type=Path, default=None, metavar="REPORT",
                         help="run only the mutants REPORT did not catch; keep its other rows")  # fmt: skip
     parser.add_argument("--combine", type=Path, nargs="+", default=None, metavar="REPORT",
-                        help="write --output from these reports (each module's rows from the last that has it)")  # fmt: skip
+                        help="write --output from these reports (each mutant's status from the last that ran it)")  # fmt: skip
     args = parser.parse_args(argv)
     if args.combine:
         combine(args.combine, args.output)
@@ -505,19 +505,20 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def combine(paths: list[Path], output: Path) -> None:
-    """One report from the reports of runs over different modules (run at
-    the same time, say): each module's rows and count from the last report
-    that has it, every run listed."""
-    rows: dict[str, list[dict[str, Any]]] = {}
+    """One report from the reports of several runs (over different modules,
+    or more samples of one): every mutant any of them ran, with its status
+    in the last report that ran it; every run listed."""
+    rows: dict[tuple[Any, ...], dict[str, Any]] = {}
     in_code: Counter[str] = Counter()
     runs: list[dict[str, Any]] = []
     for path in paths:
         report = json.loads(path.read_text())
-        for module in {r["module"] for r in report["rows"]}:
-            rows[module] = [r for r in report["rows"] if r["module"] == module]
-            in_code[module] = report["by_module"][_short(module)]["in_code"]
+        rows.update((tuple(r["key"]), r) for r in report["rows"])
+        for name, counts in report["by_module"].items():
+            in_code[next(m for m in TARGETS if _short(m) == name)] = counts["in_code"]
         runs += report["runs"]
-    combined = _report([r for module in TARGETS for r in rows.get(module, [])], in_code, runs)
+    order = list(TARGETS)
+    combined = _report(sorted(rows.values(), key=lambda r: (order.index(r["module"]), r["start"])), in_code, runs)
     output.write_text(json.dumps(combined, indent=1) + "\n")
     _print(combined)
     print(f"written to {output}")
