@@ -1,7 +1,8 @@
 """What a table says of itself and how long the server keeps it: a seat
 shows as connected while a connection of it listens, the winners of a
-finished game are the seats with the top total, and a table nobody joined
-is kept its whole hour."""
+finished game are the seats with the top total, a table nobody joined
+is kept its whole hour, and a finished game the store dropped is gone
+from memory too."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from quiddler.game import Game, Rules, make_player, play_game
 from quiddler.web.limits import AddressCounter
 from quiddler.web.protocol import encode_view
 from quiddler.web.store import Store
-from quiddler.web.tables import Tables
+from quiddler.web.tables import Tables, plain_action
 
 SHORT = Rules(round_sizes=(3,))
 
@@ -77,3 +78,24 @@ def test_an_address_that_closes_a_connection_frees_one_place_only() -> None:
     assert counter.acquire("10.0.0.1")
     assert not counter.acquire("10.0.0.1")
     assert counter.acquire("10.0.0.2")
+
+
+def test_a_finished_game_dropped_from_the_store_is_not_served_from_memory(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+
+    async def scenario() -> bool:
+        tables = Tables(Store(db), workers=2)
+        table, invite, _ = tables.create(["human", "human"], Rules(round_sizes=(3,), turn_limit=2), True, "Ann")
+        await table.join(invite, "Bo")
+        while not table.over:
+            seat = table.game.turn
+            await table.act(seat, plain_action(table.view(seat)))
+        tables.forget_if_done(table)  # nobody watches: among the finished games kept at hand
+        with sqlite3.connect(db) as raw:
+            raw.execute("UPDATE tables SET updated = ?", (time.time() - 31 * 86400,))
+        tables.purge()
+        still_served = tables.get(table.id) is not None
+        await tables.close()
+        return still_served
+
+    assert not asyncio.run(scenario())
