@@ -86,6 +86,7 @@ WEB_TESTS = (
     "tests/web/test_web_table_ids.py",
     "tests/web/test_web_table_state.py",
     "tests/web/test_web_slow_client.py",
+    "tests/web/test_web_documented_limits.py",
     "tests/web/test_web_protocol.py",
     "tests/web/test_web_hardening.py",
     "tests/web/test_web_secrecy.py",
