@@ -99,3 +99,25 @@ def test_a_finished_game_dropped_from_the_store_is_not_served_from_memory(tmp_pa
         return still_served
 
     assert not asyncio.run(scenario())
+
+
+def test_a_finished_game_leaves_the_tables_in_play_once_nobody_watches(tmp_path: Path) -> None:
+    async def scenario() -> list[bool]:
+        tables = Tables(Store(tmp_path / "t.sqlite3"), workers=2)
+        table, invite, _ = tables.create(["human", "human"], Rules(round_sizes=(3,), turn_limit=2), True, "Ann")
+        await table.join(invite, "Bo")
+        watcher = Seat(0)
+        await table.connect(watcher)
+        while not table.over:
+            seat = table.game.turn
+            await table.act(seat, plain_action(table.view(seat)))
+        tables.forget_if_done(table)
+        in_play = [table.id in tables.tables]
+        await table.disconnect(watcher)
+        tables.forget_if_done(table)
+        in_play.append(table.id in tables.tables)
+        in_play.append(tables.get(table.id) is table)  # still at hand: not rebuilt from the store
+        await tables.close()
+        return in_play
+
+    assert asyncio.run(scenario()) == [True, False, True]
