@@ -1,8 +1,8 @@
 """What a table says of itself and how long the server keeps it: a seat
 shows as connected while a connection of it listens, the winners of a
 finished game are the seats with the top total, a table nobody joined
-is kept its whole hour, and a finished game the store dropped is gone
-from memory too."""
+is kept its whole hour, a finished game leaves the tables in play once
+nobody watches it, and one the store dropped is gone from memory too."""
 
 from __future__ import annotations
 
