@@ -1,10 +1,15 @@
-"""The server's default limits are those the protocol page lists."""
+"""The server's default limits and bounds are those the protocol page
+lists, and the limits are a value."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+import pytest
+
 from quiddler.web.limits import Limits
+from quiddler.web.protocol import MAX_ROUNDS, MAX_TURN_LIMIT
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -38,3 +43,15 @@ def test_the_default_limits_are_the_protocol_pages() -> None:
         "messages queued for a slow client": f"{limits.send_queue}",
         "thinking threads for one client's tables": "half the threads (at least one)",
     }
+
+
+def test_the_bounds_on_a_new_tables_rules_are_the_protocol_pages() -> None:
+    text = " ".join(PAGE.read_text(encoding="utf-8").split())
+    assert f"a `turn_limit` over {MAX_TURN_LIMIT}, more than {MAX_ROUNDS} rounds" in text
+
+
+def test_the_limits_are_a_value() -> None:
+    limits = Limits()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        limits.send_queue = 1  # type: ignore[misc]
+    assert not hasattr(limits, "__dict__")
