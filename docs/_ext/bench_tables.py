@@ -246,10 +246,14 @@ def mutation() -> str:
         module = f"`{m['path']}`" if "path" in m else f"**{name}**"
         run = f"{m['mutants']:,}" if m["mutants"] == m["in_code"] else f"{m['mutants']:,} of {m['in_code']:,}"
         low, high = m.get("score_95") or (None, None)
-        sampled = low is not None and m["mutants"] < m["in_code"]
+        if "path" not in m:
+            interval = "-"  # samples of different sizes: no one interval for them all
+        elif m["mutants"] < m["in_code"]:
+            interval = f"{low:.0%} - {high:.0%}"
+        else:
+            interval = "(all run)"
         rows.append([module, run, f"{m['caught']:,}", f"{m['timeout']:,}", f"{m['survived']:,}",
-                     f"{m['score']:.0%}" if m["score"] is not None else "-",
-                     f"{low:.0%} - {high:.0%}" if sampled else "(all run)"])  # fmt: skip
+                     f"{m['score']:.0%}" if m["score"] is not None else "-", interval])  # fmt: skip
     return _table(["module", "mutants run", "caught", "timed out", "survived", "score", "95% (sample)"], rows)
 
 

@@ -26,11 +26,11 @@ def test_no_more_work_runs_at_once_than_the_pool_has_threads() -> None:
             gates["a2"].set()
             await done["a2"]
             assert (pool.running("a"), pool.running("b"), pool.waiting("b")) == (0, 2, 0)
-        finally:  # whatever failed: end the work that runs, cancel the rest
+        finally:  # whatever failed: let the work end (what never started is left), then close
             for gate in gates.values():
                 gate.set()
+            await asyncio.wait(done.values(), timeout=30)
             pool.close()
-            await asyncio.gather(*done.values(), return_exceptions=True)
 
     asyncio.run(scenario())
 
@@ -38,9 +38,16 @@ def test_no_more_work_runs_at_once_than_the_pool_has_threads() -> None:
 def test_a_closed_pool_cancels_the_waiting_work_and_takes_no_more() -> None:
     async def scenario() -> None:
         pool = FairPool(workers=1, share=1)
-        gate = threading.Event()
-        running = pool.submit("a", gate.wait)
+        gate, started = threading.Event(), threading.Event()
+
+        def work() -> bool:
+            started.set()
+            return gate.wait()
+
+        running = pool.submit("a", work)
         waiting = pool.submit("a", lambda: "never")
+        while not started.is_set():  # closed before its thread took it, the work would be cancelled
+            await asyncio.sleep(0.01)
         pool.close()
         assert waiting.cancelled()
         with pytest.raises(RuntimeError, match="closed"):
