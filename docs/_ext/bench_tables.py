@@ -299,6 +299,24 @@ def review_late_wait() -> str:
             "going out less the best wait, in points:\n\n" + _table(["valued by", "mean", "95%"], rows))
 
 
+def mutation() -> str:
+    data = _load("mutation.json")
+    rows = []
+    for name, m in [*data["by_module"].items(), ("all", data["overall"])]:
+        module = f"`{m['path']}`" if "path" in m else f"**{name}**"
+        run = f"{m['mutants']:,}" if m["mutants"] == m["in_code"] else f"{m['mutants']:,} of {m['in_code']:,}"
+        low, high = m.get("score_95") or (None, None)
+        if "path" not in m:
+            interval = "-"  # samples of different sizes: no one interval for them all
+        elif m["mutants"] < m["in_code"]:
+            interval = f"{low:.0%} - {high:.0%}"
+        else:
+            interval = "(all run)"
+        rows.append([module, run, f"{m['caught']:,}", f"{m['timeout']:,}", f"{m['survived']:,}",
+                     f"{m['score']:.0%}" if m["score"] is not None else "-", interval])  # fmt: skip
+    return _table(["module", "mutants run", "caught", "timed out", "survived", "score", "95% (sample)"], rows)
+
+
 def machine() -> str:
     info = _load("solver.json")["machine"]
     text = (f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, Python {info.get('python', '?')}, "
@@ -331,6 +349,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "review-quantiles": review_quantiles,
     "review-speed": review_speed,
     "review-late-wait": review_late_wait,
+    "mutation": mutation,
 }
 
 

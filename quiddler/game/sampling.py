@@ -86,7 +86,8 @@ class Sampler:
             need = view.hand_sizes[seat] - len(self._known[seat])
             hands.append(tuple(self._known[seat]) + tuple(pool[taken : taken + need]))
             taken += need
-        return HiddenState(tuple(hands), tuple(pool[taken:]), rng.getrandbits(63))
+        # Equivalent mutant: 64 bits seed the finish's reshuffles as well as 63 (any int will do).
+        return HiddenState(tuple(hands), tuple(pool[taken:]), rng.getrandbits(63))  # pragma: no mutate
 
     def game(self, hidden: HiddenState) -> RolloutGame:
         """The engine in the state the view sees, the hidden cards as
