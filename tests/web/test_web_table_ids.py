@@ -11,7 +11,7 @@ import pytest
 
 from quiddler.game.rules import Rules
 from quiddler.web import tables as tables_module
-from quiddler.web.store import Store
+from quiddler.web.store import SqliteStore
 from quiddler.web.tables import Tables
 
 SHORT = Rules(round_sizes=(3,))
@@ -21,7 +21,7 @@ def test_a_new_table_id_skips_ids_in_memory_and_in_the_store(tmp_path: Path, mon
     db = tmp_path / "tables.sqlite3"
 
     async def first_server() -> str:
-        tables = Tables(Store(db), workers=2)
+        tables = Tables(SqliteStore(db), workers=2)
         table, _, _ = tables.create(["human", "human"], SHORT, True, "Ann", seed=1)
         await tables.close()
         return table.id
@@ -29,7 +29,7 @@ def test_a_new_table_id_skips_ids_in_memory_and_in_the_store(tmp_path: Path, mon
     stored = asyncio.run(first_server())
 
     async def after_a_restart() -> tuple[str, str, str]:
-        tables = Tables(Store(db), workers=2)
+        tables = Tables(SqliteStore(db), workers=2)
         held, _, _ = tables.create(["human", "human"], SHORT, True, "Cy", seed=3)
         ids: Iterator[str] = iter([stored, held.id, "fresh-id"])
         monkeypatch.setattr(tables_module, "new_table_id", lambda: next(ids))

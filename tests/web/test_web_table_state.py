@@ -14,7 +14,7 @@ from pathlib import Path
 from quiddler.game import Game, Rules, make_player, play_game
 from quiddler.web.limits import AddressCounter
 from quiddler.web.protocol import encode_view
-from quiddler.web.store import Store
+from quiddler.web.store import SqliteStore
 from quiddler.web.tables import Tables, plain_action
 
 SHORT = Rules(round_sizes=(3,))
@@ -31,7 +31,7 @@ class Seat:
 
 def test_a_human_seat_is_connected_while_one_of_its_connections_listens(tmp_path: Path) -> None:
     async def scenario() -> list[list[bool]]:
-        tables = Tables(Store(tmp_path / "t.sqlite3"), workers=2)
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), workers=2)
         table, invite, _ = tables.create(["human", "human", "easy"], SHORT, True, "Ann", seed=5)
         await table.join(invite, "Bo")
         seen = [[s["connected"] for s in table.seats_json()]]
@@ -58,7 +58,7 @@ def test_a_table_nobody_joined_is_kept_for_its_whole_hour(tmp_path: Path) -> Non
     db = tmp_path / "t.sqlite3"
 
     async def scenario() -> bool:
-        tables = Tables(Store(db), workers=2)
+        tables = Tables(SqliteStore(db), workers=2)
         lobby, _, _ = tables.create(["human", "human"], SHORT, True, "Ann")
         with sqlite3.connect(db) as raw:
             raw.execute("UPDATE tables SET created = ?, updated = ?", (time.time() - 3540, time.time() - 3540))
@@ -84,7 +84,7 @@ def test_a_finished_game_dropped_from_the_store_is_not_served_from_memory(tmp_pa
     db = tmp_path / "t.sqlite3"
 
     async def scenario() -> bool:
-        tables = Tables(Store(db), workers=2)
+        tables = Tables(SqliteStore(db), workers=2)
         table, invite, _ = tables.create(["human", "human"], Rules(round_sizes=(3,), turn_limit=2), True, "Ann")
         await table.join(invite, "Bo")
         while not table.over:
@@ -103,7 +103,7 @@ def test_a_finished_game_dropped_from_the_store_is_not_served_from_memory(tmp_pa
 
 def test_a_finished_game_leaves_the_tables_in_play_once_nobody_watches(tmp_path: Path) -> None:
     async def scenario() -> list[bool]:
-        tables = Tables(Store(tmp_path / "t.sqlite3"), workers=2)
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), workers=2)
         table, invite, _ = tables.create(["human", "human"], Rules(round_sizes=(3,), turn_limit=2), True, "Ann")
         await table.join(invite, "Bo")
         watcher = Seat(0)
