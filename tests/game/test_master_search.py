@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import statistics
+import types
 from collections.abc import Iterator
 
 import pytest
@@ -51,6 +52,8 @@ class Finishes:
         class Recording(Sampler):
             def game(self, hidden: HiddenState) -> RolloutGame:
                 game = super().game(hidden)
+                # A simulated finish keeps no record; these keep the engine's, to be read here.
+                game._record = types.MethodType(Game._record, game)  # type: ignore[method-assign]
                 games.append(game)
                 return game
 
