@@ -304,8 +304,6 @@ def test_cards_look_like_cards(server: str, open_tab: Callable[..., Tab]) -> Non
         return out;
     }""")
     assert sizes[1] > sizes[0] and "duo" in sizes[2] and sizes[3] == 2
-    page.locator("#turn-line.mine").wait_for()  # the computers wait for this move: nothing changes meanwhile
-    assert page.locator(".seat.turn").count() == 1 and page.locator("#seat-0.turn").count() == 1
     # Each seat's backs read in one go, so a state arriving between two reads cannot mix them.
     shown = page.evaluate("""() => [1, 2].map((seat) => {
         const backs = document.querySelector(`#seat-${seat} .backs`);
@@ -316,6 +314,8 @@ def test_cards_look_like_cards(server: str, open_tab: Callable[..., Tab]) -> Non
     for label, count, backs in shown:
         assert label.endswith(f"holds {count} card{'' if count == 1 else 's'}")
         assert backs == min(count, 8)
+    page.locator("#turn-line.mine").wait_for()
+    assert page.locator(".seat.turn").count() == 1 and page.locator("#seat-0.turn").count() == 1
 
 
 def faces_in_order(page: Any) -> list[str]:
@@ -351,7 +351,9 @@ def test_the_hand_is_reordered_by_mouse_touch_and_keyboard_and_sorted(server: st
     page = tab.page
     browsertools.start_listening(page)
     browsertools.create_table(page, server, name="Ann", seats=["human", "easy"], sizes="6")
-    page.locator("#hand button.card").first.wait_for()
+    # The person's move: the computer waits for it, so the hand holds still while it is rearranged.
+    page.locator("#turn-line.mine").wait_for()
+    page.wait_for_function("() => document.querySelectorAll('#hand button.card').length >= 6")
     start = faces_in_order(page)
     cards = page.locator("#hand button.card")
     # The mouse: the first card dropped past the third.
