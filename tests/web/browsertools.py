@@ -176,8 +176,9 @@ def open_tab(browser: Any) -> Iterator[Callable[..., Tab]]:
 
 
 def create_table(page: Any, base: str, *, name: str, seats: list[str], sizes: str, turn_limit: int = 12,
-                 hints: bool = True) -> None:  # fmt: skip
-    """Fill in and send the "table with friends" form; seats[0] is the creator's."""
+                 hints: bool = True, first_turn: bool = False) -> None:  # fmt: skip
+    """Fill in and send the "table with friends" form; seats[0] is the creator's.
+    ``first_turn`` is the rule that no one goes out on a first turn."""
     page.goto(base + "/")
     page.fill("#my-name", name)
     page.select_option("#seat-count", str(len(seats)))
@@ -187,6 +188,7 @@ def create_table(page: Any, base: str, *, name: str, seats: list[str], sizes: st
     page.fill("#turn-limit", str(turn_limit))
     if not hints:
         page.uncheck("#hints")
+    page.set_checked("#first-turn", first_turn)
     page.click("#create-table")
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
 
