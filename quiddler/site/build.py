@@ -7,7 +7,7 @@ The layout of the site folder::
     solver.html         the solver page
     sw.js               the service worker: every file of the site cached, so it plays offline
     static/             the front end's files, the worker and the site's own scripts
-    pyodide/            the Pyodide runtime files and its licence
+    pyodide/            the Pyodide runtime files, its licence and CPython's
     wheels/             quiddler's and pygtrie's wheels
     quiddler-site.json  what was built: versions, the wheels, the computer levels offered,
                         and every file with its size and SHA-256
@@ -31,6 +31,7 @@ from typing import Any
 
 from ..web.local import players_answer
 from .runtime import (
+    CPYTHON_LICENSE_TEXT,
     LICENSE_TEXT,
     PYODIDE_VERSION,
     RUNTIME_FILES,
@@ -159,6 +160,7 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
         for name in RUNTIME_FILES:
             copy(pyodide / name, f"pyodide/{name}")
         copy(LICENSE_TEXT, "pyodide/LICENSE")
+        copy(CPYTHON_LICENSE_TEXT, "pyodide/LICENSE-CPython")
         progress("the page")
         for source in (FRONT_END, SITE_STATIC):
             for path in sorted(source.iterdir()):

@@ -34,6 +34,10 @@ PYODIDE_VERSION = "314.0.8"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 #: Pyodide's licence (MPL-2.0); its npm package carries none, so quiddler ships the text.
 LICENSE_TEXT = Path(__file__).with_name("licenses") / "MPL-2.0.txt"
+#: CPython's licence (the PSF License Agreement and the history of its terms): the runtime is
+#: CPython compiled to WebAssembly, with CPython's standard library.  The terms are the same for
+#: every Python 3 release; the text is the one CPython 3.11 ships.
+CPYTHON_LICENSE_TEXT = Path(__file__).with_name("licenses") / "PSF-CPython.txt"
 
 
 class SiteError(QuiddlerError, OSError):

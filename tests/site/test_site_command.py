@@ -36,9 +36,10 @@ def test_the_site_holds_the_page_the_runtime_with_its_licence_and_the_wheels(sit
     manifest = json.loads((folder / "quiddler-site.json").read_text())
     assert manifest["pyodide"] == PYODIDE_VERSION and manifest["python"].startswith("3.")
     for name in ("index.html", "solver.html", "sw.js", "static/app.js", "static/worker.js", "static/worker-transport.js",
-                 *(f"pyodide/{n}" for n in RUNTIME_FILES), "pyodide/LICENSE"):  # fmt: skip
+                 *(f"pyodide/{n}" for n in RUNTIME_FILES), "pyodide/LICENSE", "pyodide/LICENSE-CPython"):  # fmt: skip
         assert (folder / name).is_file(), name
     assert "Mozilla Public License Version 2.0" in (folder / "pyodide" / "LICENSE").read_text()
+    assert "PYTHON SOFTWARE FOUNDATION LICENSE VERSION 2" in (folder / "pyodide" / "LICENSE-CPython").read_text()
     for name, entry in manifest["files"].items():
         assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == entry["sha256"], name
     index = (folder / "index.html").read_text()
