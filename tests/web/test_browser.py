@@ -276,6 +276,18 @@ def test_a_phone_width_screen_shows_everything_without_sideways_scrolling(server
         assert box and box["x"] + box["width"] <= PHONE["width"]
 
 
+def wait_for_focus(page: Any, prefix: str) -> None:
+    """Wait for the keyboard to be on the control whose data-focus starts with
+    ``prefix``; if it never comes, fail naming where the keyboard is instead."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(f"() => (document.activeElement.dataset.focus || '').startsWith({prefix!r})", timeout=60_000)
+    except PlaywrightTimeout:
+        where = page.evaluate("() => [document.activeElement.outerHTML.slice(0, 160), document.getElementById('turn-line')?.textContent]")
+        raise AssertionError(f"the keyboard never came to {prefix!r}: it is on {where[0]} ({where[1]})") from None
+
+
 def test_a_whole_game_with_the_keyboard_alone_and_every_move_announced(server: str,
                                                                      open_tab: Callable[..., Tab]) -> None:  # fmt: skip
     """Choose the rules and "Play now" with Tab and Enter; each turn the
@@ -310,13 +322,13 @@ def test_a_whole_game_with_the_keyboard_alone_and_every_move_announced(server: s
             continue
         said_moves += page.eval_on_selector_all("#log li", "items => items.map(i => i.textContent)")
         if "draw" in page.inner_text("#turn-line").split(":")[1]:
-            page.wait_for_function("() => document.activeElement.dataset.focus === 'pile'")
+            wait_for_focus(page, "pile")
             if turn == 0:  # the focus ring is drawn: a keyboard user sees where they are
                 assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") not in ("", "none")
             page.keyboard.press("Enter" if turn % 2 else "Space")
             page.locator("#turn-line.mine", has_text="discard").or_(page.locator("#turn-line.mine", has_text="lay down")).wait_for()
         else:
-            page.wait_for_function("() => (document.activeElement.dataset.focus || '').startsWith('hand-')")
+            wait_for_focus(page, "hand-")
             face = page.evaluate("() => document.activeElement.dataset.face")
             page.keyboard.press("Enter")
             wait_discarded(page, face)

@@ -325,7 +325,9 @@ def faces_in_order(page: Any) -> list[str]:
 
 
 def drag(page: Any, source: Any, target: Any, *, after: bool = True, touch: bool = False) -> None:
-    """Drag one element onto another (its far half when ``after``), with the mouse or a finger."""
+    """Drag one element onto another (its far half when ``after``), with the mouse or a finger,
+    once no word group waits for its check (the answer redraws the hand)."""
+    page.wait_for_function("() => ![...document.querySelectorAll('#hand .group-label')].some((l) => l.textContent.includes('checking'))")
     a = source.bounding_box()
     b = target.bounding_box()
     assert a and b

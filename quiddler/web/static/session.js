@@ -521,11 +521,17 @@ export class TableSession {
     return this.main.focus();
   }
 
-  /** After a move, put the keyboard where the next action is (pile, then hand). */
+  /**
+   * After a move, put the keyboard where the next action is (pile, then
+   * hand).  So too on this seat's move whenever the keyboard is on nothing
+   * (the page itself): a reconnection or a control that went away must not
+   * leave a keyboard user to search for the pile.
+   */
   placeFocus() {
-    if (!this.justMoved) return;
-    this.justMoved = false;
     const active = document.activeElement;
+    const lost = !active || active === document.body || active === this.main;
+    if (!this.justMoved && !(lost && this.view?.my_turn === true)) return;
+    this.justMoved = false;
     if (this.resultShown !== null) {
       const next = this.main.querySelector("#next-round");
       if (next) return next.focus();
