@@ -37,7 +37,11 @@ class MalformedActionError(IllegalActionError, ArgumentTypeError):
     is not an integer (a bool or a float is not a seat), an unknown draw
     source, a word that is not a :class:`~quiddler.Word`, a card that is not
     a :class:`~quiddler.Card`.  Both a ``ValueError`` (as every illegal
-    action) and a ``TypeError`` (as every argument of the wrong kind)."""
+    action) and a ``TypeError`` (as every argument of the wrong kind); its
+    ``reason`` is ``"malformed"``."""
+
+    def __init__(self, message: str = "", *, reason: str = "malformed", params: dict[str, object] | None = None) -> None:
+        super().__init__(message, reason=reason, params=params)
 
 
 class WrongPlayerError(IllegalActionError):

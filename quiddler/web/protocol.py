@@ -175,8 +175,9 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from ..cards import Card
-from ..errors import QuiddlerError
+from ..errors import IllegalActionError, QuiddlerError
 from ..game.engine import Game
+from ..game.errors import WrongPlayerError
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..game.state import Action, Discard, Draw, GoOut, LayDown, Phase, PlayerView, PublicEvent, word_of
 from ..play.spelling import WordProblem, match_words
@@ -192,9 +193,11 @@ __all__ = [
     "Ping",
     "ProtocolError",
     "encode_view",
+    "error_body",
     "error_message",
     "match_reply",
     "parse_message",
+    "refusal",
     "spectator_view",
     "to_engine_action",
 ]
@@ -209,16 +212,51 @@ MAX_WORD_CARDS = 20
 
 
 class ProtocolError(Exception):
-    """A message the server refuses; ``code`` is the error reply's code."""
+    """A message the server refuses: ``code`` is the error reply's code,
+    ``params`` the values its message names and ``reason`` (for the codes
+    that have one) the finer cause, so a page can say it in any language."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None, *,
+                 reason: str | None = None) -> None:  # fmt: skip
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = dict(params or {})
+        self.reason = reason
+
+    def reply(self) -> dict[str, Any]:
+        """The WebSocket ``error`` message."""
+        return error_message(self.code, self.message, self.params, reason=self.reason)
+
+    def body(self) -> dict[str, Any]:
+        """The HTTP error body."""
+        return error_body(self.code, self.message, self.params, reason=self.reason)
 
 
-def error_message(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+def error_message(code: str, message: str, params: dict[str, Any] | None = None, *,
+                  reason: str | None = None) -> dict[str, Any]:  # fmt: skip
+    """``{"type": "error", "code", "message", "params"}`` (and ``"reason"`` when given)."""
+    out = {"type": "error", "code": code, "message": message, "params": dict(params or {})}
+    if reason is not None:
+        out["reason"] = reason
+    return out
+
+
+def error_body(code: str, message: str, params: dict[str, Any] | None = None, *,
+               reason: str | None = None) -> dict[str, Any]:  # fmt: skip
+    """An HTTP error's body: ``{"error": CODE, "message", "params"}`` (and ``"reason"`` when given)."""
+    out = {"error": code, "message": message, "params": dict(params or {})}
+    if reason is not None:
+        out["reason"] = reason
+    return out
+
+
+def refusal(exc: IllegalActionError) -> ProtocolError:
+    """The engine's refusal of an action as the client's error: ``not_your_turn``
+    for another seat's turn, else ``illegal``; the rule that refused it as
+    ``reason``, with its params."""
+    code = "not_your_turn" if isinstance(exc, WrongPlayerError) else "illegal"
+    return ProtocolError(code, str(exc), exc.params, reason=exc.reason)
 
 
 # -- client messages -------------------------------------------------------------
@@ -267,21 +305,31 @@ class CheckRequest:
 ClientMessage = Hello | ActionRequest | HintRequest | MatchRequest | Ping | CheckRequest
 
 
-def _bad(message: str) -> ProtocolError:
-    return ProtocolError("bad_message", message)
+def _bad(message: str, reason: str, **params: Any) -> ProtocolError:
+    return ProtocolError("bad_message", message, params, reason=reason)
+
+
+def _value(value: Any) -> Any:
+    """A client's value as an error's param: a string cut to :data:`MAX_STRING`
+    characters, a number or bool as it is, anything else as its shortened repr."""
+    if isinstance(value, str):
+        return value[:MAX_STRING]
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return _shown(value)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _bad(f"field {_shown(key)} appears twice")
+            raise _bad(f"field {_shown(key)} appears twice", "duplicate_field", field=_value(key))
         out[key] = value
     return out
 
 
 def _reject_constant(name: str) -> Any:
-    raise _bad(f"not a JSON number: {name}")
+    raise _bad(f"not a JSON number: {name}", "not_json")
 
 
 def _shown(value: Any) -> str:
@@ -293,19 +341,20 @@ def _fields(data: dict[str, Any], what: str, required: set[str], optional: froze
     """``data`` has every required field and nothing but the known ones."""
     missing = sorted(required - data.keys())
     if missing:
-        raise _bad(f"{what} needs the field {_shown(missing[0])}")
+        raise _bad(f"{what} needs the field {_shown(missing[0])}", "missing_field", field=missing[0])
     extra = sorted(data.keys() - required - optional)
     if extra:
         if "player" in extra and what == "an action":
-            raise _bad("an action must not name a player: the seat is the one of your token")
-        raise _bad(f"{what} has an unknown field {_shown(extra[0])}")
+            raise _bad("an action must not name a player: the seat is the one of your token", "names_player")
+        raise _bad(f"{what} has an unknown field {_shown(extra[0])}", "unknown_field", field=_value(extra[0]))
 
 
 def _string(value: Any, what: str, limit: int = MAX_STRING) -> str:
     if not isinstance(value, str):
-        raise _bad(f"{what} must be a string, not {_shown(value)}")
+        raise _bad(f"{what} must be a string, not {_shown(value)}", "not_string", field=what, value=_value(value))
     if len(value) > limit:
-        raise _bad(f"{what} is too long ({len(value)} characters; at most {limit})")
+        raise _bad(f"{what} is too long ({len(value)} characters; at most {limit})", "too_long", field=what,
+                   length=len(value), limit=limit)  # fmt: skip
     return value
 
 
@@ -314,14 +363,15 @@ def _card(value: Any, what: str) -> Card:
     try:
         return Card.parse(face)
     except QuiddlerError as exc:
-        raise _bad(f"{what}: {exc}") from None
+        raise _bad(f"{what}: {exc}", "bad_card", field=what, value=face) from None
 
 
 def _list(value: Any, what: str, limit: int) -> list[Any]:
     if not isinstance(value, list):
-        raise _bad(f"{what} must be a list, not {_shown(value)}")
+        raise _bad(f"{what} must be a list, not {_shown(value)}", "not_list", field=what, value=_value(value))
     if len(value) > limit:
-        raise _bad(f"{what} is too long ({len(value)} entries; at most {limit})")
+        raise _bad(f"{what} is too long ({len(value)} entries; at most {limit})", "too_many", field=what,
+                   length=len(value), limit=limit)  # fmt: skip
     return value
 
 
@@ -335,13 +385,15 @@ def _words(value: Any) -> tuple[tuple[Card, ...], ...]:
 
 def _action(value: Any) -> ActionRequest:
     if not isinstance(value, dict):
-        raise _bad(f"action must be an object, not {_shown(value)}")
+        raise _bad(f"action must be an object, not {_shown(value)}", "not_object", field="action",
+                   value=_value(value))  # fmt: skip
     kind = value.get("type")
     if kind == "draw":
         _fields(value, "an action", {"type", "source"})
         source = value["source"]
         if source not in ("pile", "discard"):
-            raise _bad(f"a draw's source must be 'pile' or 'discard', not {_shown(source)}")
+            raise _bad(f"a draw's source must be 'pile' or 'discard', not {_shown(source)}", "bad_value",
+                       field="source", value=_value(source))  # fmt: skip
         return ActionRequest("draw", source=source)
     if kind == "discard":
         _fields(value, "an action", {"type", "card"})
@@ -349,7 +401,8 @@ def _action(value: Any) -> ActionRequest:
     if kind in ("go_out", "lay_down"):
         _fields(value, "an action", {"type", "words", "discard"})
         return ActionRequest(kind, card=_card(value["discard"], "discard"), words=_words(value["words"]))
-    raise _bad(f"unknown action type {_shown(kind)} (expected draw, discard, go_out or lay_down)")
+    raise _bad(f"unknown action type {_shown(kind)} (expected draw, discard, go_out or lay_down)", "unknown_type",
+               field="action.type", value=_value(kind))  # fmt: skip
 
 
 def _json_object(text: str | bytes, what: str, not_json: str) -> dict[str, Any]:
@@ -361,9 +414,10 @@ def _json_object(text: str | bytes, what: str, not_json: str) -> dict[str, Any]:
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as exc:
-        raise _bad(f"{not_json}: {exc}"[:200]) from None
+        raise _bad(f"{not_json}: {exc}"[:200], "not_json") from None
     if not isinstance(data, dict):
-        raise _bad(f"{what} must be a JSON object, not {type(data).__name__}")
+        raise _bad(f"{what} must be a JSON object, not {type(data).__name__}", "not_object", field=what,
+                   value=type(data).__name__)  # fmt: skip
     return data
 
 
@@ -375,7 +429,7 @@ def parse_message(text: str) -> ClientMessage:
         if "watch" in data:
             _fields(data, "hello", {"type", "watch"})
             if data["watch"] is not True:
-                raise _bad("watch must be true")
+                raise _bad("watch must be true", "bad_value", field="watch", value=_value(data["watch"]))
             return Hello(None)
         _fields(data, "hello", {"type", "token"})
         return Hello(_string(data["token"], "token"))
@@ -389,10 +443,11 @@ def parse_message(text: str) -> ClientMessage:
         _fields(data, "match", {"type", "words", "mode"}, frozenset({"discard"}))
         texts = tuple(_string(w, f"words[{i}]", 32) for i, w in enumerate(_list(data["words"], "words", MAX_WORDS)))
         if not texts:
-            raise _bad("match needs at least one word")
+            raise _bad("match needs at least one word", "empty", field="words")
         mode = data["mode"]
         if mode not in ("go_out", "lay_down"):
-            raise _bad(f"mode must be 'go_out' or 'lay_down', not {_shown(mode)}")
+            raise _bad(f"mode must be 'go_out' or 'lay_down', not {_shown(mode)}", "bad_value", field="mode",
+                       value=_value(mode))  # fmt: skip
         discard = data.get("discard")
         return MatchRequest(texts, None if discard is None else _card(discard, "discard"), mode)
     if kind == "ping":
@@ -401,7 +456,8 @@ def parse_message(text: str) -> ClientMessage:
     if kind == "check":
         _fields(data, "check", {"type", "words"})
         return CheckRequest(_words(data["words"]))
-    raise _bad(f"unknown message type {_shown(kind)} (expected hello, action, hint, match, check or ping)")
+    raise _bad(f"unknown message type {_shown(kind)} (expected hello, action, hint, match, check or ping)",
+               "unknown_type", field="type", value=_value(kind))  # fmt: skip
 
 
 def to_engine_action(request: ActionRequest, seat: int) -> Action:
@@ -429,12 +485,13 @@ def match_reply(view: PlayerView, request: MatchRequest) -> dict[str, Any]:
     for text in request.words:
         ways *= max(1, len(words.spellings(text.strip().lower())))
         if ways > MAX_SPELLING_COMBINATIONS:
-            raise ProtocolError("no_match", "too many words to match at once")
+            raise ProtocolError("no_match", "too many words to match at once", {"limit": MAX_SPELLING_COMBINATIONS},
+                                reason="too_many_ways")  # fmt: skip
     try:
         found = match_words(request.words, view.hand, words, discard=request.discard,
                             mode="go-out" if request.mode == "go_out" else "lay-down")  # fmt: skip
     except WordProblem as exc:
-        raise ProtocolError("no_match", str(exc)) from None
+        raise ProtocolError("no_match", str(exc), exc.params, reason=exc.reason) from None
     return {"type": "match", "matches": [
         {"words": [[c.face for c in w.cards] for w in m.words], "discard": None if m.discard is None else m.discard.face,
          "left": [c.face for c in m.left], "points": m.points} for m in found]}  # fmt: skip
@@ -474,11 +531,12 @@ def parse_name(value: Any, default: str) -> str:
         return default
     name = " ".join(_string(value, "name").split())
     if not name:
-        raise _bad("name must not be empty")
+        raise _bad("name must not be empty", "empty", field="name")
     if len(name) > MAX_NAME:
-        raise _bad(f"name is too long ({len(name)} characters; at most {MAX_NAME})")
+        raise _bad(f"name is too long ({len(name)} characters; at most {MAX_NAME})", "too_long", field="name",
+                   length=len(name), limit=MAX_NAME)  # fmt: skip
     if not name.isprintable():
-        raise _bad("name must be printable text")
+        raise _bad("name must be printable text", "not_printable", field="name")
     return name
 
 
@@ -487,27 +545,31 @@ def parse_rules(value: Any) -> Rules:
     if value is None:
         return Rules()
     if not isinstance(value, dict):
-        raise _bad(f"rules must be an object, not {_shown(value)}")
+        raise _bad(f"rules must be an object, not {_shown(value)}", "not_object", field="rules", value=_value(value))
     known = [f.name for f in fields(Rules) if f.name != "wordlist"]
     for key in value:
         if key == "wordlist":
-            raise _bad("rules: a table plays with the ENABLE word list; wordlist cannot be set")
+            raise _bad("rules: a table plays with the ENABLE word list; wordlist cannot be set", "fixed_field",
+                       field="rules.wordlist")  # fmt: skip
         if key not in known:
-            raise _bad(f"rules: unknown field {_shown(key)} (known: {', '.join(known)})")
+            raise _bad(f"rules: unknown field {_shown(key)} (known: {', '.join(known)})", "unknown_field",
+                       field=_value(key), known=known)  # fmt: skip
     sizes = value.get("round_sizes")
     if sizes is not None:
         _list(sizes, "rules.round_sizes", MAX_ROUNDS)
     limit = value.get("turn_limit")
     if isinstance(limit, int) and limit > MAX_TURN_LIMIT:
-        raise _bad(f"rules.turn_limit must be at most {MAX_TURN_LIMIT}, not {limit}")
+        raise _bad(f"rules.turn_limit must be at most {MAX_TURN_LIMIT}, not {limit}", "too_large",
+                   field="rules.turn_limit", limit=MAX_TURN_LIMIT, value=limit)  # fmt: skip
     for name in ("longest_word_bonus", "most_words_bonus"):
         bonus = value.get(name)
         if isinstance(bonus, int) and bonus > MAX_BONUS:
-            raise _bad(f"rules.{name} must be at most {MAX_BONUS:,} (the solver's bound), not {bonus}")
+            raise _bad(f"rules.{name} must be at most {MAX_BONUS:,} (the solver's bound), not {bonus}", "too_large",
+                       field=f"rules.{name}", limit=MAX_BONUS, value=bonus)  # fmt: skip
     try:
         return Rules.from_dict(value)
     except (TypeError, ValueError) as exc:
-        raise _bad(f"rules: {exc}") from None
+        raise _bad(f"rules: {exc}", "bad_rules", detail=str(exc)[:200]) from None
 
 
 def parse_new_table(data: dict[str, Any], players: tuple[str, ...]) -> NewTable:
@@ -515,22 +577,25 @@ def parse_new_table(data: dict[str, Any], players: tuple[str, ...]) -> NewTable:
     _fields(data, "a new table", {"seats"}, frozenset({"rules", "hints", "name"}))
     seats = _list(data["seats"], "seats", MAX_PLAYERS)
     if len(seats) < MIN_PLAYERS:
-        raise _bad(f"a table needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(seats)}")
+        raise _bad(f"a table needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(seats)}", "seat_count",
+                   min=MIN_PLAYERS, max=MAX_PLAYERS, count=len(seats))  # fmt: skip
     for number, kind in enumerate(seats):
         _string(kind, f"seats[{number}]")
         if kind != "human" and kind not in players:
             raise _bad(f"seats[{number}]: {_shown(kind)} is neither 'human' nor a computer player "
-                       f"({', '.join(players)})")  # fmt: skip
+                       f"({', '.join(players)})", "bad_seat_kind", field=f"seats[{number}]", value=_value(kind),
+                       known=list(players))  # fmt: skip
     if seats[0] != "human":
-        raise _bad("seats[0] is the creator's seat: it must be 'human'")
+        raise _bad("seats[0] is the creator's seat: it must be 'human'", "creator_seat", field="seats[0]")
     hints = data.get("hints", True)
     if not isinstance(hints, bool):
-        raise _bad(f"hints must be true or false, not {_shown(hints)}")
+        raise _bad(f"hints must be true or false, not {_shown(hints)}", "bad_value", field="hints",
+                   value=_value(hints))  # fmt: skip
     rules = parse_rules(data.get("rules"))
     try:
         rules.check_players(len(seats))
     except ValueError as exc:
-        raise _bad(str(exc)) from None
+        raise _bad(str(exc), "bad_rules", detail=str(exc)[:200]) from None
     return NewTable(tuple(seats), rules, hints, parse_name(data.get("name"), "Player 1"))
 
 
