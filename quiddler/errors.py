@@ -60,9 +60,15 @@ class IllegalActionError(QuiddlerError, ValueError):
     """
 
     def __init__(self, message: str = "", *, reason: str = "illegal", params: dict[str, object] | None = None) -> None:
+        """:param message: What is wrong, in English, naming the bad value.
+        :param reason: The rule that refused the action.
+        :param params: The values the message names, by name.
+        """
         super().__init__(message)
         self.reason = reason
+        """The rule that refused the action (``"illegal"``: none named)."""
         self.params = dict(params or {})
+        """The values the message names, by name."""
 
 
 class InvalidWordError(IllegalActionError):

@@ -41,6 +41,10 @@ class MalformedActionError(IllegalActionError, ArgumentTypeError):
     ``reason`` is ``"malformed"``."""
 
     def __init__(self, message: str = "", *, reason: str = "malformed", params: dict[str, object] | None = None) -> None:
+        """:param message: What is malformed, naming the bad value.
+        :param reason: The rule that refused it: ``"malformed"``.
+        :param params: The values the message names, by name.
+        """
         super().__init__(message, reason=reason, params=params)
 
 

@@ -14,7 +14,7 @@ added to it (the premium for going out, the bonuses it should keep, what
 the discard is worth to the next player...), then their total.  Terms
 under 0.05 points are left out, as the sentence leaves them out.
 
-``docs/json.md`` lists every kind with its fields and its English.
+[JSON shapes](../json.md#a-hints-explanation) lists every kind with its fields and its English.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class Term:
     """One named term added to a value.
 
     :ivar kind: What the term is worth points for (``going_out``,
-        ``out_chance``, ``gift``...; ``docs/json.md`` lists them).
+        ``out_chance``, ``gift``...; [JSON shapes](../json.md#a-hints-explanation) lists them).
     :ivar value: Its points, to a tenth (negative for a cost).
     :ivar card: ``gift``: the card handed to the next player.
     :ivar percent: ``out_chance``: the chance to go out, in whole percent.
@@ -107,7 +107,10 @@ class Term:
     tie: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind", "value"}`` and the fields its kind has (``card`` a face)."""
+        """``{"kind", "value"}`` and the fields its kind has (``card`` a face).
+
+        :returns: The JSON object.
+        """
         out: dict[str, Any] = {"kind": self.kind, "value": self.value}
         for name in ("card", "percent", "others", "letters", "count", "laid", "tie"):
             field = getattr(self, name)
@@ -116,7 +119,10 @@ class Term:
         return out
 
     def english(self) -> str:
-        """``+2.0 for going out``: the term as the English sentence says it."""
+        """``+2.0 for going out``: the term as the English sentence says it.
+
+        :returns: The English text.
+        """
         return f"{self.value:+.1f} for {self._what()}"
 
     def _what(self) -> str:
@@ -155,8 +161,8 @@ class Term:
 class Sum:
     """A value the sentence explains: its base, the terms added, the total.
 
-    :ivar kind: The base (``words``, ``blind_draw``, ``play``...;
-        ``docs/json.md`` lists them with the digits each is shown with).
+    :ivar kind: The base (``words``, ``blind_draw``, ``play``...; [JSON
+        shapes](../json.md#a-hints-explanation) lists them with the digits each is shown with).
     :ivar value: The base's points, rounded as shown (:data:`BASE_DIGITS`).
     :ivar terms: The terms added to it, each of 0.05 points or more.
     :ivar total: Base and terms: the value the hint's table shows, to a tenth.
@@ -175,13 +181,25 @@ class Sum:
     def of(cls, kind: BaseKind, base: float, terms: Sequence[Term], total: float, *,
            words: Sequence[str] | None = None, card: Card | None = None) -> Sum:  # fmt: skip
         """The sum of the exact figures: rounded as shown, terms under
-        :data:`SHOWN_TERM` left out."""
+        :data:`SHOWN_TERM` left out.
+
+        :param kind: The base's kind.
+        :param base: The base's exact value (a ``play``'s card score as it is).
+        :param terms: The terms with their exact values.
+        :param total: The exact total: the option's value.
+        :param words: ``play``: the words' text.
+        :param card: ``play``: the card discarded.
+        :returns: The sum as the sentence shows it.
+        """
         shown = tuple(replace(t, value=rounded(t.value, 1)) for t in terms if abs(t.value) >= SHOWN_TERM)
         value = base if kind == "play" else rounded(base, BASE_DIGITS[kind])
         return cls(kind, value, shown, rounded(total, 1), None if words is None else tuple(words), card)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind", "value", "terms": [TERM, ...], "total"}``, ``play`` with ``"words"`` and ``"card"``."""
+        """``{"kind", "value", "terms": [TERM, ...], "total"}``, ``play`` with ``"words"`` and ``"card"``.
+
+        :returns: The JSON object.
+        """
         out: dict[str, Any] = {"kind": self.kind, "value": self.value, "terms": [t.to_dict() for t in self.terms],
                                "total": self.total}  # fmt: skip
         if self.kind == "play":
@@ -190,7 +208,10 @@ class Sum:
         return out
 
     def english(self) -> str:
-        """The base, then (when there are terms) each term and the total."""
+        """The base, then (when there are terms) each term and the total.
+
+        :returns: The English text.
+        """
         base = self._base()
         if not self.terms:
             return base
@@ -230,11 +251,20 @@ class Alternative:
 
     @classmethod
     def of(cls, card: Card | None, value: float) -> Alternative:
+        """The alternative of an option, its value rounded as shown.
+
+        :param card: The option's card (an alternative always discards one).
+        :param value: The option's value.
+        :returns: The alternative.
+        """
         assert card is not None
         return cls(card, rounded(value, 1))
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"card": FACE, "value"}``."""
+        """``{"card": FACE, "value"}``.
+
+        :returns: The JSON object.
+        """
         return {"card": self.card.face, "value": self.value}
 
 
@@ -248,11 +278,17 @@ class OnlyDraw:
     source: Literal["pile", "discard"]
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind": "only_draw", "source"}``."""
+        """``{"kind": "only_draw", "source"}``.
+
+        :returns: The JSON object.
+        """
         return {"kind": "only_draw", "source": self.source}
 
     def english(self) -> str:
-        """The sentence of the hint's ``reason``."""
+        """The sentence of the hint's ``reason``.
+
+        :returns: The English text.
+        """
         return f"The only draw allowed: {'the draw pile' if self.source == 'pile' else 'the discard top'}."
 
 
@@ -273,11 +309,17 @@ class DrawChoice:
     pile: Sum
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind", "card", "take": SUM, "pile": SUM}``."""
+        """``{"kind", "card", "take": SUM, "pile": SUM}``.
+
+        :returns: The JSON object.
+        """
         return {"kind": self.kind, "card": self.card.face, "take": self.take.to_dict(), "pile": self.pile.to_dict()}
 
     def english(self) -> str:
-        """The sentence of the hint's ``reason``."""
+        """The sentence of the hint's ``reason``.
+
+        :returns: The English text.
+        """
         if self.kind == "take_discard":
             return f"Take the {self.card}: with it {self.take.english()}; {self.pile.english()}."
         return f"Draw from the pile: {self.pile.english()}; taking the {self.card}, {self.take.english()}."
@@ -295,12 +337,18 @@ class GoingOut:
     waiting: Alternative | None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind": "go_out", "value": SUM, "waiting": ALTERNATIVE or null}``."""
+        """``{"kind": "go_out", "value": SUM, "waiting": ALTERNATIVE or null}``.
+
+        :returns: The JSON object.
+        """
         return {"kind": "go_out", "value": self.value.to_dict(),
                 "waiting": None if self.waiting is None else self.waiting.to_dict()}  # fmt: skip
 
     def english(self) -> str:
-        """The sentence of the hint's ``reason``."""
+        """The sentence of the hint's ``reason``.
+
+        :returns: The English text.
+        """
         if self.waiting is None:
             return f"Go out with {self.value.english()}."
         return (f"Go out with {self.value.english()}; waiting (discard the {self.waiting.card}) is worth "
@@ -324,12 +372,18 @@ class Waiting:
     going_out: Alternative
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind": "wait", "card", "value": SUM, "last_say", "going_out": ALTERNATIVE}``."""
+        """``{"kind": "wait", "card", "value": SUM, "last_say", "going_out": ALTERNATIVE}``.
+
+        :returns: The JSON object.
+        """
         return {"kind": "wait", "card": self.card.face, "value": self.value.to_dict(), "last_say": self.last_say,
                 "going_out": self.going_out.to_dict()}  # fmt: skip
 
     def english(self) -> str:
-        """The sentence of the hint's ``reason``."""
+        """The sentence of the hint's ``reason``.
+
+        :returns: The English text.
+        """
         last_say = "; if the other player goes out first, yours is the last say" if self.last_say else ""
         return (f"Wait: discard the {self.card} and keep your hand; {self.value.english()}{last_say}; going out now "
                 f"(discard the {self.going_out.card}) is worth {self.going_out.value:.1f}.")  # fmt: skip
@@ -347,11 +401,17 @@ class Discarding:
     value: Sum
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind": "discard", "card", "value": SUM}``."""
+        """``{"kind": "discard", "card", "value": SUM}``.
+
+        :returns: The JSON object.
+        """
         return {"kind": "discard", "card": self.card.face, "value": self.value.to_dict()}
 
     def english(self) -> str:
-        """The sentence of the hint's ``reason``."""
+        """The sentence of the hint's ``reason``.
+
+        :returns: The English text.
+        """
         return f"Discard the {self.card}: {self.value.english()}."
 
 
@@ -365,11 +425,17 @@ class LayingDown:
     value: Sum
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind": "lay_down", "value": SUM}``."""
+        """``{"kind": "lay_down", "value": SUM}``.
+
+        :returns: The JSON object.
+        """
         return {"kind": "lay_down", "value": self.value.to_dict()}
 
     def english(self) -> str:
-        """The sentence of the hint's ``reason``."""
+        """The sentence of the hint's ``reason``.
+
+        :returns: The English text.
+        """
         return f"Lay down {self.value.english()}."
 
 
@@ -393,7 +459,10 @@ class Candidate:
     samples: int
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind", "card", "value", "samples"}``, a going-out candidate with ``"words"``."""
+        """``{"kind", "card", "value", "samples"}``, a going-out candidate with ``"words"``.
+
+        :returns: The JSON object.
+        """
         out: dict[str, Any] = {"kind": self.kind, "card": self.card.face, "value": self.value,
                                "samples": self.samples}  # fmt: skip
         if self.words is not None:
@@ -401,7 +470,10 @@ class Candidate:
         return out
 
     def phrase(self) -> str:
-        """``going out now``, ``going out with ... (discarding the x)``, ``waiting with the x``."""
+        """``going out now``, ``going out with ... (discarding the x)``, ``waiting with the x``.
+
+        :returns: The English phrase.
+        """
         match self.kind:
             case "waiting_with":
                 return f"waiting with the {self.card}"
@@ -432,7 +504,10 @@ class Simulated:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"kind": "simulated", "action", "card", "last_round", "samples", "candidates"}``
-        (``"words"`` for ``go-out``)."""
+        (``"words"`` for ``go-out``).
+
+        :returns: The JSON object.
+        """
         out: dict[str, Any] = {"kind": "simulated", "action": self.action, "card": self.card.face,
                                "last_round": self.last_round, "samples": self.samples,
                                "candidates": [c.to_dict() for c in self.candidates]}  # fmt: skip
@@ -441,7 +516,10 @@ class Simulated:
         return out
 
     def english(self) -> str:
-        """The sentence of the hint's ``reason``."""
+        """The sentence of the hint's ``reason``.
+
+        :returns: The English text.
+        """
         last = self.last_round
         if self.action == "go-out":
             move = f"Go out with {_words(self.words or ())} and discard the {self.card}"

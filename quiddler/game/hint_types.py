@@ -101,7 +101,12 @@ class Hint:
 
     @classmethod
     def of(cls, options: Sequence[HintOption], explanation: Explanation | None) -> Hint:
-        """The hint of ranked ``options`` (best first), its reason rendered from ``explanation``."""
+        """The hint of ranked options, its reason rendered from its explanation.
+
+        :param options: Every option of the move, best first.
+        :param explanation: Why the first is best, or None (no reason).
+        :returns: The hint.
+        """
         return cls(options[0], tuple(options), "" if explanation is None else explanation.english(), explanation)
 
     def to_dict(self) -> dict[str, Any]:

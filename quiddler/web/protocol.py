@@ -9,8 +9,8 @@ connection stays open.  The seat an action is for never comes from a
 message: it is the seat of the connection's token, so an action that names
 a ``player`` is refused.
 
-REST (JSON bodies of at most 16 KiB; errors are ``{"error": CODE, "message": TEXT}``)
------------------------------------------------------------------------------------
+REST (JSON bodies of at most 16 KiB; errors are ``{"error": CODE, "message": TEXT, "params": {...}}``)
+-----------------------------------------------------------------------------------------------------
 
 ``POST /api/tables`` ``{"seats": ["human", "expert", ...], "rules": {...},
 "hints": true, "name": "Ann"}`` -> ``201 {"table": ID, "invite": CODE,
@@ -80,7 +80,10 @@ Client -> server:
   the next ``state`` shows it.  Refused: ``error``.
 - ``{"type": "hint"}`` -> ``{"type": "hint", "hint": HINT}``, HINT in the
   shape of ``quiddler hint --json`` (``recommended``, ``options``,
-  ``reason``), for the connection's own seat on its turn only.
+  ``reason``, and ``explanation``: the reason as structure, the kind of
+  move and the named terms of each value, from which a page renders the
+  sentence in its language; ``docs/json.md`` lists its kinds), for the
+  connection's own seat on its turn only.
 - ``{"type": "match", "words": ["quiet", "dog"], "discard": "e" or null,
   "mode": "go_out" or "lay_down"}``: words typed as text, matched to the
   hand's cards as ``quiddler play`` does -> ``{"type": "match", "matches":
@@ -108,7 +111,8 @@ Server -> client (clients ignore types and fields they do not know):
   ``{"type": "check", ...}``, ``{"type": "pong"}``.
 - ``{"type": "rematch", "by": K}``: seat K asked for a rematch of this
   finished game (``POST /api/tables/{table}/rematch``, :mod:`.rematch`).
-- ``{"type": "error", "code": CODE, "message": TEXT}``.  Codes:
+- ``{"type": "error", "code": CODE, "message": TEXT, "params": {...}}``
+  (and ``"reason"``: see Errors below).  Codes:
   ``bad_message`` (not JSON, unknown type, missing or extra field,
   oversized string, bad card, an action naming a player), ``hello_first``,
   ``bad_token``, ``not_seated`` (a spectator acting or asking a hint),
@@ -163,6 +167,75 @@ VIEW is a :class:`~quiddler.game.PlayerView` as JSON, field by field
   the discard pile took, else null; a blind draw never shows its card) and
   ``reshuffled`` (the discard pile was shuffled into a new draw pile first).
 - ``winners``: the seats with the highest total once the game is over, else empty.
+
+Errors
+------
+
+Every error keeps its ``code`` and its English ``message`` and carries
+``params``: the values the message names, ``{}`` when it names none, so a
+page in any language can say the same.  The engine's refusals
+(``illegal``, and ``not_your_turn`` for an action), ``no_match`` and
+``bad_message`` also carry ``reason``, naming the rule that refused; the
+params are then the reason's.  A string a client sent comes back cut to 64
+characters; a value that is not a string, number or bool, as its short repr.
+
+Codes with params (any code not listed has none): ``bad_origin``
+``{origin}``; ``too_large`` ``{limit}`` (bytes); ``too_many_tables``
+``{limit, scope}`` (``scope`` ``"client"`` for the 429, ``"server"`` for
+the 503); ``bad_seat`` ``{max}`` (a review's seat: the highest there is)
+or, in the static site's table, ``{seat}``; ``not_your_turn`` for a hint
+``{turn}`` (the seat to move).  No params: ``bad_request``, ``no_table``,
+``rate_limited``, ``bad_invite``, ``table_full``, ``not_over``,
+``rematch_taken``, ``bad_token``, ``busy``, ``hello_first``,
+``not_seated``, ``not_started``, ``no_hints``, ``server_error``,
+``bad_save``.
+
+``illegal`` (and ``not_your_turn``) reasons, the engine's rules:
+``wrong_player`` ``{turn, player}`` (code ``not_your_turn``: it is seat
+``turn``'s turn, not ``player``'s), ``game_over``, ``draw_first``,
+``already_drew``, ``discard_pile_empty``, ``draw_pile_empty``,
+``final_turn`` (a plain discard on a final turn: lay down and discard),
+``already_went_out`` ``{player}`` (going out on a final turn: ``player``
+went out), ``nobody_went_out`` (a lay-down when nobody went out),
+``first_turn_no_go_out``, ``cards_left`` ``{count}`` (going out leaves
+``count`` cards besides the discard), ``not_a_word`` ``{word}`` (not in
+the word list), ``too_short`` ``{word}`` (a one-card word),
+``misspelled`` ``{cards, word}``, ``not_in_hand`` ``{card}``,
+``used_too_often`` ``{card, used, held}``, ``malformed``.
+
+``no_match`` reasons, the typed words' problem: ``not_letters`` ``{word}``,
+``not_a_word`` ``{word, wordlist}``, ``single_card`` ``{word}``,
+``discard_not_in_hand`` ``{card}``, ``too_many_words`` ``{words, fewest,
+held, besides_discard}`` (``words`` words need at least ``fewest`` cards,
+the hand has ``held``), ``cannot_spell`` ``{word, missing,
+discard_in_word}`` and ``cannot_spell_together`` ``{words, missing,
+discard_in_word}`` (``missing``: ``[{"card", "needed", "have"}, ...]``,
+the cards short; ``discard_in_word``: the named discard, when it is among
+them, else null), ``no_discard_left`` (a final turn's words use every
+card), ``go_out_no_discard`` ``{held}`` (going out's words use all
+``held`` cards), ``cards_over`` ``{cards, discard}`` (going out leaves
+``cards``; ``discard`` the one named, or null), ``too_many_ways``
+``{limit}``.
+
+``bad_message`` reasons, each with the ``field`` it is about (a name, or a
+path such as ``words[0][1]`` or ``rules.turn_limit``) unless said:
+``not_json`` (no field), ``not_object`` ``{field, value}``,
+``duplicate_field`` ``{field}``, ``missing_field`` ``{field}``,
+``unknown_field`` ``{field}`` (rules: and ``known``, the fields there
+are), ``names_player`` (no field), ``not_string`` ``{field, value}``,
+``not_list`` ``{field, value}``, ``too_long`` ``{field, length, limit}``
+(characters), ``too_many`` ``{field, length, limit}`` (entries),
+``bad_card`` ``{field, value}``, ``bad_value`` ``{field, value}`` (a
+source, mode, ``watch`` or ``hints`` that is none of the allowed),
+``unknown_type`` ``{field, value}``, ``empty`` ``{field}``,
+``not_printable`` ``{field}``, ``fixed_field`` ``{field}`` (the word
+list), ``too_large`` ``{field, limit, value}``, ``bad_rules``
+``{detail}`` (rules the engine cannot play; ``detail`` is the engine's
+English reason), ``seat_count`` ``{min, max, count}``, ``bad_seat_kind``
+``{field, value, known}``, ``creator_seat`` ``{field}``; and with no
+params ``not_text`` (a binary frame), ``hello_twice``; in the static
+site's table also ``bad_body``, ``needs_server`` (another person's seat)
+and ``unknown_operation`` ``{operation}``.
 
 Never in any message before the game is over: another seat's hand, the
 draw pile, the game's seed, the record.
