@@ -209,6 +209,8 @@ class Sum:
 
     def english(self) -> str:
         """The base, then (when there are terms) each term and the total.
+        A term's words hold no comma or bracket, so the sum reads (and
+        parses) unambiguously.
 
         :returns: The English text.
         """
