@@ -10,13 +10,18 @@ format, as a page in another language reads it: it sees only the JSON."""
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from quiddler.cards import parse_hand
-from quiddler.game import Game, Rules
+import pytest
+
+from quiddler.cards import full_deck, parse_hand
+from quiddler.game import Game, PlayerView, Rules
 from quiddler.game.ai import EXPERT, advise
 from quiddler.game.hints import hint, position_view
+from quiddler.game.players import solve_cards
 
 RECORDED = json.loads((Path(__file__).parent / "data" / "hint_reasons.json").read_text(encoding="utf-8"))
 
@@ -164,3 +169,38 @@ def test_a_player_moving_without_the_reason_gets_no_explanation() -> None:
     quick = advise(view, EXPERT, explain=False)
     assert quick.reason == "" and quick.explanation is None and quick.to_dict()["explanation"] is None
     assert quick.options == advise(view, EXPERT).options
+
+
+def random_positions(count: int, seed: int) -> Iterator[PlayerView]:
+    """Positions typed in as ``quiddler hint`` takes them: draws, discards
+    and final turns after an opponent's words, two to six players."""
+    rng = random.Random(seed)
+    deck = list(full_deck())
+    words = [solve_cards(list(parse_hand(text)), Rules().words).best.words for text in
+             ("qu,i,e,t", "d,o,g,c,a,t", "th,in,g,s", "j,a,m,b,o,x")]  # fmt: skip
+    for _ in range(count):
+        n = rng.choice((3, 4, 5, 6, 8))
+        cards = rng.sample(deck, n + 2)
+        opponents = rng.randint(1, 5)
+        match rng.randrange(3):
+            case 0:
+                yield position_view(tuple(cards[:n]), discard_top=cards[n], opponents=opponents, turn=rng.randint(1, 3))
+            case 1:
+                yield position_view(tuple(cards[: n + 1]), opponents=opponents, turn=rng.randint(1, 3))
+            case _:
+                went_out = rng.choice(words)
+                used = sum(len(w.cards) for w in went_out)
+                hand = tuple(c for c in cards if c not in {c for w in went_out for c in w.cards})[: used + 1]
+                if len(hand) == used + 1:
+                    yield position_view(hand, opponents=opponents, went_out=went_out)
+
+
+@pytest.mark.parametrize("level", ["expert", "ev", "medium", "easy"])
+def test_random_positions_render_from_the_json_alone(level: str) -> None:
+    seen: set[str] = set()
+    for view in random_positions(25, seed=len(level)):
+        advice = hint(view, level)
+        data = json.loads(json.dumps(advice.to_dict(), allow_nan=False))
+        assert render(data["explanation"]) == advice.reason
+        seen.add(data["explanation"]["kind"])
+    assert len(seen) >= 3, seen
