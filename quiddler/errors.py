@@ -50,7 +50,25 @@ class WordListError(QuiddlerError, OSError):
 
 
 class IllegalActionError(QuiddlerError, ValueError):
-    """A game action is not legal in the current state; the state is unchanged."""
+    """A game action is not legal in the current state; the state is unchanged.
+
+    Besides the message, ``reason`` names the rule that refused the action
+    (``"not_in_hand"``, ``"first_turn_no_go_out"``...) and ``params`` holds
+    the values the message names (the card, the seat, the count), so a page
+    in another language can say the same (the browser game's protocol lists
+    them); ``"illegal"`` with no params when the raiser names no rule.
+    """
+
+    def __init__(self, message: str = "", *, reason: str = "illegal", params: dict[str, object] | None = None) -> None:
+        """:param message: What is wrong, in English, naming the bad value.
+        :param reason: The rule that refused the action.
+        :param params: The values the message names, by name.
+        """
+        super().__init__(message)
+        self.reason = reason
+        """The rule that refused the action (``"illegal"``: none named)."""
+        self.params = dict(params or {})
+        """The values the message names, by name."""
 
 
 class InvalidWordError(IllegalActionError):

@@ -47,6 +47,19 @@ from ..solver.types import Play
 from ..wordlist import WordList
 from .counting import known_holdings, unseen
 from .evaluate import HandScorer, scorer_for
+from .explanations import (
+    Alternative,
+    Discarding,
+    DrawChoice,
+    Explanation,
+    GoingOut,
+    LayingDown,
+    OnlyDraw,
+    Sum,
+    Term,
+    Waiting,
+    percent,
+)
 from .hint_types import Hint, HintOption
 from .players import TARGET_BONUS, register_player, solve_cards
 from .state import Discard, Draw, GoOut, LayDown, Phase, PlayerView
@@ -203,7 +216,7 @@ def _share_below(sorted_values: list[int], value: int) -> float:
 # -- the three decisions ------------------------------------------------------------
 
 
-def _draw_options(pos: _Position) -> tuple[list[HintOption], str]:
+def _draw_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     view, tuning = pos.view, pos.tuning
     hand = list(view.hand)
     top = view.discard_top
@@ -229,50 +242,28 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], str]:
         options.append(HintOption("draw-pile", None, None, blind))
     options.sort(key=lambda o: -o.value)
     if not pos.explain:
-        return options, ""
+        return options, None
     best = options[0]
     if top is None or not can_pile:
-        return options, f"The only draw allowed: {'the draw pile' if top is None else 'the discard top'}."
+        return options, OnlyDraw("pile" if top is None else "discard")
     assert top is not None and top_value is not None
     premium = tuning.out_premium if view.may_go_out and not view.final_turn else 0.0
     if view.final_turn:  # the values count the bonuses the words would win from the others' words
         plain = [float(best) for best, _ in pos.scorer.scores(hands, discard=True)]
-        won = "the bonuses they win against the words laid down"
-        top_text = _sum_text(f"your best words make {plain[0]:.0f} points", plain[0],
-                             [(top_value - plain[0], won)], top_value)  # fmt: skip
+        take = Sum.of("words", plain[0], [Term("bonuses_won", top_value - plain[0])], top_value)
     elif outs[0] and view.may_go_out:
-        top_text = _sum_text(f"you can go out now for {top_value - premium:.0f} points", top_value - premium,
-                             [(premium, "going out")], top_value)  # fmt: skip
+        take = Sum.of("go_out_now", top_value - premium, [Term("going_out", premium)], top_value)
     else:
-        top_text = _sum_text(f"your best words make {top_value:.0f} points", top_value, [], top_value)
+        take = Sum.of("words", top_value, [], top_value)
     if not tuning.blind_ev:
-        blind_text = f"keeping your hand as it is is valued {blind:.1f}"
+        pile = Sum.of("keep_hand", blind, [], blind)
     elif view.final_turn:
         plain_blind = pos.blind(plain[1:]) if pos.probs else plain[0]
-        blind_text = _sum_text(f"a blind draw averages {plain_blind:.1f} points", plain_blind,
-                               [(blind - plain_blind, won)], blind)  # fmt: skip
+        pile = Sum.of("blind_draw", plain_blind, [Term("bonuses_won", blind - plain_blind)], blind)
     else:
         chance = premium * p_out
-        blind_text = _sum_text(f"a blind draw averages {blind - chance:.1f} points", blind - chance,
-                               [(chance, f"its {p_out:.0%} chance to go out")], blind)  # fmt: skip
-    if best.action == "take-discard":
-        reason = f"Take the {top}: with it {top_text}; {blind_text}."
-    else:
-        reason = f"Draw from the pile: {blind_text}; taking the {top}, {top_text}."
-    return options, reason
-
-
-def _sum_text(base_text: str, base: float, terms: Sequence[tuple[float, str]], total: float) -> str:
-    """``base_text`` and the terms added to it (``+2.0 for going out``), then
-    the sum when there are terms: the value the hint's table shows, so the
-    sentence's numbers always add up to it.  Terms under 0.05 are left out;
-    a term's words hold no comma or bracket, so the sum reads (and parses)
-    unambiguously."""
-    shown = [(v, why) for v, why in terms if abs(v) >= 0.05]
-    if not shown:
-        return base_text
-    parts = ", ".join(f"{v:+.1f} for {why}" for v, why in shown)
-    return f"{base_text}, {parts} ({total:.1f} in all)"
+        pile = Sum.of("blind_draw", blind - chance, [Term("out_chance", chance, percent=percent(p_out))], blind)
+    return options, DrawChoice("take_discard" if best.action == "take-discard" else "draw_pile", top, take, pile)
 
 
 def _gifts(pos: _Position, cards: Sequence[Card]) -> dict[Card, float]:
@@ -344,7 +335,7 @@ def _going_out_plays(pos: _Position, kept: Sequence[Card]) -> list[Play]:
     return plays
 
 
-def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
+def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     view, tuning = pos.view, pos.tuning
     hand = list(view.hand)
     cards = sorted(set(hand), key=_CARD_ORDER)
@@ -385,58 +376,39 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], str]:
     else:
         options.sort(key=lambda o: -o.value)
     if not pos.explain:
-        return options, ""
+        return options, None
     best = options[0]
     assert best.card is not None
     c = best.card
-    gift = (-tuning.gift_weight * gifts[c], f"what the {c} is worth to the next player")
+    gift = Term("gift", -tuning.gift_weight * gifts[c], card=c)
     if best.action == "go-out":
-        words = ", ".join(w.text for w in best.words or ())
-        score = sum(w.points for w in best.words or ())
+        others = view.players - 1
         long_kept, most_kept = kept_bonuses[c]
-        reason = "Go out with " + _sum_text(f"{words} and discard the {c}: {score} points", score, [
-            (long_kept, "the longest-word bonus it should keep" + _against(view)),
-            (most_kept, "the most-words bonus it should keep" + _against(view)),
-            gift,
-        ], best.value)  # fmt: skip
+        terms = [Term("longest_kept", long_kept, others=others), Term("most_kept", most_kept, others=others), gift]
+        going = Sum.of("play", sum(w.points for w in best.words or ()), terms, best.value,
+                       words=[w.text for w in best.words or ()], card=c)  # fmt: skip
         waiting = [o for o in options if o.action == "discard"]
-        if waiting and not math.isinf(wait):
-            reason += f"; waiting (discard the {waiting[0].card}) is worth {waiting[0].value:.1f}."
-        else:
-            reason += "."
-        return options, reason
+        alternative = Alternative.of(waiting[0].card, waiting[0].value) if waiting and not math.isinf(wait) else None
+        return options, GoingOut(going, alternative)
     terms = [gift]
     if not math.isinf(wait) and can_go:
-        terms.append((-wait, "waiting with a complete hand that cannot be lost" if wait < 0
-                      else "the others' extra turn"))  # fmt: skip
+        terms.append(Term("wait" if wait < 0 else "extra_turn", -wait))
     if c in values:
         chance = chances[c]
         lift = (tuning.out_weight + tuning.out_premium) * chance
-        base = values[c] - lift
-        holder = "it" if can_go else "the hand you keep"
-        kept_text = _sum_text(f"after your next draw {holder} averages {base:.1f} points", base,
-                              [(lift, f"its {chance:.0%} chance to go out"), *terms], best.value)  # fmt: skip
+        kept_value = Sum.of("waiting_average" if can_go else "kept_average", values[c] - lift,
+                            [Term("out_chance", lift, percent=percent(chance)), *terms], best.value)  # fmt: skip
     else:
-        base = float(static[c][0])
-        kept_text = _sum_text(f"the hand you keep scores {base:.0f} points now", base, terms, best.value)
+        kept_value = Sum.of("kept_now", float(static[c][0]), terms, best.value)
     if can_go:
         out = max((o for o in options if o.action == "go-out"), key=lambda o: o.value)
         # With two players, if the other goes out first yours is the round's final turn; with more,
         # the players after the goer and before you still play after you.
-        last_say = "; if the other player goes out first, yours is the last say" if view.players == 2 else ""
-        reason = (f"Wait: discard the {c} and keep your hand; {kept_text}{last_say}; going out now (discard the "
-                  f"{out.card}) is worth {out.value:.1f}.")  # fmt: skip
-    else:
-        reason = f"Discard the {c}: {kept_text}."
-    return options, reason
+        return options, Waiting(c, kept_value, view.players == 2, Alternative.of(out.card, out.value))
+    return options, Discarding(c, kept_value)
 
 
-def _against(view: PlayerView) -> str:
-    others = view.players - 1
-    return "" if others == 1 else f" against {others} others"
-
-
-def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
+def _final_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     """A final turn: every bonus target worth aiming at is solved exactly
     and the plays are compared at their true value."""
     view, tuning = pos.view, pos.tuning
@@ -475,25 +447,22 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], str]:
                     key=lambda pair: -pair[0].value)  # fmt: skip
     options = [option for option, _ in ranked]
     if not pos.explain:
-        return options, ""
+        return options, None
     best, play = ranked[0]
-    words = ", ".join(w.text for w in play.words) or "no words"
-    terms: list[tuple[float, str]] = []
+    terms: list[Term] = []
     if eligible and play.words:
         if lb and play.longest_word > longest:
-            terms.append((lb, f"the longest-word bonus: {play.longest_word} letters beat the {longest} laid down"))
+            terms.append(Term("longest_won", lb, letters=play.longest_word, laid=longest))
         if mb and play.word_count > count:
-            terms.append((mb, f"the most-words bonus: {play.word_count} words beat the {count} laid down"))
+            terms.append(Term("most_won", mb, count=play.word_count, laid=count))
         if tuning.deny_bonus:
-            share = "" if view.players == 2 else f" weighted 1/{view.players - 1} with {view.players - 1} rivals"
+            others = view.players - 1
             if holder_long and play.longest_word >= longest:
-                how = "beating" if play.longest_word > longest else "tying"
-                terms.append((deny * lb, f"{how} the longest word laid down so its holder loses the bonus{share}"))
+                terms.append(Term("longest_denied", deny * lb, tie=play.longest_word == longest, others=others))
             if holder_words and play.word_count >= count:
-                how = "beating" if play.word_count > count else "tying"
-                terms.append((deny * mb, f"{how} the most words laid down so their holder loses the bonus{share}"))
-    text = f"{words} and discard the {best.card}: {play.card_score} points"
-    return options, "Lay down " + _sum_text(text, play.card_score, terms, best.value) + "."
+                terms.append(Term("most_denied", deny * mb, tie=play.word_count == count, others=others))
+    return options, LayingDown(Sum.of("play", play.card_score, terms, best.value,
+                                      words=[w.text for w in play.words], card=best.card))  # fmt: skip
 
 
 def _bonus_holders(view: PlayerView) -> tuple[bool, bool]:
@@ -513,18 +482,18 @@ def _without(hand: Sequence[Card], card: Card) -> list[Card]:
 def advise(view: PlayerView, tuning: Tuning = EXPERT, *, explain: bool = True) -> Hint:
     """Every option of the move ``view`` is at, valued the ``tuning``'s way,
     best first, with the reason for the first (``explain=False``: an empty
-    reason; a player only moving skips the sentence and the extra scoring
-    some of its figures take)."""
+    reason and no explanation; a player only moving skips them and the
+    extra scoring some of their figures take)."""
     if not view.my_turn:
         raise ValueError(f"it is not seat {view.seat}'s move (seat {view.turn} is to move)")
     pos = _Position(view, tuning, explain)
     if view.phase is Phase.DRAW:
-        options, reason = _draw_options(pos)
+        options, why = _draw_options(pos)
     elif view.final_turn:
-        options, reason = _final_options(pos)
+        options, why = _final_options(pos)
     else:
-        options, reason = _end_options(pos)
-    return Hint(options[0], tuple(options), reason)
+        options, why = _end_options(pos)
+    return Hint.of(options, why)
 
 
 # -- players -------------------------------------------------------------------------

@@ -270,61 +270,65 @@ class Game:
             raise MalformedActionError(f"not an action: {shown(action)}")
         _check_form(action)
         if self.phase is Phase.GAME_OVER:
-            raise WrongPhaseError("the game is over")
+            raise WrongPhaseError("the game is over", reason="game_over")
         if action.player != self.turn:
-            raise WrongPlayerError(f"it is player {self.turn}'s turn, not player {action.player}'s")
+            raise WrongPlayerError(f"it is player {self.turn}'s turn, not player {action.player}'s", reason="wrong_player",
+                                   params={"turn": self.turn, "player": action.player})  # fmt: skip
         hand = self._hands[self.turn]
         match action:
             case Draw(source=source):
                 if self.phase is not Phase.DRAW:
-                    raise WrongPhaseError("already drew this turn: discard, go out or lay down")
+                    raise WrongPhaseError("already drew this turn: discard, go out or lay down", reason="already_drew")
                 if source == "discard":
                     if not self._discard:
-                        raise WrongPhaseError("the discard pile is empty")
+                        raise WrongPhaseError("the discard pile is empty", reason="discard_pile_empty")
                 elif not self._draw and not (self.rules.reshuffle_discards and len(self._discard) > 1):
-                    raise WrongPhaseError("the draw pile is empty: take the discard")
+                    raise WrongPhaseError("the draw pile is empty: take the discard", reason="draw_pile_empty")
             case Discard(card=card):
                 self._check_after_draw()
                 if self._went_out is not None:
-                    raise WrongPhaseError("final turn: lay down words (or none) and discard")
+                    raise WrongPhaseError("final turn: lay down words (or none) and discard", reason="final_turn")
                 _check_cards(hand, (card,))
             case GoOut(words=words, discard=card):
                 self._check_after_draw()
                 if self._went_out is not None:
-                    raise WrongPhaseError(f"player {self._went_out} already went out: lay down and discard")
+                    raise WrongPhaseError(f"player {self._went_out} already went out: lay down and discard",
+                                          reason="already_went_out", params={"player": self._went_out})  # fmt: skip
                 if self._turns[self.turn] <= 1 and self.rules.first_turn_out_forbidden(self.round):
-                    raise GoingOutError("no going out on a player's first turn")
+                    raise GoingOutError("no going out on a player's first turn", reason="first_turn_no_go_out")
                 self._check_words(words)
                 used = [c for w in words for c in w.cards]
                 _check_cards(hand, used + [card])
                 left = len(hand) - len(used) - 1
                 if left:
-                    raise GoingOutError(
-                        f"going out must lay down every card but the discard: {left} left over"
-                    )
+                    raise GoingOutError(f"going out must lay down every card but the discard: {left} left over",
+                                        reason="cards_left", params={"count": left})  # fmt: skip
             case LayDown(words=words, discard=card):
                 self._check_after_draw()
                 if self._went_out is None:
-                    raise WrongPhaseError("nobody has gone out: discard or go out")
+                    raise WrongPhaseError("nobody has gone out: discard or go out", reason="nobody_went_out")
                 self._check_words(words)
                 _check_cards(hand, [c for w in words for c in w.cards] + [card])
 
     def _check_after_draw(self) -> None:
         if self.phase is not Phase.DISCARD:
-            raise WrongPhaseError("draw a card first")
+            raise WrongPhaseError("draw a card first", reason="draw_first")
 
     def _check_words(self, words: Sequence[Word]) -> None:
         wordlist = self.rules.words
         for word in words:
             if not isinstance(word, Word) or not all(isinstance(c, Card) for c in word.cards):
-                raise InvalidWordError(f"not a word: {word!r}")
+                raise InvalidWordError(f"not a word: {word!r}", reason="malformed")
             if len(word.cards) < 2:
-                raise InvalidWordError(f"a word needs at least two cards: {word.text!r}")
+                raise InvalidWordError(f"a word needs at least two cards: {word.text!r}", reason="too_short",
+                                       params={"word": word.text})  # fmt: skip
             spelled = "".join(c.face for c in word.cards)
             if spelled != word.text:
-                raise InvalidWordError(f"cards {spelled!r} do not spell {word.text!r}")
+                raise InvalidWordError(f"cards {spelled!r} do not spell {word.text!r}", reason="misspelled",
+                                       params={"cards": spelled, "word": word.text})  # fmt: skip
             if word.text not in wordlist:
-                raise InvalidWordError(f"not in the word list: {word.text!r}")
+                raise InvalidWordError(f"not in the word list: {word.text!r}", reason="not_a_word",
+                                       params={"word": word.text})  # fmt: skip
 
     def apply(self, action: Action) -> Outcome:
         """Check ``action`` (raising and changing nothing if illegal), then play it.
@@ -556,8 +560,10 @@ def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
     have = Counter(hand)
     for card, need in Counter(cards).items():
         if not isinstance(card, Card):
-            raise CardNotInHandError(f"not a card: {card!r}")
+            raise CardNotInHandError(f"not a card: {card!r}", reason="malformed")
         if have[card] < need:
             if have[card]:
-                raise CardNotInHandError(f"card {card.face!r} used {need} times but held {have[card]} times")
-            raise CardNotInHandError(f"card not in hand: {card.face!r}")
+                raise CardNotInHandError(f"card {card.face!r} used {need} times but held {have[card]} times",
+                                         reason="used_too_often", params={"card": card.face, "used": need,
+                                                                          "held": have[card]})  # fmt: skip
+            raise CardNotInHandError(f"card not in hand: {card.face!r}", reason="not_in_hand", params={"card": card.face})

@@ -37,7 +37,15 @@ class MalformedActionError(IllegalActionError, ArgumentTypeError):
     is not an integer (a bool or a float is not a seat), an unknown draw
     source, a word that is not a :class:`~quiddler.Word`, a card that is not
     a :class:`~quiddler.Card`.  Both a ``ValueError`` (as every illegal
-    action) and a ``TypeError`` (as every argument of the wrong kind)."""
+    action) and a ``TypeError`` (as every argument of the wrong kind); its
+    ``reason`` is ``"malformed"``."""
+
+    def __init__(self, message: str = "", *, reason: str = "malformed", params: dict[str, object] | None = None) -> None:
+        """:param message: What is malformed, naming the bad value.
+        :param reason: The rule that refused it: ``"malformed"``.
+        :param params: The values the message names, by name.
+        """
+        super().__init__(message, reason=reason, params=params)
 
 
 class WrongPlayerError(IllegalActionError):

@@ -1,6 +1,6 @@
 """The values a hint is made of: one option of a move with its value
 (:class:`HintOption`) and the ranked options with the reason for the first
-(:class:`Hint`).
+(:class:`Hint`), in English and as structure (:mod:`.explanations`).
 
 The computer players (:mod:`.ai`) decide by ranking these options and
 :mod:`.hints` shows the same ranking to a person, so both take the types
@@ -9,11 +9,13 @@ from here and imports run one way: hints -> ai -> hint_types.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..cards import Card
 from ..solver.types import Word
+from .explanations import Explanation
 from .state import Action, Discard, Draw, GoOut, LayDown
 
 __all__ = ["Hint", "HintAction", "HintOption"]
@@ -79,23 +81,44 @@ class HintOption:
 class Hint:
     """Every option for the move, best first, and why the first is best.
 
+    The reason comes twice: as an English sentence, and as the structure it
+    is rendered from (the kind of recommendation and the named terms of
+    each value it quotes), for a page that speaks another language.
+
     :ivar recommended: The best option: ``options[0]``.
     :ivar options: Every option of the move, best first.
-    :ivar reason: Why the recommended option is best, in a sentence for a person.
+    :ivar reason: Why the recommended option is best, in a sentence for a
+        person: ``explanation.english()`` ("" when there is none).
+    :ivar explanation: The same reason as structure (see
+        :mod:`~quiddler.game.explanations`), or None when the hint was made
+        without its reason (a computer player only moving).
     """
 
     recommended: HintOption
     options: tuple[HintOption, ...]
     reason: str
+    explanation: Explanation | None = None
+
+    @classmethod
+    def of(cls, options: Sequence[HintOption], explanation: Explanation | None) -> Hint:
+        """The hint of ranked options, its reason rendered from its explanation.
+
+        :param options: Every option of the move, best first.
+        :param explanation: Why the first is best, or None (no reason).
+        :returns: The hint.
+        """
+        return cls(options[0], tuple(options), "" if explanation is None else explanation.english(), explanation)
 
     def to_dict(self) -> dict[str, Any]:
         """The hint's JSON shape, as ``quiddler hint --json`` prints it (see
         [JSON shapes](../json.md#hints)).
 
-        :returns: ``{"recommended": OPTION, "options": [OPTION, ...], "reason": "..."}``.
+        :returns: ``{"recommended": OPTION, "options": [OPTION, ...], "reason": "...",
+            "explanation": EXPLANATION or null}``.
         """
         return {
             "recommended": self.recommended.to_dict(),
             "options": [o.to_dict() for o in self.options],
             "reason": self.reason,
+            "explanation": None if self.explanation is None else self.explanation.to_dict(),
         }

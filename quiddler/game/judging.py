@@ -32,8 +32,18 @@ from dataclasses import dataclass, replace
 from ..cards import Card
 from ..solver.types import Play, Word
 from .ai import EXPERT, _bonus_holders, _bonus_parts, _gifts, _Position, advise
+from .explanations import Explanation
 from .hint_types import Hint, HintOption
-from .master import _CANDIDATES, _POLICIES, MASTER, Search, SearchSettings, _next_action, explain, searchable
+from .master import (
+    _CANDIDATES,
+    _POLICIES,
+    MASTER,
+    Search,
+    SearchSettings,
+    _next_action,
+    explanation,
+    searchable,
+)
 from .players import Player
 from .sampling import Sampler, decision_seed
 from .state import Action, Discard, Draw, GoOut, LayDown, PlayerView
@@ -64,6 +74,8 @@ class Judgement:
     #: simulated finishes behind the figures (0: an exact valuation)
     samples: int
     explanation: str
+    #: the explanation as structure (the hint's), from which ``explanation`` is rendered
+    terms: Explanation | None = None
 
     @property
     def loss(self) -> float:
@@ -92,8 +104,8 @@ def _judge_expert(view: PlayerView, played: Action) -> Judgement:
     if value is None:
         value = _unlisted_value(view, played, advice)
     if value > best.value:  # valued above the expert's own choice: the best of the moves it valued
-        return Judgement(played, value, value, 0.0, 0, advice.reason)
-    return Judgement(best.to_action(view.seat), best.value, value, 0.0, 0, advice.reason)
+        return Judgement(played, value, value, 0.0, 0, advice.reason, advice.explanation)
+    return Judgement(best.to_action(view.seat), best.value, value, 0.0, 0, advice.reason, advice.explanation)
 
 
 def _words_key(words: tuple[Word, ...] | None) -> Counter[tuple[str, tuple[Card, ...]]]:
@@ -205,7 +217,8 @@ def _judge_by_search(view: PlayerView, played: Action, settings: SearchSettings,
     ranked = tuple(replace(options[k], value=means[k]) for k in order)
     result = Search(ranked, tuple(means[k] for k in order), tuple(0.0 for _ in order),
                     tuple(len(margins[k]) for k in order), False, expert)  # fmt: skip
-    return Judgement(actions[top], means[top], means[mine], se, len(gaps), explain(result))
+    why = explanation(result)
+    return Judgement(actions[top], means[top], means[mine], se, len(gaps), why.english(), why)
 
 
 def _option_of(action: Action) -> HintOption:

@@ -38,6 +38,7 @@ import time
 from dataclasses import dataclass, replace
 
 from .ai import EV, EXPERT, AIPlayer, advise
+from .explanations import Candidate, CandidateKind, Simulated, rounded
 from .hint_types import Hint, HintOption
 from .players import Player, register_player
 from .sampling import Sampler, decision_seed
@@ -201,41 +202,28 @@ def _next_action(view: PlayerView, player: Player) -> Draw | Discard | GoOut | L
 # -- explaining a search -----------------------------------------------------------
 
 
-def _phrase(option: HintOption, first_out: bool) -> str:
-    if option.action == "discard":
-        return f"waiting with the {option.card}"
-    if first_out:
-        return "going out now"
-    words = ", ".join(w.text for w in option.words or ())
-    return f"going out with {words} (discarding the {option.card})"
-
-
-def _value_text(value: float, last: bool) -> str:
-    return f"{value:.0f}%" if last else f"{value:.0f}"
+def explanation(result: Search) -> Simulated:
+    """The search in the expert's terms: the move, then what each candidate
+    averaged over the simulated finishes."""
+    best = result.best
+    last = result.last_round
+    seen_out = False
+    candidates = []
+    for option, n in zip(result.options, result.samples):
+        assert option.card is not None
+        words = None if option.action == "discard" else tuple(w.text for w in option.words or ())
+        kind: CandidateKind = ("waiting_with" if option.action == "discard"
+                               else "going_out_with" if seen_out else "going_out_now")  # fmt: skip
+        seen_out = seen_out or option.action == "go-out"
+        candidates.append(Candidate(kind, option.card, words, rounded(option.value, 0), n))
+    assert best.card is not None
+    return Simulated("go-out" if best.action == "go-out" else "discard", best.card, candidates[0].words, last,
+                     result.samples[0], tuple(candidates))  # fmt: skip
 
 
 def explain(result: Search) -> str:
-    """One sentence in the expert's terms: the move, then what each
-    candidate averaged over the simulated finishes."""
-    best = result.best
-    seen_out = False
-    phrases = []
-    for option in result.options:
-        phrases.append(_phrase(option, not seen_out))
-        seen_out = seen_out or option.action == "go-out"
-    if best.action == "go-out":
-        words = ", ".join(w.text for w in best.words or ())
-        move = f"Go out with {words} and discard the {best.card}"
-    else:
-        move = f"Wait: discard the {best.card} and keep your hand"
-    last = result.last_round
-    what = "wins" if last else "averages"
-    finishes = f"{result.samples[0]} simulated finishes of the {'game' if last else 'round'}"
-    unit = "" if last else " (your round score less the best other player's)"
-    head = f"{phrases[0]} {what} {_value_text(best.value, last)} over {finishes}{unit}"
-    rest = ", ".join(f"{p} {_value_text(o.value, last)}" + (f" (over {n})" if n != result.samples[0] else "")
-                     for p, o, n in zip(phrases[1:], result.options[1:], result.samples[1:]))  # fmt: skip
-    return f"{move}: {head}" + (f", {rest}." if rest else ".")
+    """:func:`explanation` as one English sentence."""
+    return explanation(result).english()
 
 
 def master_hint(view: PlayerView, settings: SearchSettings = MASTER, *, salt: int = 0) -> Hint:
@@ -247,7 +235,7 @@ def master_hint(view: PlayerView, settings: SearchSettings = MASTER, *, salt: in
     result = search(view, settings, salt=salt)
     if result is None:
         return advise(view, EXPERT)
-    return Hint(result.best, result.options, explain(result))
+    return Hint.of(result.options, explanation(result))
 
 
 # -- the player -------------------------------------------------------------------

@@ -39,6 +39,7 @@ from ..files import loads_json, read_text
 from ..wordlist import WordList
 from .engine import Game
 from .errors import GameRecordError
+from .explanations import Explanation
 from .judging import LEVELS, Judgement, judge
 from .record import replay
 from .state import Action, Phase, PlayerView, action_from_dict
@@ -143,6 +144,8 @@ class Decision:
     :ivar se: The loss's standard error (0 for an exact valuation).
     :ivar samples: Simulated finishes behind the values (0 for an exact valuation).
     :ivar view: The position as the seat saw it.
+    :ivar explanation_terms: ``explanation`` as structure (the hint's
+        :attr:`~quiddler.game.Hint.explanation`), for a page in another language.
     """
 
     round: int
@@ -158,6 +161,7 @@ class Decision:
     se: float
     samples: int
     view: PlayerView
+    explanation_terms: Explanation | None = None
 
     @property
     def played_text(self) -> str:
@@ -193,6 +197,7 @@ class Decision:
             "loss": round(self.loss, 2),
             "label": self.label,
             "explanation": self.explanation,
+            "explanation_terms": None if self.explanation_terms is None else self.explanation_terms.to_dict(),
             "best_value": round(self.best_value, 2),
             "played_value": round(self.played_value, 2),
             "se": round(self.se, 2),
@@ -502,7 +507,7 @@ def _decision(moment: _Moment, judgement: Judgement) -> Decision:
                     best=judgement.best.to_dict(), loss=loss, label=label_of(loss),
                     explanation=judgement.explanation, best_value=judgement.best_value,
                     played_value=judgement.played_value, se=judgement.se, samples=judgement.samples,
-                    view=moment.view)  # fmt: skip
+                    view=moment.view, explanation_terms=judgement.terms)  # fmt: skip
 
 
 def _rounds(game: Game, seat: int, decisions: Sequence[Decision]) -> tuple[RoundReview, ...]:

@@ -32,7 +32,14 @@ _MAX_COMBINATIONS = 4096
 
 class WordProblem(ValueError):
     """The words cannot be laid down from the hand; the message says why,
-    in words a player can act on."""
+    in words a player can act on.  ``reason`` names the problem and
+    ``params`` the values the message names (the browser game's protocol
+    lists them), so a page in another language can say the same."""
+
+    def __init__(self, message: str, reason: str = "no_match", **params: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +86,13 @@ def _missing_text(missing: Counter[Card], pool: Counter[Card]) -> str:
 
 def _spellings(text: str, wordlist: WordList) -> tuple[tuple[Card, ...], ...]:
     if not text.isalpha() or not text.isascii():
-        raise WordProblem(f"{shown(text)} is not a word: use the letters a to z only")
+        raise WordProblem(f"{shown(text)} is not a word: use the letters a to z only", "not_letters", word=text)
     if text not in wordlist:
-        raise WordProblem(f"{shown(text)} is not in the word list ({wordlist.name})")
+        raise WordProblem(f"{shown(text)} is not in the word list ({wordlist.name})", "not_a_word", word=text,
+                          wordlist=wordlist.name)  # fmt: skip
     spellings = wordlist.spellings(text)
     if not spellings:
-        raise WordProblem(f"{text!r} is a single card: a word needs at least two cards")
+        raise WordProblem(f"{text!r} is a single card: a word needs at least two cards", "single_card", word=text)
     return spellings
 
 
@@ -115,19 +123,25 @@ def _explain_unspellable(texts: Sequence[str], options: Sequence[tuple[tuple[Car
                          pool: Counter[Card], discard: Card | None) -> WordProblem:  # fmt: skip
     """Why no assignment fits: name the word (or the words together) and the cards missing."""
     alone = [(t, sp) for t, sp in zip(texts, options) if not any(_fits(s, pool) for s in sp)]
+    named: dict[str, object]
     if alone:
         text, spellings = alone[0]
         missing = min((_shortfall(s, pool) for s in spellings), key=Counter.total)
         message = f"you cannot spell {text!r} with your cards: it needs {_missing_text(missing, pool)}"
+        reason, named = "cannot_spell", {"word": text}
     else:  # each word fits alone, but not all together: the smallest shortfall
         combos = islice(product(*options), _MAX_COMBINATIONS)  # bounded: many two-letter cards multiply them
         missing = min((_shortfall([c for s in combo for c in s], pool) for combo in combos),
                       key=Counter.total)  # fmt: skip
         message = (f"your cards cannot spell {_list([repr(t) for t in texts])} at once: "
                    f"together they need {_missing_text(missing, pool)}")  # fmt: skip
-    if discard is not None and missing[discard]:
+        reason, named = "cannot_spell_together", {"words": list(texts)}
+    clash = discard is not None and missing[discard] > 0
+    if clash:
         message += f" (the {discard} you discard cannot be in a word too)"
-    return WordProblem(message)
+    needed = [{"card": c.face, "needed": missing[c] + pool[c], "have": pool[c]} for c in sorted(missing)]
+    return WordProblem(message, reason, **named, missing=needed,
+                       discard_in_word=discard.face if clash and discard is not None else None)  # fmt: skip
 
 
 def match_words(texts: Sequence[str], hand: Sequence[Card], wordlist: WordList, *,
@@ -145,7 +159,7 @@ def match_words(texts: Sequence[str], hand: Sequence[Card], wordlist: WordList, 
     pool = Counter(hand)
     if discard is not None:
         if not pool[discard]:
-            raise WordProblem(f"you hold no {discard} to discard")
+            raise WordProblem(f"you hold no {discard} to discard", "discard_not_in_hand", card=discard.face)
         pool[discard] -= 1
     # More words than the cards could hold, whatever the words: that is the reason, said before
     # any search (which it also keeps small: at most one word per two cards held).  Fewer words
@@ -153,7 +167,9 @@ def match_words(texts: Sequence[str], hand: Sequence[Card], wordlist: WordList, 
     if len(words) > 1 and len(words) * MIN_WORD_CARDS > pool.total():
         fewest = sum(min(len(s) for s in spellings) for spellings in options)
         raise WordProblem(f"{len(words):,} words need at least {fewest:,} cards, and you have "
-                          f"{pool.total()}{' besides the discard' if discard is not None else ''}")  # fmt: skip
+                          f"{pool.total()}{' besides the discard' if discard is not None else ''}", "too_many_words",
+                          words=len(words), fewest=fewest, held=pool.total(),
+                          besides_discard=discard is not None)  # fmt: skip
     found = list(dict.fromkeys(_assignments(options, pool)))
     if not found:
         raise _explain_unspellable(words, options, pool, discard)
@@ -167,7 +183,7 @@ def match_words(texts: Sequence[str], hand: Sequence[Card], wordlist: WordList, 
     if mode == "go-out":
         matches = _going_out(matches, discard, len(hand))
     elif all(m.discard is None and not m.left for m in matches):
-        raise WordProblem("those words use every card you hold: keep one card to discard")
+        raise WordProblem("those words use every card you hold: keep one card to discard", "no_discard_left")
     matches.sort(key=lambda m: -m.points)
     return matches
 
@@ -178,13 +194,16 @@ def _going_out(matches: list[Match], discard: Card | None, held: int) -> list[Ma
         return out
     fewest = min(matches, key=lambda m: len(m.left))
     if not fewest.left and fewest.discard is None:
-        raise WordProblem(f"those words use all {held} of your cards: going out keeps one card to discard")
+        raise WordProblem(f"those words use all {held} of your cards: going out keeps one card to discard",
+                          "go_out_no_discard", held=held)  # fmt: skip
     over = _list([str(c) for c in fewest.left])
+    cards = [c.face for c in fewest.left]
     if discard is not None:
         raise WordProblem(f"those words and the discard {discard} leave {over} over: "
-                          "going out lays down every other card in words")  # fmt: skip
+                          "going out lays down every other card in words", "cards_over", cards=cards,
+                          discard=discard.face)  # fmt: skip
     raise WordProblem(f"those words leave {over} over: going out lays down every card but one, "
-                      "which you discard")  # fmt: skip
+                      "which you discard", "cards_over", cards=cards, discard=None)  # fmt: skip
 
 
 def distinct_choices(matches: Sequence[Match]) -> bool:

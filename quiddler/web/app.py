@@ -31,7 +31,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from ..errors import IllegalActionError
-from ..game.errors import WrongPlayerError
 from ..game.players import player_names
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from .limits import AddressCounter, ClientRates, Limits, RateLimiter, client_key
@@ -44,12 +43,14 @@ from .protocol import (
     Ping,
     ProtocolError,
     dumps,
+    error_body,
     error_message,
     match_reply,
     parse_body,
     parse_join,
     parse_message,
     parse_new_table,
+    refusal,
     to_engine_action,
 )
 from .rematch import Rematches, parse_rematch
@@ -146,8 +147,15 @@ class _EdgeChecks:
         await self.app(scope, receive, send_with_headers)
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status, headers=_NO_STORE)
+def _error(status: int, code: str, message: str, params: dict[str, Any] | None = None) -> JSONResponse:
+    return JSONResponse(error_body(code, message, params), status_code=status, headers=_NO_STORE)
+
+
+def _refused(status: int, exc: ProtocolError | JoinError | ReviewRefused) -> JSONResponse:
+    """The error answer of a refusal: its code, message, params (and reason, a bad body's)."""
+    reason = exc.reason if isinstance(exc, ProtocolError) else None
+    return JSONResponse(error_body(exc.code, exc.message, exc.params, reason=reason), status_code=status,
+                        headers=_NO_STORE)  # fmt: skip
 
 
 _NO_STORE = {"cache-control": "no-store"}
@@ -269,16 +277,17 @@ class _Server:
             raise _Refused(_error(415, "bad_request", "send the body as application/json"))
         origin = request.headers.get("origin")
         if origin is not None and not self.origin_allowed(origin, request.url.scheme, request.headers.get("host")):
-            raise _Refused(_error(403, "bad_origin", f"requests from {origin} are not allowed"))
+            raise _Refused(_error(403, "bad_origin", f"requests from {origin} are not allowed", {"origin": origin[:100]}))
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > self.limits.max_body_bytes:
-                raise _Refused(_error(413, "too_large", f"the body is over {self.limits.max_body_bytes} bytes"))
+                raise _Refused(_error(413, "too_large", f"the body is over {self.limits.max_body_bytes} bytes",
+                                      {"limit": self.limits.max_body_bytes}))  # fmt: skip
         try:
             return parse_body(body)
         except ProtocolError as exc:
-            raise _Refused(_error(400, exc.code, exc.message)) from None
+            raise _Refused(_refused(400, exc)) from None
 
     def _table(self, request: Request) -> Table:
         table_id = request.path_params["table"]
@@ -297,15 +306,16 @@ class _Server:
             limit = self.limits.tables_per_client
             if self.tables.open_count(client) >= limit:
                 return _error(429, "too_many_tables", f"you have {limit} unfinished tables on this server: "
-                                                      "finish one, or wait for an unjoined one to expire")  # fmt: skip
+                                                      "finish one, or wait for an unjoined one to expire",
+                              {"limit": limit, "scope": "client"})  # fmt: skip
             if not self.creations.allow(client):
                 return _error(429, "rate_limited", "too many new tables: wait a few minutes")
             table, invite, token = self.tables.create(list(spec.seats), spec.rules, spec.hints, spec.name,
                                                       client=client)  # fmt: skip
         except ProtocolError as exc:
-            return _error(400, exc.code, exc.message)
+            return _refused(400, exc)
         except JoinError as exc:
-            return _error(exc.status, exc.code, exc.message)
+            return _refused(exc.status, exc)
         return JSONResponse({"table": table.id, "invite": invite, "seat": 0, "token": token}, status_code=201,
                             headers=_NO_STORE)  # fmt: skip
 
@@ -316,9 +326,9 @@ class _Server:
             wanted = parse_join(data)
             seat, token = await table.join(wanted.invite, wanted.name)
         except ProtocolError as exc:
-            return _error(400, exc.code, exc.message)
+            return _refused(400, exc)
         except JoinError as exc:
-            return _error(exc.status, exc.code, exc.message)
+            return _refused(exc.status, exc)
         return JSONResponse({"seat": seat, "token": token}, headers=_NO_STORE)
 
     async def rematch(self, request: Request) -> Response:
@@ -327,9 +337,9 @@ class _Server:
         try:
             new_id, seat, token = await self.rematches.claim(self.tables, table, parse_rematch(data))
         except ProtocolError as exc:
-            return _error(400, exc.code, exc.message)
+            return _refused(400, exc)
         except JoinError as exc:
-            return _error(exc.status, exc.code, exc.message)
+            return _refused(exc.status, exc)
         return JSONResponse({"table": new_id, "seat": seat, "token": token}, headers=_NO_STORE)
 
     async def table_summary(self, request: Request) -> Response:
@@ -349,7 +359,7 @@ class _Server:
         try:
             data = await table_review(self._table(request), self.tables, request.query_params.get("seat", "0"))
         except ReviewRefused as exc:
-            return _error(exc.status, exc.code, exc.message)
+            return _refused(exc.status, exc)
         return JSONResponse(data, headers=_NO_STORE)
 
     async def players(self, request: Request) -> Response:
@@ -423,10 +433,10 @@ class _Server:
                 continue
             try:
                 if text is None:
-                    raise ProtocolError("bad_message", "send JSON text frames, not binary")
+                    raise ProtocolError("bad_message", "send JSON text frames, not binary", reason="not_text")
                 await self._answer(connection, table, parse_message(text))
             except ProtocolError as exc:
-                connection.reply(error_message(exc.code, exc.message))
+                connection.reply(exc.reply())
             except Exception as exc:  # noqa: BLE001 - a bug answering one message must not drop the connection
                 log.error("table %s: answering a message failed (%s: %s)", table.id, type(exc).__name__, exc)
                 connection.reply(error_message("server_error", "the server could not answer that message"))
@@ -437,7 +447,7 @@ class _Server:
             return
         if isinstance(request, Hello):
             if connection.hello:
-                raise ProtocolError("bad_message", "this connection already said hello")
+                raise ProtocolError("bad_message", "this connection already said hello", reason="hello_twice")
             seat = None
             if request.token is not None:
                 seat = table.seat_of(request.token)
@@ -465,10 +475,8 @@ class _Server:
         if isinstance(request, ActionRequest):
             try:
                 await table.act(seat, to_engine_action(request, seat))
-            except WrongPlayerError as exc:
-                raise ProtocolError("not_your_turn", str(exc)) from None
             except IllegalActionError as exc:
-                raise ProtocolError("illegal", str(exc)) from None
+                raise refusal(exc) from None
             except StoreError as exc:
                 log.error("table %s: %s", table.id, exc)
                 raise ProtocolError("server_error", "the move could not be saved: try again") from None
@@ -477,7 +485,7 @@ class _Server:
                 raise ProtocolError("no_hints", "this table plays without hints")
             view = table.view(seat)
             if not view.my_turn:
-                raise ProtocolError("not_your_turn", "a hint is for your own turn")
+                raise ProtocolError("not_your_turn", "a hint is for your own turn", {"turn": view.turn})
             try:
                 advice = await self.tables.hint(table, view)
             except TimeoutError:

@@ -31,7 +31,6 @@ from typing import Any
 from ..errors import IllegalActionError, QuiddlerError
 from ..game.decisions import computer_action
 from ..game.engine import Game
-from ..game.errors import WrongPlayerError
 from ..game.hints import hint
 from ..game.players import player_names
 from ..game.record import game_record, replay
@@ -45,11 +44,11 @@ from .protocol import (
     Ping,
     ProtocolError,
     encode_view,
-    error_message,
     match_reply,
     parse_body,
     parse_message,
     parse_new_table,
+    refusal,
     spectator_view,
     to_engine_action,
 )
@@ -77,7 +76,7 @@ def _token(body: str) -> str:
     data = parse_body(body.encode("utf-8"))
     token = data.get("token")
     if set(data) != {"token"} or not isinstance(token, str):
-        raise ProtocolError("bad_message", 'send {"token": TOKEN}')
+        raise ProtocolError("bad_message", 'send {"token": TOKEN}', reason="bad_body")
     return token
 
 
@@ -111,7 +110,8 @@ class LocalTable:
         spec = parse_new_table(parse_body(body.encode("utf-8")), tuple(levels))
         if "human" in spec.seats[1:]:
             raise ProtocolError("bad_message", "a table with other people needs the server (quiddler serve): "
-                                               "here every other seat is a computer player")  # fmt: skip
+                                               "here every other seat is a computer player",
+                                reason="needs_server")  # fmt: skip
         game = Game(len(spec.seats), rules=spec.rules, seed=seed)
         return cls(secrets.token_urlsafe(9), secrets.token_urlsafe(32), game, list(spec.seats), spec.name,
                    spec.hints, 0)  # fmt: skip
@@ -156,7 +156,7 @@ class LocalTable:
         except (ValueError, AttributeError):
             seat = None
         if type(seat) is not int or not 0 <= seat < self.game.players:
-            raise ProtocolError("bad_seat", f"no seat {str(seat)[:20]!r} at this table")
+            raise ProtocolError("bad_seat", f"no seat {str(seat)[:20]!r} at this table", {"seat": str(seat)[:20]})
         return review(self.record(), seat, wordlist=self.game.rules.wordlist).to_dict()
 
     def rematch(self, token: str) -> LocalTable:
@@ -211,7 +211,7 @@ class LocalTable:
         try:
             return self._answer(parse_message(text))
         except ProtocolError as exc:
-            return [error_message(exc.code, exc.message)]
+            return [exc.reply()]
 
     def _answer(self, request: object) -> list[dict[str, Any]]:
         match request:
@@ -219,7 +219,7 @@ class LocalTable:
                 return [{"type": "pong"}]
             case Hello(token=token):
                 if self.hello:
-                    raise ProtocolError("bad_message", "this connection already said hello")
+                    raise ProtocolError("bad_message", "this connection already said hello", reason="hello_twice")
                 if token is not None and not secrets.compare_digest(token, self.token):
                     raise ProtocolError("bad_token", "that token holds no seat at this table")
                 self.hello, self.seat = True, None if token is None else PERSON
@@ -235,21 +235,19 @@ class LocalTable:
             case ActionRequest():
                 try:
                     self._apply(to_engine_action(request, seat))
-                except WrongPlayerError as exc:
-                    raise ProtocolError("not_your_turn", str(exc)) from None
                 except IllegalActionError as exc:
-                    raise ProtocolError("illegal", str(exc)) from None
+                    raise refusal(exc) from None
                 return [self.state()]
             case HintRequest():
                 if not self.hints:
                     raise ProtocolError("no_hints", "this table plays without hints")
                 view = self.game.view(seat)
                 if not view.my_turn:
-                    raise ProtocolError("not_your_turn", "a hint is for your own turn")
+                    raise ProtocolError("not_your_turn", "a hint is for your own turn", {"turn": view.turn})
                 return [{"type": "hint", "hint": hint(view).to_dict(), "measure": {"unit": "expected_points"}}]
             case MatchRequest():
                 return [match_reply(self.game.view(seat), request)]
-        raise ProtocolError("bad_message", "unknown message")  # parse_message returns nothing else
+        raise ProtocolError("bad_message", "unknown message", reason="unknown_type")  # parse_message returns no other
 
     def _apply(self, action: Any) -> None:
         self.game.legal(action)
@@ -283,7 +281,7 @@ def solve_answer(body: str) -> dict[str, Any]:
         data = parse_body(body.encode("utf-8"))
         cards, discard = data.get("cards"), data.get("discard", False)
         if not isinstance(cards, str) or not isinstance(discard, bool) or set(data) - {"cards", "discard"}:
-            raise ProtocolError("bad_message", 'send {"cards": TEXT, "discard": true or false}')
+            raise ProtocolError("bad_message", 'send {"cards": TEXT, "discard": true or false}', reason="bad_body")
         solution = solve(cards, discard=discard, backend="python", wordlist=None)
         words = [{**w.to_dict(), "letters": w.letters} for w in find_words(solution.cards, backend="python")]
     except (ProtocolError, QuiddlerError) as exc:
@@ -322,7 +320,7 @@ class LocalHost:
             status, answer = self._handle(op, body)
         except ProtocolError as exc:
             status = 409 if exc.code == "not_over" else 400
-            answer = {"error": exc.code, "message": exc.message}
+            answer = exc.body()
         return _text({"status": status, "body": answer})
 
     def _table(self) -> LocalTable:
@@ -357,4 +355,5 @@ class LocalHost:
                 return 200, _text(self._table().save())
             case "review":
                 return 200, self._table().review(body)
-        raise ProtocolError("bad_message", f"unknown operation {op!r}"[:100])
+        raise ProtocolError("bad_message", f"unknown operation {op!r}"[:100], {"operation": op[:40]},
+                            reason="unknown_operation")  # fmt: skip

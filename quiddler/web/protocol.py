@@ -9,8 +9,8 @@ connection stays open.  The seat an action is for never comes from a
 message: it is the seat of the connection's token, so an action that names
 a ``player`` is refused.
 
-REST (JSON bodies of at most 16 KiB; errors are ``{"error": CODE, "message": TEXT}``)
------------------------------------------------------------------------------------
+REST (JSON bodies of at most 16 KiB; errors are ``{"error": CODE, "message": TEXT, "params": {...}}``)
+-----------------------------------------------------------------------------------------------------
 
 ``POST /api/tables`` ``{"seats": ["human", "expert", ...], "rules": {...},
 "hints": true, "name": "Ann"}`` -> ``201 {"table": ID, "invite": CODE,
@@ -80,7 +80,10 @@ Client -> server:
   the next ``state`` shows it.  Refused: ``error``.
 - ``{"type": "hint"}`` -> ``{"type": "hint", "hint": HINT}``, HINT in the
   shape of ``quiddler hint --json`` (``recommended``, ``options``,
-  ``reason``), for the connection's own seat on its turn only.
+  ``reason``, and ``explanation``: the reason as structure, the kind of
+  move and the named terms of each value, from which a page renders the
+  sentence in its language; ``docs/json.md`` lists its kinds), for the
+  connection's own seat on its turn only.
 - ``{"type": "match", "words": ["quiet", "dog"], "discard": "e" or null,
   "mode": "go_out" or "lay_down"}``: words typed as text, matched to the
   hand's cards as ``quiddler play`` does -> ``{"type": "match", "matches":
@@ -108,7 +111,8 @@ Server -> client (clients ignore types and fields they do not know):
   ``{"type": "check", ...}``, ``{"type": "pong"}``.
 - ``{"type": "rematch", "by": K}``: seat K asked for a rematch of this
   finished game (``POST /api/tables/{table}/rematch``, :mod:`.rematch`).
-- ``{"type": "error", "code": CODE, "message": TEXT}``.  Codes:
+- ``{"type": "error", "code": CODE, "message": TEXT, "params": {...}}``
+  (and ``"reason"``: see Errors below).  Codes:
   ``bad_message`` (not JSON, unknown type, missing or extra field,
   oversized string, bad card, an action naming a player), ``hello_first``,
   ``bad_token``, ``not_seated`` (a spectator acting or asking a hint),
@@ -164,6 +168,75 @@ VIEW is a :class:`~quiddler.game.PlayerView` as JSON, field by field
   ``reshuffled`` (the discard pile was shuffled into a new draw pile first).
 - ``winners``: the seats with the highest total once the game is over, else empty.
 
+Errors
+------
+
+Every error keeps its ``code`` and its English ``message`` and carries
+``params``: the values the message names, ``{}`` when it names none, so a
+page in any language can say the same.  The engine's refusals
+(``illegal``, and ``not_your_turn`` for an action), ``no_match`` and
+``bad_message`` also carry ``reason``, naming the rule that refused; the
+params are then the reason's.  A string a client sent comes back cut to 64
+characters; a value that is not a string, number or bool, as its short repr.
+
+Codes with params (any code not listed has none): ``bad_origin``
+``{origin}``; ``too_large`` ``{limit}`` (bytes); ``too_many_tables``
+``{limit, scope}`` (``scope`` ``"client"`` for the 429, ``"server"`` for
+the 503); ``bad_seat`` ``{max}`` (a review's seat: the highest there is)
+or, in the static site's table, ``{seat}``; ``not_your_turn`` for a hint
+``{turn}`` (the seat to move).  No params: ``bad_request``, ``no_table``,
+``rate_limited``, ``bad_invite``, ``table_full``, ``not_over``,
+``rematch_taken``, ``bad_token``, ``busy``, ``hello_first``,
+``not_seated``, ``not_started``, ``no_hints``, ``server_error``,
+``bad_save``.
+
+``illegal`` (and ``not_your_turn``) reasons, the engine's rules:
+``wrong_player`` ``{turn, player}`` (code ``not_your_turn``: it is seat
+``turn``'s turn, not ``player``'s), ``game_over``, ``draw_first``,
+``already_drew``, ``discard_pile_empty``, ``draw_pile_empty``,
+``final_turn`` (a plain discard on a final turn: lay down and discard),
+``already_went_out`` ``{player}`` (going out on a final turn: ``player``
+went out), ``nobody_went_out`` (a lay-down when nobody went out),
+``first_turn_no_go_out``, ``cards_left`` ``{count}`` (going out leaves
+``count`` cards besides the discard), ``not_a_word`` ``{word}`` (not in
+the word list), ``too_short`` ``{word}`` (a one-card word),
+``misspelled`` ``{cards, word}``, ``not_in_hand`` ``{card}``,
+``used_too_often`` ``{card, used, held}``, ``malformed``.
+
+``no_match`` reasons, the typed words' problem: ``not_letters`` ``{word}``,
+``not_a_word`` ``{word, wordlist}``, ``single_card`` ``{word}``,
+``discard_not_in_hand`` ``{card}``, ``too_many_words`` ``{words, fewest,
+held, besides_discard}`` (``words`` words need at least ``fewest`` cards,
+the hand has ``held``), ``cannot_spell`` ``{word, missing,
+discard_in_word}`` and ``cannot_spell_together`` ``{words, missing,
+discard_in_word}`` (``missing``: ``[{"card", "needed", "have"}, ...]``,
+the cards short; ``discard_in_word``: the named discard, when it is among
+them, else null), ``no_discard_left`` (a final turn's words use every
+card), ``go_out_no_discard`` ``{held}`` (going out's words use all
+``held`` cards), ``cards_over`` ``{cards, discard}`` (going out leaves
+``cards``; ``discard`` the one named, or null), ``too_many_ways``
+``{limit}``.
+
+``bad_message`` reasons, each with the ``field`` it is about (a name, or a
+path such as ``words[0][1]`` or ``rules.turn_limit``) unless said:
+``not_json`` (no field), ``not_object`` ``{field, value}``,
+``duplicate_field`` ``{field}``, ``missing_field`` ``{field}``,
+``unknown_field`` ``{field}`` (rules: and ``known``, the fields there
+are), ``names_player`` (no field), ``not_string`` ``{field, value}``,
+``not_list`` ``{field, value}``, ``too_long`` ``{field, length, limit}``
+(characters), ``too_many`` ``{field, length, limit}`` (entries),
+``bad_card`` ``{field, value}``, ``bad_value`` ``{field, value}`` (a
+source, mode, ``watch`` or ``hints`` that is none of the allowed),
+``unknown_type`` ``{field, value}``, ``empty`` ``{field}``,
+``not_printable`` ``{field}``, ``fixed_field`` ``{field}`` (the word
+list), ``too_large`` ``{field, limit, value}``, ``bad_rules``
+``{detail}`` (rules the engine cannot play; ``detail`` is the engine's
+English reason), ``seat_count`` ``{min, max, count}``, ``bad_seat_kind``
+``{field, value, known}``, ``creator_seat`` ``{field}``; and with no
+params ``not_text`` (a binary frame), ``hello_twice``; in the static
+site's table also ``bad_body``, ``needs_server`` (another person's seat)
+and ``unknown_operation`` ``{operation}``.
+
 Never in any message before the game is over: another seat's hand, the
 draw pile, the game's seed, the record.
 """
@@ -175,8 +248,9 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from ..cards import Card
-from ..errors import QuiddlerError
+from ..errors import IllegalActionError, QuiddlerError
 from ..game.engine import Game
+from ..game.errors import WrongPlayerError
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..game.state import Action, Discard, Draw, GoOut, LayDown, Phase, PlayerView, PublicEvent, word_of
 from ..play.spelling import WordProblem, match_words
@@ -192,9 +266,11 @@ __all__ = [
     "Ping",
     "ProtocolError",
     "encode_view",
+    "error_body",
     "error_message",
     "match_reply",
     "parse_message",
+    "refusal",
     "spectator_view",
     "to_engine_action",
 ]
@@ -209,16 +285,51 @@ MAX_WORD_CARDS = 20
 
 
 class ProtocolError(Exception):
-    """A message the server refuses; ``code`` is the error reply's code."""
+    """A message the server refuses: ``code`` is the error reply's code,
+    ``params`` the values its message names and ``reason`` (for the codes
+    that have one) the finer cause, so a page can say it in any language."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None, *,
+                 reason: str | None = None) -> None:  # fmt: skip
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = dict(params or {})
+        self.reason = reason
+
+    def reply(self) -> dict[str, Any]:
+        """The WebSocket ``error`` message."""
+        return error_message(self.code, self.message, self.params, reason=self.reason)
+
+    def body(self) -> dict[str, Any]:
+        """The HTTP error body."""
+        return error_body(self.code, self.message, self.params, reason=self.reason)
 
 
-def error_message(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+def error_message(code: str, message: str, params: dict[str, Any] | None = None, *,
+                  reason: str | None = None) -> dict[str, Any]:  # fmt: skip
+    """``{"type": "error", "code", "message", "params"}`` (and ``"reason"`` when given)."""
+    out = {"type": "error", "code": code, "message": message, "params": dict(params or {})}
+    if reason is not None:
+        out["reason"] = reason
+    return out
+
+
+def error_body(code: str, message: str, params: dict[str, Any] | None = None, *,
+               reason: str | None = None) -> dict[str, Any]:  # fmt: skip
+    """An HTTP error's body: ``{"error": CODE, "message", "params"}`` (and ``"reason"`` when given)."""
+    out = {"error": code, "message": message, "params": dict(params or {})}
+    if reason is not None:
+        out["reason"] = reason
+    return out
+
+
+def refusal(exc: IllegalActionError) -> ProtocolError:
+    """The engine's refusal of an action as the client's error: ``not_your_turn``
+    for another seat's turn, else ``illegal``; the rule that refused it as
+    ``reason``, with its params."""
+    code = "not_your_turn" if isinstance(exc, WrongPlayerError) else "illegal"
+    return ProtocolError(code, str(exc), exc.params, reason=exc.reason)
 
 
 # -- client messages -------------------------------------------------------------
@@ -267,21 +378,31 @@ class CheckRequest:
 ClientMessage = Hello | ActionRequest | HintRequest | MatchRequest | Ping | CheckRequest
 
 
-def _bad(message: str) -> ProtocolError:
-    return ProtocolError("bad_message", message)
+def _bad(message: str, reason: str, **params: Any) -> ProtocolError:
+    return ProtocolError("bad_message", message, params, reason=reason)
+
+
+def _value(value: Any) -> Any:
+    """A client's value as an error's param: a string cut to :data:`MAX_STRING`
+    characters, a number or bool as it is, anything else as its shortened repr."""
+    if isinstance(value, str):
+        return value[:MAX_STRING]
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return _shown(value)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _bad(f"field {_shown(key)} appears twice")
+            raise _bad(f"field {_shown(key)} appears twice", "duplicate_field", field=_value(key))
         out[key] = value
     return out
 
 
 def _reject_constant(name: str) -> Any:
-    raise _bad(f"not a JSON number: {name}")
+    raise _bad(f"not a JSON number: {name}", "not_json")
 
 
 def _shown(value: Any) -> str:
@@ -293,19 +414,20 @@ def _fields(data: dict[str, Any], what: str, required: set[str], optional: froze
     """``data`` has every required field and nothing but the known ones."""
     missing = sorted(required - data.keys())
     if missing:
-        raise _bad(f"{what} needs the field {_shown(missing[0])}")
+        raise _bad(f"{what} needs the field {_shown(missing[0])}", "missing_field", field=missing[0])
     extra = sorted(data.keys() - required - optional)
     if extra:
         if "player" in extra and what == "an action":
-            raise _bad("an action must not name a player: the seat is the one of your token")
-        raise _bad(f"{what} has an unknown field {_shown(extra[0])}")
+            raise _bad("an action must not name a player: the seat is the one of your token", "names_player")
+        raise _bad(f"{what} has an unknown field {_shown(extra[0])}", "unknown_field", field=_value(extra[0]))
 
 
 def _string(value: Any, what: str, limit: int = MAX_STRING) -> str:
     if not isinstance(value, str):
-        raise _bad(f"{what} must be a string, not {_shown(value)}")
+        raise _bad(f"{what} must be a string, not {_shown(value)}", "not_string", field=what, value=_value(value))
     if len(value) > limit:
-        raise _bad(f"{what} is too long ({len(value)} characters; at most {limit})")
+        raise _bad(f"{what} is too long ({len(value)} characters; at most {limit})", "too_long", field=what,
+                   length=len(value), limit=limit)  # fmt: skip
     return value
 
 
@@ -314,14 +436,15 @@ def _card(value: Any, what: str) -> Card:
     try:
         return Card.parse(face)
     except QuiddlerError as exc:
-        raise _bad(f"{what}: {exc}") from None
+        raise _bad(f"{what}: {exc}", "bad_card", field=what, value=face) from None
 
 
 def _list(value: Any, what: str, limit: int) -> list[Any]:
     if not isinstance(value, list):
-        raise _bad(f"{what} must be a list, not {_shown(value)}")
+        raise _bad(f"{what} must be a list, not {_shown(value)}", "not_list", field=what, value=_value(value))
     if len(value) > limit:
-        raise _bad(f"{what} is too long ({len(value)} entries; at most {limit})")
+        raise _bad(f"{what} is too long ({len(value)} entries; at most {limit})", "too_many", field=what,
+                   length=len(value), limit=limit)  # fmt: skip
     return value
 
 
@@ -335,13 +458,15 @@ def _words(value: Any) -> tuple[tuple[Card, ...], ...]:
 
 def _action(value: Any) -> ActionRequest:
     if not isinstance(value, dict):
-        raise _bad(f"action must be an object, not {_shown(value)}")
+        raise _bad(f"action must be an object, not {_shown(value)}", "not_object", field="action",
+                   value=_value(value))  # fmt: skip
     kind = value.get("type")
     if kind == "draw":
         _fields(value, "an action", {"type", "source"})
         source = value["source"]
         if source not in ("pile", "discard"):
-            raise _bad(f"a draw's source must be 'pile' or 'discard', not {_shown(source)}")
+            raise _bad(f"a draw's source must be 'pile' or 'discard', not {_shown(source)}", "bad_value",
+                       field="source", value=_value(source))  # fmt: skip
         return ActionRequest("draw", source=source)
     if kind == "discard":
         _fields(value, "an action", {"type", "card"})
@@ -349,7 +474,8 @@ def _action(value: Any) -> ActionRequest:
     if kind in ("go_out", "lay_down"):
         _fields(value, "an action", {"type", "words", "discard"})
         return ActionRequest(kind, card=_card(value["discard"], "discard"), words=_words(value["words"]))
-    raise _bad(f"unknown action type {_shown(kind)} (expected draw, discard, go_out or lay_down)")
+    raise _bad(f"unknown action type {_shown(kind)} (expected draw, discard, go_out or lay_down)", "unknown_type",
+               field="action.type", value=_value(kind))  # fmt: skip
 
 
 def _json_object(text: str | bytes, what: str, not_json: str) -> dict[str, Any]:
@@ -361,9 +487,10 @@ def _json_object(text: str | bytes, what: str, not_json: str) -> dict[str, Any]:
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as exc:
-        raise _bad(f"{not_json}: {exc}"[:200]) from None
+        raise _bad(f"{not_json}: {exc}"[:200], "not_json") from None
     if not isinstance(data, dict):
-        raise _bad(f"{what} must be a JSON object, not {type(data).__name__}")
+        raise _bad(f"{what} must be a JSON object, not {type(data).__name__}", "not_object", field=what,
+                   value=type(data).__name__)  # fmt: skip
     return data
 
 
@@ -375,7 +502,7 @@ def parse_message(text: str) -> ClientMessage:
         if "watch" in data:
             _fields(data, "hello", {"type", "watch"})
             if data["watch"] is not True:
-                raise _bad("watch must be true")
+                raise _bad("watch must be true", "bad_value", field="watch", value=_value(data["watch"]))
             return Hello(None)
         _fields(data, "hello", {"type", "token"})
         return Hello(_string(data["token"], "token"))
@@ -389,10 +516,11 @@ def parse_message(text: str) -> ClientMessage:
         _fields(data, "match", {"type", "words", "mode"}, frozenset({"discard"}))
         texts = tuple(_string(w, f"words[{i}]", 32) for i, w in enumerate(_list(data["words"], "words", MAX_WORDS)))
         if not texts:
-            raise _bad("match needs at least one word")
+            raise _bad("match needs at least one word", "empty", field="words")
         mode = data["mode"]
         if mode not in ("go_out", "lay_down"):
-            raise _bad(f"mode must be 'go_out' or 'lay_down', not {_shown(mode)}")
+            raise _bad(f"mode must be 'go_out' or 'lay_down', not {_shown(mode)}", "bad_value", field="mode",
+                       value=_value(mode))  # fmt: skip
         discard = data.get("discard")
         return MatchRequest(texts, None if discard is None else _card(discard, "discard"), mode)
     if kind == "ping":
@@ -401,7 +529,8 @@ def parse_message(text: str) -> ClientMessage:
     if kind == "check":
         _fields(data, "check", {"type", "words"})
         return CheckRequest(_words(data["words"]))
-    raise _bad(f"unknown message type {_shown(kind)} (expected hello, action, hint, match, check or ping)")
+    raise _bad(f"unknown message type {_shown(kind)} (expected hello, action, hint, match, check or ping)",
+               "unknown_type", field="type", value=_value(kind))  # fmt: skip
 
 
 def to_engine_action(request: ActionRequest, seat: int) -> Action:
@@ -429,12 +558,13 @@ def match_reply(view: PlayerView, request: MatchRequest) -> dict[str, Any]:
     for text in request.words:
         ways *= max(1, len(words.spellings(text.strip().lower())))
         if ways > MAX_SPELLING_COMBINATIONS:
-            raise ProtocolError("no_match", "too many words to match at once")
+            raise ProtocolError("no_match", "too many words to match at once", {"limit": MAX_SPELLING_COMBINATIONS},
+                                reason="too_many_ways")  # fmt: skip
     try:
         found = match_words(request.words, view.hand, words, discard=request.discard,
                             mode="go-out" if request.mode == "go_out" else "lay-down")  # fmt: skip
     except WordProblem as exc:
-        raise ProtocolError("no_match", str(exc)) from None
+        raise ProtocolError("no_match", str(exc), exc.params, reason=exc.reason) from None
     return {"type": "match", "matches": [
         {"words": [[c.face for c in w.cards] for w in m.words], "discard": None if m.discard is None else m.discard.face,
          "left": [c.face for c in m.left], "points": m.points} for m in found]}  # fmt: skip
@@ -474,11 +604,12 @@ def parse_name(value: Any, default: str) -> str:
         return default
     name = " ".join(_string(value, "name").split())
     if not name:
-        raise _bad("name must not be empty")
+        raise _bad("name must not be empty", "empty", field="name")
     if len(name) > MAX_NAME:
-        raise _bad(f"name is too long ({len(name)} characters; at most {MAX_NAME})")
+        raise _bad(f"name is too long ({len(name)} characters; at most {MAX_NAME})", "too_long", field="name",
+                   length=len(name), limit=MAX_NAME)  # fmt: skip
     if not name.isprintable():
-        raise _bad("name must be printable text")
+        raise _bad("name must be printable text", "not_printable", field="name")
     return name
 
 
@@ -487,27 +618,31 @@ def parse_rules(value: Any) -> Rules:
     if value is None:
         return Rules()
     if not isinstance(value, dict):
-        raise _bad(f"rules must be an object, not {_shown(value)}")
+        raise _bad(f"rules must be an object, not {_shown(value)}", "not_object", field="rules", value=_value(value))
     known = [f.name for f in fields(Rules) if f.name != "wordlist"]
     for key in value:
         if key == "wordlist":
-            raise _bad("rules: a table plays with the ENABLE word list; wordlist cannot be set")
+            raise _bad("rules: a table plays with the ENABLE word list; wordlist cannot be set", "fixed_field",
+                       field="rules.wordlist")  # fmt: skip
         if key not in known:
-            raise _bad(f"rules: unknown field {_shown(key)} (known: {', '.join(known)})")
+            raise _bad(f"rules: unknown field {_shown(key)} (known: {', '.join(known)})", "unknown_field",
+                       field=_value(key), known=known)  # fmt: skip
     sizes = value.get("round_sizes")
     if sizes is not None:
         _list(sizes, "rules.round_sizes", MAX_ROUNDS)
     limit = value.get("turn_limit")
     if isinstance(limit, int) and limit > MAX_TURN_LIMIT:
-        raise _bad(f"rules.turn_limit must be at most {MAX_TURN_LIMIT}, not {limit}")
+        raise _bad(f"rules.turn_limit must be at most {MAX_TURN_LIMIT}, not {limit}", "too_large",
+                   field="rules.turn_limit", limit=MAX_TURN_LIMIT, value=limit)  # fmt: skip
     for name in ("longest_word_bonus", "most_words_bonus"):
         bonus = value.get(name)
         if isinstance(bonus, int) and bonus > MAX_BONUS:
-            raise _bad(f"rules.{name} must be at most {MAX_BONUS:,} (the solver's bound), not {bonus}")
+            raise _bad(f"rules.{name} must be at most {MAX_BONUS:,} (the solver's bound), not {bonus}", "too_large",
+                       field=f"rules.{name}", limit=MAX_BONUS, value=bonus)  # fmt: skip
     try:
         return Rules.from_dict(value)
     except (TypeError, ValueError) as exc:
-        raise _bad(f"rules: {exc}") from None
+        raise _bad(f"rules: {exc}", "bad_rules", detail=str(exc)[:200]) from None
 
 
 def parse_new_table(data: dict[str, Any], players: tuple[str, ...]) -> NewTable:
@@ -515,22 +650,25 @@ def parse_new_table(data: dict[str, Any], players: tuple[str, ...]) -> NewTable:
     _fields(data, "a new table", {"seats"}, frozenset({"rules", "hints", "name"}))
     seats = _list(data["seats"], "seats", MAX_PLAYERS)
     if len(seats) < MIN_PLAYERS:
-        raise _bad(f"a table needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(seats)}")
+        raise _bad(f"a table needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(seats)}", "seat_count",
+                   min=MIN_PLAYERS, max=MAX_PLAYERS, count=len(seats))  # fmt: skip
     for number, kind in enumerate(seats):
         _string(kind, f"seats[{number}]")
         if kind != "human" and kind not in players:
             raise _bad(f"seats[{number}]: {_shown(kind)} is neither 'human' nor a computer player "
-                       f"({', '.join(players)})")  # fmt: skip
+                       f"({', '.join(players)})", "bad_seat_kind", field=f"seats[{number}]", value=_value(kind),
+                       known=list(players))  # fmt: skip
     if seats[0] != "human":
-        raise _bad("seats[0] is the creator's seat: it must be 'human'")
+        raise _bad("seats[0] is the creator's seat: it must be 'human'", "creator_seat", field="seats[0]")
     hints = data.get("hints", True)
     if not isinstance(hints, bool):
-        raise _bad(f"hints must be true or false, not {_shown(hints)}")
+        raise _bad(f"hints must be true or false, not {_shown(hints)}", "bad_value", field="hints",
+                   value=_value(hints))  # fmt: skip
     rules = parse_rules(data.get("rules"))
     try:
         rules.check_players(len(seats))
     except ValueError as exc:
-        raise _bad(str(exc)) from None
+        raise _bad(str(exc), "bad_rules", detail=str(exc)[:200]) from None
     return NewTable(tuple(seats), rules, hints, parse_name(data.get("name"), "Player 1"))
 
 

@@ -30,19 +30,21 @@ KEPT_REVIEWS = 256
 
 
 class ReviewRefused(Exception):
-    """No review: ``status`` is the HTTP status (400, 409, 503)."""
+    """No review: ``status`` is the HTTP status (400, 409, 503); ``params``
+    the values the message names."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.params = dict(params or {})
 
 
 def _seat(text: str, players: int) -> int:
     if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) < players:
         return int(text)
-    raise ReviewRefused(400, "bad_seat", f"seat must be a seat number, 0 to {players - 1}")
+    raise ReviewRefused(400, "bad_seat", f"seat must be a seat number, 0 to {players - 1}", {"max": players - 1})
 
 
 async def table_review(table: Table, tables: Tables, seat_text: str) -> dict[str, Any]:

@@ -120,13 +120,15 @@ class SeatState:
 
 
 class JoinError(Exception):
-    """A join refused: ``status`` is the HTTP status (403, 404, 409)."""
+    """A join refused: ``status`` is the HTTP status (403, 404, 409);
+    ``params`` the values the message names."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.params = dict(params or {})
 
 
 def plain_action(view: PlayerView) -> Action:
@@ -475,7 +477,8 @@ class Tables:
         JoinError (503) when the server holds its maximum of tables."""
         if self.open_count() >= self.limits.max_tables:
             raise JoinError(503, "too_many_tables", f"the server holds its maximum of {self.limits.max_tables} "
-                                                    "tables: try again later")  # fmt: skip
+                                                    "tables: try again later",
+                            {"limit": self.limits.max_tables, "scope": "server"})  # fmt: skip
         game = Game(len(kinds), rules=rules, seed=seed)
         table_id = new_table_id()
         while table_id in self.tables or self.store.load(table_id) is not None:

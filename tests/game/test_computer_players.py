@@ -162,7 +162,7 @@ def test_only_the_allowed_draw_is_offered() -> None:
 
 def test_hint_to_dict_shape() -> None:
     data = hint(position_view(cards("qu,i,e,t,er"))).to_dict()
-    assert set(data) == {"recommended", "options", "reason"}
+    assert set(data) == {"recommended", "options", "reason", "explanation"}
     assert data["recommended"] == data["options"][0]
     for option in data["options"]:
         assert set(option) == {"action", "card", "words", "value"}

@@ -462,3 +462,50 @@ def test_a_final_turn_must_draw_first_and_lay_down_real_words() -> None:
         game.legal(LayDown(0, ("cat",), card))  # type: ignore[arg-type]
     with pytest.raises(InvalidWordError, match="not a word"):
         game.legal(LayDown(0, (Word("at", (Card("a"), "t")),), card))  # type: ignore[arg-type]
+
+
+def test_each_refusal_names_its_rule_and_the_values_its_message_names() -> None:
+    """A page in another language says why from ``reason`` and ``params`` alone."""
+    game = Game(2, seed=11, rules=Rules(wordlist=WordList(["cat", "at", "in", "thin"], name="tiny"),
+                                        round_sizes=(3,), no_going_out_first_turn=True))  # fmt: skip
+    rig(game, 1, "c,a,t", top="s")
+
+    def refused(action: object) -> tuple[str, dict[str, object]]:
+        with pytest.raises(IllegalActionError) as info:
+            game.legal(action)  # type: ignore[arg-type]
+        return info.value.reason, info.value.params
+
+    assert refused(Draw(0)) == ("wrong_player", {"turn": 1, "player": 0})
+    assert refused(Discard(1, Card("c"))) == ("draw_first", {})
+    assert refused(LayDown(1, (), Card("c"))) == ("draw_first", {})
+    assert refused("draw") == ("malformed", {})
+    game.apply(Draw(1, "discard"))  # hand c,a,t,s
+    assert refused(Draw(1)) == ("already_drew", {})
+    assert refused(Discard(1, Card("z"))) == ("not_in_hand", {"card": "z"})
+    assert refused(GoOut(1, (word_of(["c", "a", "t"]),), Card("s"))) == ("first_turn_no_go_out", {})
+    assert refused(LayDown(1, (), Card("s"))) == ("nobody_went_out", {})
+    game._turns[1] = 2  # a later turn: going out is allowed by the first-turn rule
+    assert refused(GoOut(1, (word_of(["a", "t"]),), Card("s"))) == ("cards_left", {"count": 1})
+    assert refused(GoOut(1, (word_of(["t", "a", "c"]),), Card("s"))) == ("not_a_word", {"word": "tac"})
+    assert refused(GoOut(1, (word_of(["c"]),), Card("s"))) == ("too_short", {"word": "c"})
+    forged = dataclasses.replace(word_of(["a", "t"]), text="cat")
+    assert refused(GoOut(1, (forged,), Card("s"))) == ("misspelled", {"cards": "at", "word": "cat"})
+    assert refused(GoOut(1, (word_of(["c", "a", "t"]),), Card("c"))) == (
+        "used_too_often", {"card": "c", "used": 2, "held": 1})  # fmt: skip
+    game.apply(GoOut(1, (word_of(["c", "a", "t"]),), Card("s")))
+    game.apply(Draw(0))
+    assert refused(Discard(0, game.view(0).hand[0])) == ("final_turn", {})
+    assert refused(GoOut(0, (), game.view(0).hand[0])) == ("already_went_out", {"player": 1})
+    game.apply(LayDown(0, (), game.view(0).hand[0]))
+    assert refused(Draw(1)) == ("game_over", {})
+
+
+def test_the_discard_pile_and_the_draw_pile_refusals_name_their_pile() -> None:
+    game = Game(2, seed=9, rules=Rules(reshuffle_discards=False))
+    game._discard, game._draw = [], []
+    with pytest.raises(WrongPhaseError) as info:
+        game.legal(Draw(1, "discard"))
+    assert info.value.reason == "discard_pile_empty"
+    with pytest.raises(WrongPhaseError) as info:
+        game.legal(Draw(1))
+    assert info.value.reason == "draw_pile_empty"

@@ -65,6 +65,7 @@ def test_the_expert_reviewed_by_the_expert_loses_nothing(expert_vs_greedy: dict[
         assert len(result.decisions) == len(seat_actions(record, seat)) >= 8
         assert all(d.loss == 0 and d.label == "best" and d.played == d.best for d in result.decisions)
         assert result.loss_total == 0 and result.accuracy == 100
+        assert_explained(result)
 
 
 def test_every_move_of_the_seat_is_a_decision_in_order(expert_vs_greedy: dict[str, Any]) -> None:
@@ -248,6 +249,16 @@ def test_master_reviewed_by_master_on_its_own_samples_loses_nothing(monkeypatch:
             assert d.loss == 0 and d.played == d.best, d
         if not d.samples:
             assert d.se == 0
+    assert all(d.explanation_terms.to_dict()["kind"] == "simulated" for d in searched if d.explanation_terms)
+    assert_explained(result)
+
+
+def assert_explained(result: GameReview) -> None:
+    """Each decision's explanation comes as structure too, which renders to the very sentence."""
+    for d in result.decisions:
+        assert d.explanation_terms is not None and d.explanation_terms.english() == d.explanation
+        terms = d.to_dict()["explanation_terms"]
+        assert terms == json.loads(json.dumps(d.explanation_terms.to_dict())) and terms["kind"]
 
 
 def test_master_judges_a_planted_wait_on_the_same_samples(monkeypatch: pytest.MonkeyPatch) -> None:

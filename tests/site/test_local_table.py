@@ -225,7 +225,8 @@ def test_a_finished_game_is_reviewed_in_the_page_as_the_server_reviews_it() -> N
     table = host.table
     assert table is not None
     assert json.loads(host.handle("review", '{"seat": 0}')) == {
-        "status": 409, "body": {"error": "not_over", "message": "the review is shown once the game is over"}}
+        "status": 409, "body": {"error": "not_over", "message": "the review is shown once the game is over",
+                                "params": {}}}  # fmt: skip
     _, state = send(table, {"type": "hello", "token": table.token})
     play_to_the_end(table, [state])
     for bad in ('{"seat": 2}', '{"seat": "0"}', "[]", "nonsense"):

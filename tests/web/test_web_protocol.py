@@ -460,7 +460,8 @@ def test_illegal_moves_get_the_engines_reason(client: TestClient) -> None:
         assert state["view"]["my_turn"]  # seat 1 plays first
         ws.send_json({"type": "action", "action": {"type": "discard", "card": "q"}})
         reply = ws.receive_json()
-        assert reply == {"type": "error", "code": "illegal", "message": "draw a card first"}
+        assert reply == {"type": "error", "code": "illegal", "message": "draw a card first", "params": {},
+                         "reason": "draw_first"}  # fmt: skip
         ws.send_json({"type": "action", "action": {"type": "draw", "source": "pile"}})
         state = until(ws, lambda m: m["type"] == "state")
         absent = next(f for f in ("z", "q", "x", "j") if f not in state["view"]["hand"])
@@ -492,7 +493,7 @@ def test_hints_for_the_own_seat_on_its_turn(client_for: Client) -> None:
         ws.send_json({"type": "hint"})
         reply = until(ws, lambda m: m["type"] in ("hint", "error"))
         assert reply["type"] == "hint"
-        assert set(reply["hint"]) == {"recommended", "options", "reason"}
+        assert set(reply["hint"]) == {"recommended", "options", "reason", "explanation"}
         assert reply["hint"]["recommended"]["action"] in ("draw-pile", "take-discard")
     off = new_table(client, ["human", "easy"], rules=SHORT, hints=False)
     with connect(client, off["table"]) as ws:
