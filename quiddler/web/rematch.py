@@ -62,7 +62,7 @@ class Rematches:
             raise JoinError(409, "not_over", "a rematch is offered once the game is over")
         async with self._lock:
             offer = self._offers.get(table.id)
-            if offer is None or tables.get(offer.table_id) is None:
+            if offer is None or await tables.get(offer.table_id) is None:
                 offer = await self._make(tables, table, seat)
                 self._offers[table.id] = offer
                 while len(self._offers) > MAX_OFFERS:
@@ -78,7 +78,7 @@ class Rematches:
     @staticmethod
     async def _make(tables: Tables, table: Table, by: int) -> _Offer:
         seats = table.seats
-        new, invite, first = tables.create([s.kind for s in seats], table.game.rules, table.hints,
+        new, invite, first = await tables.create([s.kind for s in seats], table.game.rules, table.hints,
                                            seats[0].name or "Player 1")  # fmt: skip
         offer = _Offer(new.id, by, {0: first})
         for number, seat in enumerate(seats[1:], start=1):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import hashlib
 import hmac
 import logging
@@ -466,43 +467,46 @@ class Tables:
         """Unfinished tables held: all of them, or those ``client`` made since the server started."""
         return sum(1 for table in self.tables.values() if not table.over and client in (None, table.client))
 
-    def create(self, kinds: list[str], rules: Rules, hints: bool, name: str,
-               seed: int | None = None, client: str | None = None) -> tuple[Table, str, str]:  # fmt: skip
+    async def create(self, kinds: list[str], rules: Rules, hints: bool, name: str | None,
+                     seed: int | None = None, client: str | None = None) -> tuple[Table, str, str]:  # fmt: skip
         """A new table with the creator in seat 0: (table, invite, token).
         ``seed`` fixes the deal (tests); by default it is random.
         ``client`` is who asked (see :func:`~quiddler.web.limits.client_key`),
-        for the per-client limits; it is kept in memory only.  Raises
-        JoinError (503) when the server holds its maximum of tables."""
+        for the per-client limits; it is kept in memory only.  With ``name``
+        None every seat is left free (a rematch: each person collects their
+        own).  Raises JoinError (503) when the server holds its maximum of tables."""
         if self.open_count() >= self.limits.max_tables:
             raise JoinError(503, "too_many_tables", f"the server holds its maximum of {self.limits.max_tables} "
                                                     "tables: try again later")  # fmt: skip
         game = Game(len(kinds), rules=rules, seed=seed)
         table_id = new_table_id()
-        while table_id in self.tables or self.store.load(table_id) is not None:
+        while table_id in self.tables or await self.stored(self.store.load, table_id) is not None:
             table_id = new_table_id()
         invite, token = new_invite(), new_token()
-        seats = [SeatState(HUMAN, name, hash_secret(token))]
+        seats = [SeatState(HUMAN, name, None if name is None else hash_secret(token))]
         seats += [SeatState(kind, None, None) for kind in kinds[1:]]
-        self.store.create_table(table_id, game.seed, rules.settings(), hints, hash_secret(invite),
-                                [SeatRow(s.kind, s.name, s.token_hash) for s in seats])  # fmt: skip
+        await self.stored(self.store.create_table, table_id, game.seed, rules.settings(), hints, hash_secret(invite),
+                          [SeatRow(s.kind, s.name, s.token_hash) for s in seats])  # fmt: skip
         table = Table(self, table_id, game, seats, hints, hash_secret(invite), 0)
         table.client = client
         self.tables[table_id] = table
         table.start_computers()
         return table, invite, token
 
-    def get(self, table_id: str) -> Table | None:
+    async def get(self, table_id: str) -> Table | None:
         """The table, from memory or rebuilt from the store; None if there is none."""
         table = self.tables.get(table_id)
         if table is None:
             table = self._finished.pop(table_id, None)
             if table is None:
-                row = self.store.load(table_id)
+                row = await self.stored(self.store.load, table_id)
                 if row is None:
                     return None
                 table = self._rebuild(row)
                 if table is None:
                     return None
+                if table.over and not row.finished:
+                    await self.stored(self.store.mark_finished, row.id)  # killed between its last move and this
             self.tables[table_id] = table
             table.start_computers()  # a computer to move plays on (on a shared store, unless another process is)
         return table
@@ -517,31 +521,31 @@ class Tables:
         except (ValueError, TypeError, KeyError) as exc:
             log.error("table %s does not replay (%s): left out", row.id, exc)
             return None
-        if game.over and not row.finished:
-            self.store.mark_finished(row.id)  # killed between its last action and marking it over
         seats = [SeatState(s.kind, s.name, s.token_hash) for s in row.seats]
         return Table(self, row.id, game, seats, row.hints, row.invite_hash, len(row.actions))
 
-    def resume(self) -> int:
+    async def resume(self) -> int:
         """Load every unfinished table and let its computers play on (and,
         on a shared store, start hearing the other processes); how many were loaded."""
         self.coordinator.start()
-        self.purge()
-        for row in self.store.unfinished():
+        await self.purge()
+        for row in await self.stored(self.store.unfinished):
             if row.id not in self.tables:
                 table = self._rebuild(row)
                 if table is not None:
+                    if table.over:  # killed between its last action and marking it over
+                        await self.stored(self.store.mark_finished, row.id)
                     self.tables[row.id] = table
         for table in self.tables.values():
             table.start_computers()
         return len(self.tables)
 
-    def purge(self) -> None:
+    async def purge(self) -> None:
         """Drop what is kept no longer (see :class:`~quiddler.web.limits.Limits`)."""
         now, day, limits = time.time(), 86400.0, self.limits
-        gone = self.store.purge(finished_before=now - limits.keep_finished_days * day,
-                                unfinished_before=now - limits.keep_unfinished_days * day,
-                                lobby_before=now - limits.keep_lobby_days * day)  # fmt: skip
+        gone = await self.stored(functools.partial(self.store.purge, finished_before=now - limits.keep_finished_days * day,
+                                                   unfinished_before=now - limits.keep_unfinished_days * day,
+                                                   lobby_before=now - limits.keep_lobby_days * day))  # fmt: skip
         for table_id in gone:
             self.tables.pop(table_id, None)
             self._finished.pop(table_id, None)
