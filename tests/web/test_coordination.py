@@ -11,14 +11,23 @@ after the death.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from quiddler.game.engine import Game
+from quiddler.game.rules import Rules
+from quiddler.game.state import Action, PlayerView
 from quiddler.web.app import create_app
+from quiddler.web.limits import Limits
 from quiddler.web.store import SeatRow, open_store
+from quiddler.web.tables import Table, Tables
 
 ORIGIN = "http://testserver"
 
@@ -63,3 +72,76 @@ def test_a_slow_store_call_holds_up_no_other_request(call: str, pg_url: str) -> 
         assert released == [True], "the server answered nothing while its store call waited"
         assert asked == [201 if call == "create_table" else 200]
     store.close()
+
+
+# -- a computer's move after the death of the server that leased it -------------------------------------
+
+
+SHORT = Rules(round_sizes=(3, 4))
+PATIENCE = 60.0
+
+
+class Listener:
+    """A connection that keeps what it is sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.messages: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.messages.append(json.loads(text))
+
+
+async def eventually(condition: Callable[[], bool], what: str) -> None:
+    """Wait (on the event loop) until ``condition()`` holds; fail after PATIENCE seconds."""
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        await asyncio.sleep(0.02)
+
+
+async def _never_decides(table: Table, strategy: str, view: PlayerView) -> Action:
+    await asyncio.Event().wait()
+    raise AssertionError("unreachable")
+
+
+def _computer_first() -> int:
+    return next(seed for seed in range(100, 200) if Game(2, rules=SHORT, seed=seed).turn == 1)
+
+
+async def _dies(tables: Tables) -> None:
+    """The server dies as a killed process does: its lease is left to run
+    out, its connections to the database drop."""
+    await tables.close()
+    tables.store.close()
+
+
+@pytest.mark.parametrize("survivor", ["connected before the death", "first asked after the death",
+                                      "holding the table, nobody connected"])  # fmt: skip
+def test_a_computer_move_leased_by_a_server_that_dies_is_played_by_another(survivor: str, pg_url: str) -> None:
+    async def scenario() -> None:
+        dying = Tables(open_store(pg_url), Limits(), workers=2)
+        other = Tables(open_store(pg_url), Limits(), workers=2)
+        await dying.resume()
+        await other.resume()
+        dying.decide = _never_decides  # type: ignore[method-assign]
+        table, _, token = await dying.create(["human", "easy"], SHORT, True, "Ann", seed=_computer_first())
+        assert table.playing  # the computer moves first: the dying server leased its move and thinks
+        ann = Listener(0)
+        if survivor != "first asked after the death":
+            held = await other.get(table.id)
+            assert held is not None
+            if survivor == "connected before the death":
+                await held.connect(ann)
+        await _dies(dying)
+        there = await other.get(table.id)
+        assert there is not None
+        if survivor != "connected before the death":
+            await there.connect(ann)
+        await eventually(lambda: there.moves >= 2, "the computer's move was taken over")
+        assert there.seat_of(token) == 0 and there.view(0).my_turn
+        await other.close()
+        other.store.close()
+
+    asyncio.run(scenario())
