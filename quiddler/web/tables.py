@@ -194,9 +194,12 @@ class Table:
                 found = number
         return found
 
-    def connected(self) -> set[int | None]:
+    def connected(self) -> set[int]:
         """The seats with a connection, to this process or another."""
-        return {listener.seat for listener in self.listeners} | self.elsewhere
+        return self._seats_here() | self.elsewhere
+
+    def _seats_here(self) -> set[int]:
+        return {listener.seat for listener in self.listeners if listener.seat is not None}
 
     def seats_json(self) -> list[dict[str, Any]]:
         connected = self.connected()
@@ -245,12 +248,12 @@ class Table:
 
     async def connect(self, listener: Listener) -> None:
         async with self.lock:
-            seat = listener.seat
-            shown, here = seat in self.connected(), self._seat_here(seat)
+            seat, shown = listener.seat, self.connected()
+            first_here = seat not in self._seats_here()
             self.listeners.add(listener)
-            if seat is not None and not here:
+            if seat is not None and first_here:
                 await self._mark_connected(seat, True)
-            if seat is not None and not shown:
+            if self.connected() != shown:
                 self.broadcast()  # the others see the seat come online
             else:
                 listener.send(self.message_for(seat))
@@ -259,16 +262,13 @@ class Table:
         async with self.lock:
             if listener not in self.listeners:
                 return
+            seat, shown = listener.seat, self.connected()
             self.listeners.discard(listener)
-            seat = listener.seat
-            if seat is not None and not self._seat_here(seat):
+            if seat is not None and seat not in self._seats_here():
                 await self._mark_connected(seat, False)
-                if seat not in self.elsewhere:
-                    self.broadcast()
+            if self.connected() != shown:
+                self.broadcast()
         self.host.forget_if_done(self)
-
-    def _seat_here(self, seat: int | None) -> bool:
-        return seat is not None and any(listener.seat == seat for listener in self.listeners)
 
     async def _mark_connected(self, seat: int, connected: bool) -> None:
         """Tell the other processes whether this one holds a connection of
@@ -288,8 +288,7 @@ class Table:
         """The connection to the database is back: say again which seats
         this process holds (a process's marks are dropped while it is away)."""
         async with self.lock:
-            for seat in {listener.seat for listener in self.listeners} - {None}:
-                assert seat is not None
+            for seat in self._seats_here():
                 await self._mark_connected(seat, True)
 
     async def join(self, invite: str, name: str | None) -> tuple[int, str]:

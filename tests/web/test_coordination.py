@@ -21,11 +21,13 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from quiddler.game.decisions import computer_action
 from quiddler.game.engine import Game
 from quiddler.game.rules import Rules
 from quiddler.game.state import Action, PlayerView
 from quiddler.web.app import create_app
 from quiddler.web.limits import Limits
+from quiddler.web.rematch import Rematches
 from quiddler.web.store import SeatRow, open_store
 from quiddler.web.tables import Table, Tables
 
@@ -143,5 +145,99 @@ def test_a_computer_move_leased_by_a_server_that_dies_is_played_by_another(survi
         assert there.seat_of(token) == 0 and there.view(0).my_turn
         await other.close()
         other.store.close()
+
+    asyncio.run(scenario())
+
+
+# -- every server shows the same seats connected and the same rematch ------------------------------------
+
+
+def _connected(table: Table) -> list[bool]:
+    return [seat["connected"] for seat in table.seats_json()]
+
+
+def test_every_server_shows_the_seats_connected_to_any_of_them(pg_url: str) -> None:
+    async def scenario() -> None:
+        first = Tables(open_store(pg_url), Limits(), workers=2)
+        second = Tables(open_store(pg_url), Limits(), workers=2)
+        for tables in (first, second):
+            await tables.resume()
+        made, invite, _ = await first.create(["human", "human", "human"], SHORT, True, "Ann")
+        await made.join(invite, "Bo")
+        await made.join(invite, "Cy")
+        here, there = made, await second.get(made.id)
+        assert there is not None
+        ann, bo, watching = Listener(0), Listener(1), Listener(None)
+        await here.connect(ann)
+        await there.connect(bo)
+        await there.connect(watching)
+        both = [True, True, False]
+        await eventually(lambda: _connected(here) == _connected(there) == both, "both servers show Ann and Bo")
+        await eventually(lambda: watching.messages[-1]["seats"][0]["connected"], "Bo's spectator is told of Ann")
+        await there.disconnect(bo)
+        await eventually(lambda: _connected(here) == _connected(there) == [True, False, False], "Bo left")
+        await there.connect(bo)
+        await eventually(lambda: _connected(here) == both, "Bo is back")
+        await _dies(first)  # Ann's server: she counts as connected no longer, once the seats next change
+        cy = Listener(2)
+        await there.connect(cy)
+        assert _connected(there) == [False, True, True]
+        await second.close()
+        second.store.close()
+
+    asyncio.run(scenario())
+
+
+async def _finished_table(tables: Tables) -> tuple[Table, list[str]]:
+    """A two-person one-round table played to its end: (table, tokens)."""
+    table, invite, ann = await tables.create(["human", "human"], Rules(round_sizes=(3,)), True, "Ann")
+    _, bo = await table.join(invite, "Bo")
+    while not table.over:
+        seat = table.game.turn
+        await table.act(seat, computer_action("easy", table.game.seed, table.view(seat)))
+    return table, [ann, bo]
+
+
+def test_every_server_offers_the_same_rematch(pg_url: str) -> None:
+    async def scenario() -> None:
+        first = Tables(open_store(pg_url), Limits(), workers=2)
+        second = Tables(open_store(pg_url), Limits(), workers=2)
+        for tables in (first, second):
+            await tables.resume()
+        old, (ann, bo) = await _finished_table(first)
+        there = await second.get(old.id)
+        assert there is not None and there.over
+        bo_there = Listener(1)
+        await there.connect(bo_there)
+        rematches = Rematches(), Rematches()
+        new_id, seat, _ = await rematches[0].claim(first, old, ann)
+        assert seat == 0
+        again = await first.get(new_id)
+        assert again is not None and not again.full  # Bo has not taken his seat yet
+        await again.connect(Listener(0))  # Ann waits at the new table
+        await eventually(lambda: {"type": "rematch", "by": 0} in bo_there.messages, "Bo's server tells him")
+        assert rematches[1].offered_by(there) == 0
+        same_id, seat, _ = await rematches[1].claim(second, there, bo)
+        assert (same_id, seat) == (new_id, 1)
+        await eventually(lambda: again.full, "Bo's seat is taken on Ann's server too")
+        for tables in (first, second):
+            await tables.close()
+            tables.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_two_servers_asked_for_a_rematch_at_once_make_one(pg_url: str) -> None:
+    async def scenario() -> None:
+        first = Tables(open_store(pg_url), Limits(), workers=2)
+        second = Tables(open_store(pg_url), Limits(), workers=2)
+        old, (ann, bo) = await _finished_table(first)
+        there = await second.get(old.id)
+        assert there is not None
+        asked = await asyncio.gather(Rematches().claim(first, old, ann), Rematches().claim(second, there, bo))
+        assert asked[0][0] == asked[1][0] and [seat for _, seat, _ in asked] == [0, 1]
+        for tables in (first, second):
+            await tables.close()
+            tables.store.close()
 
     asyncio.run(scenario())
