@@ -2,7 +2,7 @@
 
 Each process holds the tables it serves in memory (:mod:`~quiddler.web.tables`)
 and any other process may change them: a person connected elsewhere moves,
-takes a seat, or a computer plays.  Three mechanisms keep that safe, all of
+takes a seat, or a computer plays.  Four mechanisms keep that safe, all of
 them on a store that several processes share (PostgreSQL); with a store
 one process has to itself (SQLite) each is a no-op.
 
