@@ -76,11 +76,11 @@ class Coordinator:
         self._stop: Callable[[], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def start(self) -> None:
-        """Hear the other processes (call on the event loop)."""
+    async def start(self) -> None:
+        """Hear the other processes, from when this returns."""
         if self.store.shared and self._stop is None:
             self._loop = asyncio.get_running_loop()
-            self._stop = self.store.listen(self._heard_elsewhere)
+            self._stop = await asyncio.to_thread(self.store.listen, self._heard_elsewhere)
 
     def stop(self) -> None:
         if self._stop is not None:

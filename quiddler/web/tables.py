@@ -605,7 +605,7 @@ class Tables:
     async def resume(self) -> int:
         """Load every unfinished table and let its computers play on (and,
         on a shared store, start hearing the other processes); how many were loaded."""
-        self.coordinator.start()
+        await self.coordinator.start()
         await self.purge()
         for row in await self.stored(self.store.unfinished):
             if row.id not in self.tables:

@@ -178,7 +178,8 @@ def test_every_server_shows_the_seats_connected_to_any_of_them(pg_url: str) -> N
         await eventually(lambda: _connected(here) == _connected(there) == [True, False, False], "Bo left")
         await there.connect(bo)
         await eventually(lambda: _connected(here) == both, "Bo is back")
-        await _dies(first)  # Ann's server: she counts as connected no longer, once the seats next change
+        await _dies(first)  # Ann's server: she counts as connected no longer, shown so once the seats next change
+        await eventually(lambda: not second.store.connected_elsewhere(made.id), "the dead server's seats stop counting")
         cy = Listener(2)
         await there.connect(cy)
         assert _connected(there) == [False, True, True]

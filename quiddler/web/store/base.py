@@ -96,8 +96,8 @@ class Store(abc.ABC):
 
     def listen(self, tell: Callable[[str], None]) -> Callable[[], None]:
         """Call ``tell(note)`` (on another thread) for every change another
-        process makes (see :mod:`~quiddler.web.coordination`); the function
-        returned stops listening.  A store one process has to itself has
+        process makes from when this returns (see :mod:`~quiddler.web.coordination`);
+        the function returned stops listening.  A store one process has to itself has
         nothing to tell."""
         return lambda: None
 

@@ -344,12 +344,15 @@ class PostgresStore(Store):
 
     def listen(self, tell: Callable[[str], None]) -> Callable[[], None]:
         """Hear the other processes' notifications on a thread and connection
-        of their own; ``tell`` gets ``"<kind> <table> [<moves>]"`` for each,
+        of their own, once listening (or after a few seconds without the
+        database); ``tell`` gets ``"<kind> <table> [<moves>]"`` for each,
         ``"down"`` when the connection is lost and ``"up"`` once it is back
         (what was missed meanwhile must be read again)."""
-        stopping = threading.Event()
-        thread = threading.Thread(target=self._hear, args=(tell, stopping), name="quiddler-listen", daemon=True)
+        stopping, listening = threading.Event(), threading.Event()
+        thread = threading.Thread(target=self._hear, args=(tell, stopping, listening), name="quiddler-listen",
+                                  daemon=True)  # fmt: skip
         thread.start()
+        listening.wait(CONNECT_SECONDS)  # what is marked or said from now on counts, and is heard
 
         def stop() -> None:
             stopping.set()
@@ -368,13 +371,14 @@ class PostgresStore(Store):
         db.execute(f"DELETE FROM presence WHERE origin NOT IN ({_LIVE})")
         db.execute(f"DELETE FROM processes WHERE origin NOT IN ({_LIVE})")
 
-    def _hear(self, tell: Callable[[str], None], stopping: threading.Event) -> None:
+    def _hear(self, tell: Callable[[str], None], stopping: threading.Event, listening: threading.Event) -> None:
         down = False
         while not stopping.is_set():
             try:
                 with self._connect() as db:
                     db.execute(f"LISTEN {CHANNEL}")
                     self._register(db)
+                    listening.set()
                     if down:
                         down = False
                         tell("up")
