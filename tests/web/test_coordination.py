@@ -31,8 +31,6 @@ from quiddler.web.rematch import Rematches
 from quiddler.web.store import SeatRow, open_store
 from quiddler.web.tables import Table, Tables
 
-ORIGIN = "http://testserver"
-
 
 @pytest.mark.parametrize("call", ["create_table", "load"])
 def test_a_slow_store_call_holds_up_no_other_request(call: str, pg_url: str) -> None:
