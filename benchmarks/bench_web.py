@@ -449,8 +449,9 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))  # the throw-away PostgreSQL cluster of the tests
     result = asyncio.run(_run_all(args))
     for setup in result["setups"]:
+        ratio = "none held by the first setup" if setup["tables_vs_first"] is None else f"{setup['tables_vs_first']}x the first setup"
         print(f"{setup['store']}, {setup['processes']} process(es): tables within p99 <= {args.target_ms:.0f} ms: "
-              f"{setup['tables_within_target']} ({setup['tables_vs_first']}x the first setup)")
+              f"{setup['tables_within_target']} ({ratio})")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {args.json}")

@@ -232,7 +232,7 @@ class _Server:
         owned = not isinstance(self.db, Store)  # a store handed in is closed by whoever opened it
         store = open_store(self.db) if not isinstance(self.db, Store) else self.db
         self._tables = Tables(store, self.limits, self.workers)
-        loaded = self.tables.resume()
+        loaded = await self.tables.resume()
         if loaded:
             log.info("resumed %d table%s from %s", loaded, "" if loaded == 1 else "s", store.shown)
         loop = asyncio.get_running_loop()
@@ -259,7 +259,7 @@ class _Server:
         """Drop expired tables every few minutes: unjoined ones expire within the hour."""
         while True:
             await asyncio.sleep(300)
-            self.tables.purge()
+            await self.tables.purge()
 
     # -- checks ------------------------------------------------------------
 
@@ -289,9 +289,9 @@ class _Server:
         except ProtocolError as exc:
             raise _Refused(_refused(400, exc)) from None
 
-    def _table(self, request: Request) -> Table:
+    async def _table(self, request: Request) -> Table:
         table_id = request.path_params["table"]
-        table = self.tables.get(table_id) if _TABLE_ID.match(table_id) else None
+        table = await self.tables.get(table_id) if _TABLE_ID.match(table_id) else None
         if table is None:
             raise _Refused(_error(404, "no_table", "no such table"))
         return table
@@ -310,7 +310,7 @@ class _Server:
                               {"limit": limit, "scope": "client"})  # fmt: skip
             if not self.creations.allow(client):
                 return _error(429, "rate_limited", "too many new tables: wait a few minutes")
-            table, invite, token = self.tables.create(list(spec.seats), spec.rules, spec.hints, spec.name,
+            table, invite, token = await self.tables.create(list(spec.seats), spec.rules, spec.hints, spec.name,
                                                       client=client)  # fmt: skip
         except ProtocolError as exc:
             return _refused(400, exc)
@@ -320,7 +320,7 @@ class _Server:
                             headers=_NO_STORE)  # fmt: skip
 
     async def join(self, request: Request) -> Response:
-        table = self._table(request)
+        table = await self._table(request)
         data = await self._body(request)
         try:
             wanted = parse_join(data)
@@ -332,7 +332,7 @@ class _Server:
         return JSONResponse({"seat": seat, "token": token}, headers=_NO_STORE)
 
     async def rematch(self, request: Request) -> Response:
-        table = self._table(request)
+        table = await self._table(request)
         data = await self._body(request)
         try:
             new_id, seat, token = await self.rematches.claim(self.tables, table, parse_rematch(data))
@@ -343,12 +343,12 @@ class _Server:
         return JSONResponse({"table": new_id, "seat": seat, "token": token}, headers=_NO_STORE)
 
     async def table_summary(self, request: Request) -> Response:
-        table = self._table(request)
+        table = await self._table(request)
         self.tables.forget_if_done(table)  # a finished game read from the store need not stay in memory
         return JSONResponse(table.summary(), headers=_NO_STORE)
 
     async def record(self, request: Request) -> Response:
-        table = self._table(request)
+        table = await self._table(request)
         if not table.over:
             return _error(403, "not_over", "the record is shown once the game is over")
         self.tables.forget_if_done(table)
@@ -357,7 +357,7 @@ class _Server:
 
     async def review(self, request: Request) -> Response:
         try:
-            data = await table_review(self._table(request), self.tables, request.query_params.get("seat", "0"))
+            data = await table_review(await self._table(request), self.tables, request.query_params.get("seat", "0"))
         except ReviewRefused as exc:
             return _refused(exc.status, exc)
         return JSONResponse(data, headers=_NO_STORE)
@@ -397,7 +397,7 @@ class _Server:
             table: Table | None = None
             try:
                 table_id = websocket.path_params["table"]
-                table = self.tables.get(table_id) if _TABLE_ID.match(table_id) else None
+                table = await self.tables.get(table_id) if _TABLE_ID.match(table_id) else None
                 if table is None:
                     connection.reply(error_message("no_table", "no such table"))
                     connection.close(1008)

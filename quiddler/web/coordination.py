@@ -2,7 +2,7 @@
 
 Each process holds the tables it serves in memory (:mod:`~quiddler.web.tables`)
 and any other process may change them: a person connected elsewhere moves,
-takes a seat, or a computer plays.  Three mechanisms keep that safe, all of
+takes a seat, or a computer plays.  Four mechanisms keep that safe, all of
 them on a store that several processes share (PostgreSQL); with a store
 one process has to itself (SQLite) each is a no-op.
 
@@ -17,9 +17,18 @@ one process has to itself (SQLite) each is a no-op.
   computer is thinking here) catches up at once and tells its connections
   the new state; any other table is dropped from memory, to be rebuilt
   from the store when someone comes for it, so a process spends nothing
-  on the moves of tables it does not serve.  After the connection to the
-  database was lost, every table served catches up (what was said
-  meanwhile is not heard again).
+  on the moves of tables it does not serve.  A note names what changed
+  (a seat taken, an action, a seat's connections, a rematch), and only
+  that is read again.  After the connection to the database was lost,
+  every table served catches up (what was said meanwhile is not heard
+  again) and says again which seats it holds connections of.
+* **Who is connected.**  Each process marks in the store the seats it
+  holds a connection of (:meth:`~quiddler.web.store.Store.mark_connected`)
+  while it is alive: a mark counts only while the process's listening
+  connection to the database is open, so the marks of a process that
+  died stop counting at once.  Every process shows a seat connected when
+  any process holds it; one that died stops being shown so when the
+  table's connections next change.
 * **Computer moves.**  A computer's move is played by the process that
   holds its lease (:meth:`~quiddler.web.store.Store.claim`), renewed while
   it thinks; a process that finds the lease held by another tries again
@@ -45,6 +54,9 @@ from .store import Store, StoreError
 if TYPE_CHECKING:
     from .tables import Table, Tables
 
+#: What another process may change at a table, as its notes name it.
+CHANGES = frozenset({"seat", "action", "presence", "rematch"})
+
 __all__ = ["LEASE_SECONDS", "Coordinator"]
 
 log = logging.getLogger("quiddler.web")
@@ -64,11 +76,11 @@ class Coordinator:
         self._stop: Callable[[], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def start(self) -> None:
-        """Hear the other processes (call on the event loop)."""
+    async def start(self) -> None:
+        """Hear the other processes, from when this returns."""
         if self.store.shared and self._stop is None:
             self._loop = asyncio.get_running_loop()
-            self._stop = self.store.listen(self._heard_elsewhere)
+            self._stop = await asyncio.to_thread(self.store.listen, self._heard_elsewhere)
 
     def stop(self) -> None:
         if self._stop is not None:
@@ -87,23 +99,26 @@ class Coordinator:
             return  # the store said so in the log; moves are refused until it is back
         if note == "up":
             for table_id in list(self.tables.tables):
-                self._changed(table_id)
+                self._changed(table_id, CHANGES, again=True)
             return
-        _, _, rest = note.partition(" ")
-        self._changed(rest.partition(" ")[0])
+        kind, _, rest = note.partition(" ")
+        if kind in CHANGES:
+            self._changed(rest.partition(" ")[0], frozenset({kind}))
 
-    def _changed(self, table_id: str) -> None:
+    def _changed(self, table_id: str, changed: frozenset[str], again: bool = False) -> None:
         table = self.tables.tables.get(table_id)
         if table is None:
             return
         if table.listeners or table.playing:
-            asyncio.get_running_loop().create_task(self._catch_up(table))
+            asyncio.get_running_loop().create_task(self._catch_up(table, changed, again))
         else:
             del self.tables.tables[table_id]  # not served here: rebuilt from the store when needed
 
-    async def _catch_up(self, table: Table) -> None:
+    async def _catch_up(self, table: Table, changed: frozenset[str], again: bool) -> None:
         try:
-            await table.catch_up()
+            if again:
+                await table.remark_connected()
+            await table.catch_up(changed)
         except StoreError as exc:
             log.warning("table %s: %s", table.id, exc)
 

@@ -1,29 +1,28 @@
 """Rematch: the same seats, names, rules and hints at a new table, with a
 new deal, once a game is over.
 
-The first seat to ask makes the new table; every human seat of the old
-table gets its own seat there, in the same place, with a fresh token that
-only the holder of the old seat's token can collect (each asks for its
-own).  The others at the old table are told that a rematch is offered
-(a ``rematch`` message) and choose whether to take their seat.  Offers
-live in the server's memory: after a restart a finished table can be
-offered a rematch again (a second new table).
+The first seat to ask makes the new table, linked to the old one in the
+store; every human seat of the old table has its own seat there, in the
+same place, which only the holder of the old seat's token can collect,
+with a fresh token (each asks for its own, once).  The new table starts
+when every person has collected their seat.  The others at the old table
+are told that a rematch is offered (a ``rematch`` message) and choose
+whether to take their seat.  The link is kept with the table, so every
+server on a shared store offers the same rematch, and after a restart
+too; of two servers asked at once, one makes it and the other hands out
+seats at that one.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import Any
 
-from .protocol import _fields, _string, dumps
+from .protocol import _fields, _string
+from .store import RematchRow, StaleError
 from .tables import JoinError, Table, Tables
 
 __all__ = ["Rematches", "parse_rematch"]
-
-#: Offers kept at once; the oldest is forgotten first (its new table goes on).
-MAX_OFFERS = 1000
 
 
 def parse_rematch(data: dict[str, Any]) -> str:
@@ -32,24 +31,16 @@ def parse_rematch(data: dict[str, Any]) -> str:
     return _string(data["token"], "token")
 
 
-@dataclass(slots=True)
-class _Offer:
-    table_id: str
-    by: int
-    tokens: dict[int, str] = field(default_factory=dict)  #: seats not collected yet -> their token
-
-
 class Rematches:
-    """The rematches offered by this server's finished tables."""
+    """Making rematches, one at a time in this process."""
 
     def __init__(self) -> None:
-        self._offers: OrderedDict[str, _Offer] = OrderedDict()
         self._lock = asyncio.Lock()
 
-    def offered_by(self, table: Table) -> int | None:
+    @staticmethod
+    def offered_by(table: Table) -> int | None:
         """The seat that offered a rematch of this table, or None."""
-        offer = self._offers.get(table.id)
-        return None if offer is None else offer.by
+        return None if table.rematch is None else table.rematch.by
 
     async def claim(self, tables: Tables, table: Table, token: str) -> tuple[str, int, str]:
         """The token's seat at the rematch of ``table``: (new table, seat,
@@ -61,29 +52,16 @@ class Rematches:
         if not table.over:
             raise JoinError(409, "not_over", "a rematch is offered once the game is over")
         async with self._lock:
-            offer = self._offers.get(table.id)
-            if offer is None or tables.get(offer.table_id) is None:
-                offer = await self._make(tables, table, seat)
-                self._offers[table.id] = offer
-                while len(self._offers) > MAX_OFFERS:
-                    self._offers.popitem(last=False)
-                message = dumps({"type": "rematch", "by": seat})
-                for listener in list(table.listeners):
-                    listener.send(message)
-            new_token = offer.tokens.pop(seat, None)
-        if new_token is None:
-            raise JoinError(409, "rematch_taken", "this seat's place at the rematch was collected already")
-        return offer.table_id, seat, new_token
-
-    @staticmethod
-    async def _make(tables: Tables, table: Table, by: int) -> _Offer:
-        seats = table.seats
-        new, invite, first = tables.create([s.kind for s in seats], table.game.rules, table.hints,
-                                           seats[0].name or "Player 1")  # fmt: skip
-        offer = _Offer(new.id, by, {0: first})
-        for number, seat in enumerate(seats[1:], start=1):
-            if not seat.computer:
-                taken, token = await new.join(invite, seat.name)
-                assert taken == number, "the next free seat is the same seat"
-                offer.tokens[number] = token
-        return offer
+            new = None if table.rematch is None else await tables.get(table.rematch.table_id)
+            if new is None:  # none yet, or its table expired unplayed: make one
+                seats = table.seats
+                try:
+                    new, _, _ = await tables.create([s.kind for s in seats], table.game.rules, table.hints, None,
+                                                    rematch_of=(table.id, seat))  # fmt: skip
+                    await table.offer_rematch(RematchRow(new.id, seat))
+                except StaleError:  # another server made it first: its seats are handed out
+                    await table.catch_up(frozenset({"rematch"}))
+                    new = None if table.rematch is None else await tables.get(table.rematch.table_id)
+                    if new is None:
+                        raise JoinError(409, "rematch_taken", "the rematch is no longer kept") from None
+        return new.id, seat, await new.collect(seat, table.seats[seat].name)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import hashlib
 import hmac
 import logging
@@ -45,10 +46,10 @@ from ..game.hints import Hint, hint
 from ..game.record import game_record
 from ..game.rules import Rules
 from ..game.state import Action, Discard, Draw, LayDown, Phase, PlayerView, action_from_dict
-from .coordination import Coordinator
+from .coordination import CHANGES, Coordinator
 from .limits import Limits
 from .protocol import ProtocolError, dumps, encode_view, spectator_view
-from .store import SeatRow, StaleError, Store, TableRow
+from .store import RematchRow, SeatRow, StaleError, Store, StoreError, TableRow
 from .thinking import FairPool
 
 __all__ = ["HUMAN", "JoinError", "Listener", "SeatState", "Table", "Tables", "computer_action", "hash_secret"]
@@ -146,7 +147,7 @@ class Table:
     """One game at one table."""
 
     def __init__(self, host: Tables, table_id: str, game: Game, seats: list[SeatState], hints: bool,
-                 invite_hash: str, moves: int) -> None:  # fmt: skip
+                 invite_hash: str, moves: int, rematch: RematchRow | None = None) -> None:  # fmt: skip
         self.host = host
         self.id = table_id
         self.game = game
@@ -156,6 +157,10 @@ class Table:
         self.moves = moves  #: actions accepted (stored) so far
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
+        #: Seats connected to other processes (a shared store), as last read.
+        self.elsewhere: frozenset[int] = frozenset()
+        #: The rematch offered, once the game is over (:mod:`~quiddler.web.rematch`).
+        self.rematch = rematch
         self._computer_task: asyncio.Task[None] | None = None
         self.client: str | None = None  #: who made it (this run of the server only), for the per-client limits
         self._version = 0  # bumps on every change a message shows
@@ -191,8 +196,15 @@ class Table:
                 found = number
         return found
 
+    def connected(self) -> set[int]:
+        """The seats with a connection, to this process or another."""
+        return self._seats_here() | self.elsewhere
+
+    def _seats_here(self) -> set[int]:
+        return {listener.seat for listener in self.listeners if listener.seat is not None}
+
     def seats_json(self) -> list[dict[str, Any]]:
-        connected = {listener.seat for listener in self.listeners}
+        connected = self.connected()
         return [
             {"seat": number, "kind": seat.kind, "name": seat.kind if seat.computer else seat.name,
              "taken": seat.taken, "connected": seat.computer or number in connected, "fallback": seat.fallback}
@@ -238,24 +250,48 @@ class Table:
 
     async def connect(self, listener: Listener) -> None:
         async with self.lock:
-            had_seat = self._seat_connected(listener.seat)
+            seat, shown = listener.seat, self.connected()
+            first_here = seat not in self._seats_here()
             self.listeners.add(listener)
-            if listener.seat is not None and not had_seat:
+            if seat is not None and first_here:
+                await self._mark_connected(seat, True)
+            if self.connected() != shown:
                 self.broadcast()  # the others see the seat come online
             else:
-                listener.send(self.message_for(listener.seat))
+                listener.send(self.message_for(seat))
 
     async def disconnect(self, listener: Listener) -> None:
         async with self.lock:
             if listener not in self.listeners:
                 return
+            seat, shown = listener.seat, self.connected()
             self.listeners.discard(listener)
-            if listener.seat is not None and not self._seat_connected(listener.seat):
+            if seat is not None and seat not in self._seats_here():
+                await self._mark_connected(seat, False)
+            if self.connected() != shown:
                 self.broadcast()
         self.host.forget_if_done(self)
 
-    def _seat_connected(self, seat: int | None) -> bool:
-        return seat is not None and any(listener.seat == seat for listener in self.listeners)
+    async def _mark_connected(self, seat: int, connected: bool) -> None:
+        """Tell the other processes whether this one holds a connection of
+        the seat, and read theirs again (a shared store: a process that
+        died is no longer counted).  Only what is shown depends on it, so a
+        database out of reach leaves it as it was."""
+        store = self.host.store
+        if not store.shared:
+            return
+        try:
+            await self.host.stored(store.mark_connected, self.id, seat, connected)
+            self.elsewhere = await self.host.stored(store.connected_elsewhere, self.id)
+        except StoreError as exc:
+            log.warning("table %s: %s", self.id, exc)
+
+    async def remark_connected(self) -> None:
+        """The connection to the database is back: say again which seats
+        this process holds (a process's marks are dropped while it is away)."""
+        async with self.lock:
+            for seat in self._seats_here():
+                await self._mark_connected(seat, True)
 
     async def join(self, invite: str, name: str | None) -> tuple[int, str]:
         """Give the next free human seat to the holder of the invite: its
@@ -267,19 +303,49 @@ class Table:
                 free = next((n for n, seat in enumerate(self.seats) if not seat.taken), None)
                 if free is None:
                     raise JoinError(409, "table_full", "every seat at this table is taken")
-                seat_name = name if name is not None else f"Player {free + 1}"
-                token = new_token()
-                token_hash = hash_secret(token)
                 try:
-                    await self.host.stored(self.host.store.take_seat, self.id, free, seat_name, token_hash)
+                    token = await self._take(free, name if name is not None else f"Player {free + 1}")
                     break
                 except StaleError:  # another process gave that seat away first
                     await self._catch_up()
-            self.seats[free].name = seat_name
-            self.seats[free].token_hash = token_hash
-            self.broadcast()
-            self.start_computers()
-            return free, token
+        self.start_computers()
+        return free, token
+
+    async def collect(self, seat: int, name: str | None) -> str:
+        """Give seat ``seat`` of a rematch to its person: a new token
+        (JoinError 409 if the seat was collected already, here or elsewhere)."""
+        async with self.lock:
+            try:
+                token = await self._take(seat, name or f"Player {seat + 1}")
+            except StaleError:
+                raise JoinError(409, "rematch_taken", "this seat's place at the rematch was collected already") from None
+        self.start_computers()
+        return token
+
+    async def _take(self, seat: int, name: str) -> str:
+        """Store the free seat as taken by ``name``, then show it (under the
+        lock): a new token; StaleError if the seat is not free in the store."""
+        if self.seats[seat].taken:
+            raise StaleError(f"seat {seat} of table {self.id} is taken")
+        token = new_token()
+        token_hash = hash_secret(token)
+        await self.host.stored(self.host.store.take_seat, self.id, seat, name, token_hash)
+        self.seats[seat].name, self.seats[seat].token_hash = name, token_hash
+        self.broadcast()
+        return token
+
+    async def offer_rematch(self, rematch: RematchRow) -> None:
+        """A rematch of this finished table was made (here or elsewhere): tell
+        every connection, once."""
+        async with self.lock:
+            self._offered(rematch)
+
+    def _offered(self, rematch: RematchRow) -> None:
+        if self.rematch != rematch:
+            self.rematch = rematch
+            message = dumps({"type": "rematch", "by": rematch.by})
+            for listener in list(self.listeners):
+                listener.send(message)
 
     async def act(self, seat: int, action: Action) -> None:
         """Apply a person's action for ``seat``: checked by the engine,
@@ -312,29 +378,40 @@ class Table:
     def view(self, seat: int) -> PlayerView:
         return self.game.view(seat)
 
-    async def _catch_up(self) -> None:
-        """Take in the seats and actions other processes stored since this
-        table last looked, and tell the listeners if any (under the lock)."""
-        store = self.host.store
-        rows = await self.host.stored(store.seats, self.id)
-        actions = await self.host.stored(store.actions_since, self.id, self.moves)
-        seated = False
-        for seat, row in zip(self.seats, rows, strict=True):
-            if (seat.name, seat.token_hash) != (row.name, row.token_hash):
-                seat.name, seat.token_hash = row.name, row.token_hash
-                seated = True
-        if seated:
-            self.broadcast()
-        for data in actions:  # one state per move, as the process that stored it sent them
-            self.game.apply(action_from_dict(data))
-            self.moves += 1
-            self.broadcast()
+    async def _catch_up(self, changed: frozenset[str] = CHANGES) -> None:
+        """Take in what other processes stored since this table last looked
+        (``changed``: what to read again, of :data:`CHANGES`), and tell the
+        listeners if anything changed (under the lock)."""
+        store, stored = self.host.store, self.host.stored
+        if "seat" in changed:
+            rows = await stored(store.seats, self.id)
+            seated = False
+            for seat, row in zip(self.seats, rows, strict=True):
+                if (seat.name, seat.token_hash) != (row.name, row.token_hash):
+                    seat.name, seat.token_hash = row.name, row.token_hash
+                    seated = True
+            if seated:
+                self.broadcast()
+        if "action" in changed:
+            for data in await stored(store.actions_since, self.id, self.moves):  # one state per move, as sent
+                self.game.apply(action_from_dict(data))
+                self.moves += 1
+                self.broadcast()
+        if "presence" in changed and store.shared:
+            elsewhere = await stored(store.connected_elsewhere, self.id)
+            if elsewhere != self.elsewhere:
+                self.elsewhere = elsewhere
+                self.broadcast()
+        if "rematch" in changed and self.over:
+            rematch = await stored(store.rematch, self.id)
+            if rematch is not None:
+                self._offered(rematch)
 
-    async def catch_up(self) -> None:
-        """Another process changed the table: take it in, tell the
-        listeners, and let the computers play if it is their turn."""
+    async def catch_up(self, changed: frozenset[str] = CHANGES) -> None:
+        """Another process changed the table (``changed``, of :data:`CHANGES`):
+        take it in, tell the listeners, and let the computers play if it is their turn."""
         async with self.lock:
-            await self._catch_up()
+            await self._catch_up(changed)
         self.start_computers()
         self.host.forget_if_done(self)
 
@@ -468,44 +545,49 @@ class Tables:
         """Unfinished tables held: all of them, or those ``client`` made since the server started."""
         return sum(1 for table in self.tables.values() if not table.over and client in (None, table.client))
 
-    def create(self, kinds: list[str], rules: Rules, hints: bool, name: str,
-               seed: int | None = None, client: str | None = None) -> tuple[Table, str, str]:  # fmt: skip
+    async def create(self, kinds: list[str], rules: Rules, hints: bool, name: str | None,
+                     seed: int | None = None, client: str | None = None,
+                     rematch_of: tuple[str, int] | None = None) -> tuple[Table, str, str]:  # fmt: skip
         """A new table with the creator in seat 0: (table, invite, token).
         ``seed`` fixes the deal (tests); by default it is random.
         ``client`` is who asked (see :func:`~quiddler.web.limits.client_key`),
-        for the per-client limits; it is kept in memory only.  Raises
-        JoinError (503) when the server holds its maximum of tables."""
+        for the per-client limits; it is kept in memory only.  With ``name``
+        None every seat is left free.  ``rematch_of`` (a finished table, the
+        seat asking) makes it that table's rematch: StaleError if it has one
+        already.  Raises JoinError (503) when the server holds its maximum of tables."""
         if self.open_count() >= self.limits.max_tables:
             raise JoinError(503, "too_many_tables", f"the server holds its maximum of {self.limits.max_tables} "
                                                     "tables: try again later",
                             {"limit": self.limits.max_tables, "scope": "server"})  # fmt: skip
         game = Game(len(kinds), rules=rules, seed=seed)
         table_id = new_table_id()
-        while table_id in self.tables or self.store.load(table_id) is not None:
+        while table_id in self.tables or await self.stored(self.store.load, table_id) is not None:
             table_id = new_table_id()
         invite, token = new_invite(), new_token()
-        seats = [SeatState(HUMAN, name, hash_secret(token))]
+        seats = [SeatState(HUMAN, name, None if name is None else hash_secret(token))]
         seats += [SeatState(kind, None, None) for kind in kinds[1:]]
-        self.store.create_table(table_id, game.seed, rules.settings(), hints, hash_secret(invite),
-                                [SeatRow(s.kind, s.name, s.token_hash) for s in seats])  # fmt: skip
+        await self.stored(self.store.create_table, table_id, game.seed, rules.settings(), hints, hash_secret(invite),
+                          [SeatRow(s.kind, s.name, s.token_hash) for s in seats], rematch_of)  # fmt: skip
         table = Table(self, table_id, game, seats, hints, hash_secret(invite), 0)
         table.client = client
         self.tables[table_id] = table
         table.start_computers()
         return table, invite, token
 
-    def get(self, table_id: str) -> Table | None:
+    async def get(self, table_id: str) -> Table | None:
         """The table, from memory or rebuilt from the store; None if there is none."""
         table = self.tables.get(table_id)
         if table is None:
             table = self._finished.pop(table_id, None)
             if table is None:
-                row = self.store.load(table_id)
+                row = await self.stored(self.store.load, table_id)
                 if row is None:
                     return None
                 table = self._rebuild(row)
                 if table is None:
                     return None
+                if table.over and not row.finished:
+                    await self.stored(self.store.mark_finished, row.id)  # killed between its last move and this
             self.tables[table_id] = table
             table.start_computers()  # a computer to move plays on (on a shared store, unless another process is)
         return table
@@ -520,31 +602,31 @@ class Tables:
         except (ValueError, TypeError, KeyError) as exc:
             log.error("table %s does not replay (%s): left out", row.id, exc)
             return None
-        if game.over and not row.finished:
-            self.store.mark_finished(row.id)  # killed between its last action and marking it over
         seats = [SeatState(s.kind, s.name, s.token_hash) for s in row.seats]
-        return Table(self, row.id, game, seats, row.hints, row.invite_hash, len(row.actions))
+        return Table(self, row.id, game, seats, row.hints, row.invite_hash, len(row.actions), row.rematch)
 
-    def resume(self) -> int:
+    async def resume(self) -> int:
         """Load every unfinished table and let its computers play on (and,
         on a shared store, start hearing the other processes); how many were loaded."""
-        self.coordinator.start()
-        self.purge()
-        for row in self.store.unfinished():
+        await self.coordinator.start()
+        await self.purge()
+        for row in await self.stored(self.store.unfinished):
             if row.id not in self.tables:
                 table = self._rebuild(row)
                 if table is not None:
+                    if table.over:  # killed between its last action and marking it over
+                        await self.stored(self.store.mark_finished, row.id)
                     self.tables[row.id] = table
         for table in self.tables.values():
             table.start_computers()
         return len(self.tables)
 
-    def purge(self) -> None:
+    async def purge(self) -> None:
         """Drop what is kept no longer (see :class:`~quiddler.web.limits.Limits`)."""
         now, day, limits = time.time(), 86400.0, self.limits
-        gone = self.store.purge(finished_before=now - limits.keep_finished_days * day,
-                                unfinished_before=now - limits.keep_unfinished_days * day,
-                                lobby_before=now - limits.keep_lobby_days * day)  # fmt: skip
+        gone = await self.stored(functools.partial(self.store.purge, finished_before=now - limits.keep_finished_days * day,
+                                                   unfinished_before=now - limits.keep_unfinished_days * day,
+                                                   lobby_before=now - limits.keep_lobby_days * day))  # fmt: skip
         for table_id in gone:
             self.tables.pop(table_id, None)
             self._finished.pop(table_id, None)

@@ -116,7 +116,9 @@ class FairPool:
         self._running[client] -= 1
         if not self._running[client]:
             del self._running[client]
-        if not job.done.done():
+        if future.cancelled():  # the pool closed before a thread took it up
+            job.done.cancel()
+        elif not job.done.done():
             exc = future.exception()
             if exc is not None:
                 job.done.set_exception(exc)

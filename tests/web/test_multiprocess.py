@@ -1,7 +1,8 @@
 """Several real ``quiddler serve`` processes on one PostgreSQL database.
 
 A table made on one process is joined and played on another; every
-process tells its connections every move, whichever process stored it;
+process tells its connections every move, whichever process stored it,
+and shows the seats connected to either;
 the same or conflicting actions sent through two processes at once apply
 once; a process killed with SIGKILL loses no acknowledged action and its
 computer's move is played by another; PostgreSQL stopped under a running
@@ -125,6 +126,8 @@ def test_two_people_on_two_processes_play_a_whole_game_and_a_spectator_sees_ever
         people = [Client(first, table["table"], table["token"]), Client(second, table["table"], bob["token"])]
         spectator = Client(second, table["table"], None)
         try:
+            for client in [*people, spectator]:  # each process shows the people connected to either
+                client.until(lambda s: [seat["connected"] for seat in s["seats"]] == [True, True, True])
             _play(people, [spectator])
             spectator.until(_over)
             seen = [s["moves"] for s in spectator.states]

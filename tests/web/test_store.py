@@ -1,7 +1,9 @@
 """The store's interface, the same tests on SQLite and on PostgreSQL: what
 is written comes back after the store is closed and opened again, action
-``n`` is stored only on top of action ``n - 1``, a seat is given once, and
-old tables are purged."""
+``n`` is stored only on top of action ``n - 1``, a seat is given once, a
+table has one rematch, and old tables are purged; on PostgreSQL, a seat
+marked connected counts for the others while its process lives, and a
+database of the first layout is brought up to date."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from quiddler.web.store import SeatRow, StaleError, Store, StoreError, open_store
+from quiddler.web.store import SCHEMA_VERSION, RematchRow, SeatRow, StaleError, Store, StoreError, open_store
 
 Opener = Callable[[], Store]
 
@@ -132,3 +134,60 @@ def test_other_programs_postgresql_database_is_refused_and_the_password_never_sh
         open_store(f"postgresql://quiddler:s3cret@127.0.0.1:1/{host_part.partition('/')[2]}")
     assert "s3cret" not in str(unreachable.value) and "quiddler:***@" in str(unreachable.value)
     assert "s3cret" not in str(refused.value)
+
+
+def test_a_finished_table_has_one_rematch_kept_while_its_table_is(opener: Opener) -> None:
+    store = opener()
+    _table(store, "old")
+    assert store.rematch("old") is None
+    store.create_table("new", 5, {}, True, "hash-new", SEATS, rematch_of=("old", 2))
+    with pytest.raises(StaleError):  # another server's rematch, made at once: nothing of it is stored
+        store.create_table("other", 6, {}, True, "hash-other", SEATS, rematch_of=("old", 0))
+    assert store.load("other") is None
+    assert store.rematch("old") == RematchRow("new", 2)
+    store.close()
+    store = opener()
+    row = store.load("old")
+    assert row is not None and row.rematch == RematchRow("new", 2)
+    assert sorted(store.purge(finished_before=0, unfinished_before=0, lobby_before=time.time() + 1)) == ["new", "old"]
+    _table(store, "old")
+    assert store.rematch("old") is None
+    store.close()
+
+
+def test_a_seat_counts_as_connected_elsewhere_while_its_process_lives(pg_url: str) -> None:
+    first, second = open_store(pg_url), open_store(pg_url)
+    _table(first)
+    stop = first.listen(lambda note: None)  # a server listens while it runs: its marks count while it does
+    first.mark_connected("tbl", 2, True)
+    deadline = time.monotonic() + 60
+    while second.connected_elsewhere("tbl") != {2}:  # until the first's listening connection is in
+        assert time.monotonic() < deadline, "the first process's seat never counted"
+        time.sleep(0.05)
+    assert first.connected_elsewhere("tbl") == frozenset()  # its own seats are its own business
+    first.mark_connected("tbl", 2, False)
+    assert second.connected_elsewhere("tbl") == frozenset()
+    first.mark_connected("tbl", 0, True)
+    assert second.connected_elsewhere("tbl") == {0}
+    stop()
+    first.close()  # as a killed process: nothing unmarked, its connections gone
+    while second.connected_elsewhere("tbl"):
+        assert time.monotonic() < deadline, "a dead process's seat still counts"
+        time.sleep(0.05)
+    second.close()
+
+
+def test_a_postgresql_database_of_the_first_layout_is_brought_up_to_date(pg_url: str) -> None:
+    import psycopg
+
+    store = open_store(pg_url)
+    _table(store)
+    store.close()
+    with psycopg.connect(pg_url, autocommit=True) as db:  # as the first version left it
+        db.execute("DROP TABLE rematches, presence, processes")
+        db.execute("UPDATE quiddler_schema SET version = 1")
+    store = open_store(pg_url)
+    assert store.load("tbl") is not None and store.rematch("tbl") is None
+    store.close()
+    with psycopg.connect(pg_url) as db:
+        assert db.execute("SELECT version FROM quiddler_schema").fetchone() == (SCHEMA_VERSION,)

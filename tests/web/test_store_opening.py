@@ -149,7 +149,7 @@ def test_a_file_of_an_earlier_quiddler_is_adopted_and_its_game_goes_on(tmp_path:
 
     async def scenario() -> int:
         tables = Tables(store, Limits(), workers=2)
-        table = tables.get("legacyTable1")
+        table = await tables.get("legacyTable1")
         assert table is not None and table.full and table.moves == 4
         assert table.seat_of("token-bob") == 1 and [s.name for s in table.seats] == ["Ann", "Bob"]
         mover = table.game.turn

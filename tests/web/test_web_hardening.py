@@ -122,7 +122,7 @@ def test_a_computer_player_that_fails_does_not_stop_the_game_and_the_table_says_
 
     async def first_run() -> str:
         tables = Tables(SqliteStore(db), Limits(), workers=2)
-        table, _, _ = tables.create(["human", "hard"], Rules(round_sizes=(3, 3)), True, "Ann",
+        table, _, _ = await tables.create(["human", "hard"], Rules(round_sizes=(3, 3)), True, "Ann",
                                     seed=computer_first(2, 1)[0])  # fmt: skip
         watcher = Listener(0)
         await table.connect(watcher)
@@ -134,8 +134,8 @@ def test_a_computer_player_that_fails_does_not_stop_the_game_and_the_table_says_
 
     async def after_a_restart(table_id: str) -> None:
         tables = Tables(SqliteStore(db), Limits(), workers=2)
-        tables.resume()
-        table = tables.get(table_id)
+        await tables.resume()
+        table = await tables.get(table_id)
         assert table is not None and not table.seats[1].fallback  # fresh: it has not failed in this run yet
         for _ in range(400):  # the person plays; the failing seat keeps answering with plain moves
             if table.over:
@@ -201,12 +201,12 @@ def test_a_table_nobody_joined_expires_within_the_hour(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         tables = Tables(SqliteStore(db), Limits(), workers=2)
-        lobby, _, _ = tables.create(["human", "human"], Rules(), True, "Ann")
-        full, _, _ = tables.create(["human", "easy"], Rules(), True, "Bo")
+        lobby, _, _ = await tables.create(["human", "human"], Rules(), True, "Ann")
+        full, _, _ = await tables.create(["human", "easy"], Rules(), True, "Bo")
         with sqlite3.connect(db) as raw:
             raw.execute("UPDATE tables SET created = ?, updated = ?", (time.time() - 3700, time.time() - 3700))
-        tables.purge()
-        assert tables.get(lobby.id) is None and tables.get(full.id) is not None
+        await tables.purge()
+        assert await tables.get(lobby.id) is None and await tables.get(full.id) is not None
         await tables.close()
 
     run(scenario)
@@ -232,10 +232,10 @@ def test_another_clients_computer_moves_while_a_flood_of_computer_seats_thinks(
         tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=3 * PATIENCE), workers=2)
         try:
             for seed in sorted(flood_seeds):  # a computer moves first: every flood table is thinking
-                tables.create(["human", "easy", "easy", "easy"], SHORT_RULES, True, "F", seed=seed,
-                              client="198.51.100.7")  # fmt: skip
+                await tables.create(["human", "easy", "easy", "easy"], SHORT_RULES, True, "F", seed=seed,
+                                    client="198.51.100.7")  # fmt: skip
             seed = computer_first(2, 1, start=300)[0]
-            other, _, _ = tables.create(["human", "easy"], SHORT_RULES, True, "Ann", seed=seed, client="203.0.113.9")
+            other, _, _ = await tables.create(["human", "easy"], SHORT_RULES, True, "Ann", seed=seed, client="203.0.113.9")
             await eventually(lambda: other.moves >= 2, "the other client's computer moved")
             assert tables.pool.running("198.51.100.7") <= 1  # the flood held one thread of two
         finally:
@@ -263,8 +263,8 @@ def test_a_decision_that_timed_out_before_it_started_is_never_run(tmp_path: Path
     async def scenario() -> None:
         tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=0.2), workers=2)
         try:
-            tables.create(["human", "easy"], SHORT_RULES, True, "F", seed=held, client="c")  # holds the client's thread
-            queued, _, _ = tables.create(["human", "easy"], SHORT_RULES, True, "F", seed=dropped, client="c")
+            await tables.create(["human", "easy"], SHORT_RULES, True, "F", seed=held, client="c")  # holds the client's thread
+            queued, _, _ = await tables.create(["human", "easy"], SHORT_RULES, True, "F", seed=dropped, client="c")
             await eventually(lambda: queued.moves >= 2, "the queued table played plain moves")
             release.set()
             await eventually(lambda: not tables.pool.running("c") and not tables.pool.waiting("c"), "the pool idle")
@@ -309,7 +309,7 @@ def test_a_computer_move_is_decided_once_when_two_triggers_race(tmp_path: Path,
 
     async def scenario() -> None:
         tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(), workers=2)
-        table, _, _ = tables.create(["human", "easy"], SHORT_RULES, True, "Ann", seed=computer_first(2, 1)[0])
+        table, _, _ = await tables.create(["human", "easy"], SHORT_RULES, True, "Ann", seed=computer_first(2, 1)[0])
         for _ in range(3):
             table.start_computers()  # a join, an action and a resume may all ask at once
         await eventually(lambda: table.game.turn == 0 and table._computer_task is None, "the computer's turn ended")
@@ -339,7 +339,7 @@ def test_typed_words_that_need_too_many_spellings_are_refused(client: TestClient
 def test_an_unfinished_table_plays_on_with_nobody_connected(tmp_path: Path) -> None:
     async def scenario() -> None:
         tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(), workers=2)
-        table, _, _ = tables.create(["human", "easy", "easy"], Rules(round_sizes=(3, 4)), True, "Ann",
+        table, _, _ = await tables.create(["human", "easy", "easy"], Rules(round_sizes=(3, 4)), True, "Ann",
                                     seed=computer_first(3, 1)[0])  # fmt: skip
         await eventually(lambda: table.game.turn == 0 and table._computer_task is None, "the computers moved")
         person = Listener(0)
@@ -350,7 +350,7 @@ def test_an_unfinished_table_plays_on_with_nobody_connected(tmp_path: Path) -> N
         await table.disconnect(person)  # the last listener leaves while the computers are to move
         assert not table.listeners and tables.open_count() == 1  # still a table in play
         await eventually(lambda: table.moves >= moves + 2, "the computers played on")
-        assert tables.open_count() == 1 and tables.get(table.id) is table
+        assert tables.open_count() == 1 and await tables.get(table.id) is table
         await tables.close()
 
     run(scenario)
@@ -368,7 +368,7 @@ def test_a_table_works_out_one_hint_at_a_time(tmp_path: Path, monkeypatch: pytes
 
     async def scenario() -> None:
         tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=3 * PATIENCE), workers=2)
-        table, invite, _ = tables.create(["human", "human"], SHORT_RULES, True, "Ann")
+        table, invite, _ = await tables.create(["human", "human"], SHORT_RULES, True, "Ann")
         await table.join(invite, "Bo")
         view = table.view(table.game.turn)
         first = asyncio.ensure_future(tables.hint(table, view))

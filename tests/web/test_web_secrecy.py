@@ -105,7 +105,7 @@ async def _play(tmp_path: Path, kinds: list[str], rules: Rules, seed: int) -> tu
     rng = random.Random(seed)
     seed += 7 * 10**17  # a seed too long to turn up in a message by chance
     tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(), workers=2)
-    table, invite, _token = tables.create(kinds, rules, True, "Ann", seed=seed)
+    table, invite, _token = await tables.create(kinds, rules, True, "Ann", seed=seed)
     humans = [0]
     for seat, kind in enumerate(kinds[1:], 1):
         if kind == HUMAN:

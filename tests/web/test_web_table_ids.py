@@ -22,7 +22,7 @@ def test_a_new_table_id_skips_ids_in_memory_and_in_the_store(tmp_path: Path, mon
 
     async def first_server() -> str:
         tables = Tables(SqliteStore(db), workers=2)
-        table, _, _ = tables.create(["human", "human"], SHORT, True, "Ann", seed=1)
+        table, _, _ = await tables.create(["human", "human"], SHORT, True, "Ann", seed=1)
         await tables.close()
         return table.id
 
@@ -30,11 +30,11 @@ def test_a_new_table_id_skips_ids_in_memory_and_in_the_store(tmp_path: Path, mon
 
     async def after_a_restart() -> tuple[str, str, str]:
         tables = Tables(SqliteStore(db), workers=2)
-        held, _, _ = tables.create(["human", "human"], SHORT, True, "Cy", seed=3)
+        held, _, _ = await tables.create(["human", "human"], SHORT, True, "Cy", seed=3)
         ids: Iterator[str] = iter([stored, held.id, "fresh-id"])
         monkeypatch.setattr(tables_module, "new_table_id", lambda: next(ids))
-        new, _, _ = tables.create(["human", "human"], SHORT, True, "Di", seed=4)
-        old = tables.get(stored)
+        new, _, _ = await tables.create(["human", "human"], SHORT, True, "Di", seed=4)
+        old = await tables.get(stored)
         assert old is not None
         names = (old.seats[0].name, new.seats[0].name)
         await tables.close()

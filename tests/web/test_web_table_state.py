@@ -32,7 +32,7 @@ class Seat:
 def test_a_human_seat_is_connected_while_one_of_its_connections_listens(tmp_path: Path) -> None:
     async def scenario() -> list[list[bool]]:
         tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), workers=2)
-        table, invite, _ = tables.create(["human", "human", "easy"], SHORT, True, "Ann", seed=5)
+        table, invite, _ = await tables.create(["human", "human", "easy"], SHORT, True, "Ann", seed=5)
         await table.join(invite, "Bo")
         seen = [[s["connected"] for s in table.seats_json()]]
         listener = Seat(1)
@@ -59,11 +59,11 @@ def test_a_table_nobody_joined_is_kept_for_its_whole_hour(tmp_path: Path) -> Non
 
     async def scenario() -> bool:
         tables = Tables(SqliteStore(db), workers=2)
-        lobby, _, _ = tables.create(["human", "human"], SHORT, True, "Ann")
+        lobby, _, _ = await tables.create(["human", "human"], SHORT, True, "Ann")
         with sqlite3.connect(db) as raw:
             raw.execute("UPDATE tables SET created = ?, updated = ?", (time.time() - 3540, time.time() - 3540))
-        tables.purge()
-        kept = tables.get(lobby.id) is not None
+        await tables.purge()
+        kept = await tables.get(lobby.id) is not None
         await tables.close()
         return kept
 
@@ -85,7 +85,7 @@ def test_a_finished_game_dropped_from_the_store_is_not_served_from_memory(tmp_pa
 
     async def scenario() -> bool:
         tables = Tables(SqliteStore(db), workers=2)
-        table, invite, _ = tables.create(["human", "human"], Rules(round_sizes=(3,), turn_limit=2), True, "Ann")
+        table, invite, _ = await tables.create(["human", "human"], Rules(round_sizes=(3,), turn_limit=2), True, "Ann")
         await table.join(invite, "Bo")
         while not table.over:
             seat = table.game.turn
@@ -93,8 +93,8 @@ def test_a_finished_game_dropped_from_the_store_is_not_served_from_memory(tmp_pa
         tables.forget_if_done(table)  # nobody watches: among the finished games kept at hand
         with sqlite3.connect(db) as raw:
             raw.execute("UPDATE tables SET updated = ?", (time.time() - 31 * 86400,))
-        tables.purge()
-        still_served = tables.get(table.id) is not None
+        await tables.purge()
+        still_served = await tables.get(table.id) is not None
         await tables.close()
         return still_served
 
@@ -104,7 +104,7 @@ def test_a_finished_game_dropped_from_the_store_is_not_served_from_memory(tmp_pa
 def test_a_finished_game_leaves_the_tables_in_play_once_nobody_watches(tmp_path: Path) -> None:
     async def scenario() -> list[bool]:
         tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), workers=2)
-        table, invite, _ = tables.create(["human", "human"], Rules(round_sizes=(3,), turn_limit=2), True, "Ann")
+        table, invite, _ = await tables.create(["human", "human"], Rules(round_sizes=(3,), turn_limit=2), True, "Ann")
         await table.join(invite, "Bo")
         watcher = Seat(0)
         await table.connect(watcher)
@@ -116,7 +116,7 @@ def test_a_finished_game_leaves_the_tables_in_play_once_nobody_watches(tmp_path:
         await table.disconnect(watcher)
         tables.forget_if_done(table)
         in_play.append(table.id in tables.tables)
-        in_play.append(tables.get(table.id) is table)  # still at hand: not rebuilt from the store
+        in_play.append(await tables.get(table.id) is table)  # still at hand: not rebuilt from the store
         await tables.close()
         return in_play
 

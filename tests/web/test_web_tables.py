@@ -47,8 +47,8 @@ def test_a_stuck_computer_neither_stops_its_table_nor_stalls_the_others(tmp_path
 
     async def scenario() -> None:
         tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=0.3), workers=2)
-        busy, _, _ = tables.create(["human", "hard"], SHORT, True, "Ann", seed=11)  # seat 1 (hard) moves first
-        free, invite, _ = tables.create(["human", "human"], SHORT, True, "Bo", seed=12)
+        busy, _, _ = await tables.create(["human", "hard"], SHORT, True, "Ann", seed=11)  # seat 1 (hard) moves first
+        free, invite, _ = await tables.create(["human", "human"], SHORT, True, "Bo", seed=12)
         await free.join(invite, "Cy")
         await asyncio.sleep(0)  # the busy table's computer is now thinking (stuck)
         assert stuck_calls == [1] and busy.moves == 0
@@ -76,7 +76,7 @@ def test_actions_at_one_table_are_applied_one_at_a_time(tmp_path: Path) -> None:
 
     async def scenario() -> list[Any]:
         tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(), workers=2)
-        table, invite, _ = tables.create(["human", "human"], SHORT, True, "Ann", seed=13)
+        table, invite, _ = await tables.create(["human", "human"], SHORT, True, "Ann", seed=13)
         await table.join(invite, "Bo")
         results = await asyncio.gather(*(table.act(1, Draw(1, "pile")) for _ in range(5)), return_exceptions=True)
         assert table.moves == 1 and len(table.game.hand(1)) == 4
@@ -109,7 +109,7 @@ def test_every_action_is_stored_before_anyone_hears_of_it(tmp_path: Path) -> Non
 
     async def scenario() -> list[tuple[int, int]]:
         tables = Tables(store, Limits(), workers=2)
-        table, _, _ = tables.create(["human", "random"], SHORT, True, "Ann", seed=14)
+        table, _, _ = await tables.create(["human", "random"], SHORT, True, "Ann", seed=14)
         listener = Checking(table.id)
         await table.connect(listener)
         for _ in range(400):

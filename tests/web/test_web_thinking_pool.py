@@ -56,3 +56,23 @@ def test_a_closed_pool_cancels_the_waiting_work_and_takes_no_more() -> None:
         assert await running is True
 
     asyncio.run(scenario())
+
+
+def test_work_a_closing_pool_cancels_before_its_thread_took_it_ends_cancelled() -> None:
+    """Work handed to a thread that had not picked it up yet when the pool
+    closed (a server shutting down) is cancelled, without an error."""
+    failures: list[dict[str, object]] = []
+
+    async def scenario() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: failures.append(context))
+        pool = FairPool(workers=1, share=1)
+        gate = threading.Event()
+        pool._executor.submit(gate.wait)  # the pool's one thread busy, as a thread that just finished is
+        done = pool.submit("a", lambda: 1)  # handed to the thread, not started
+        pool.close()
+        gate.set()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(done, 30)  # (TimeoutError: it never ended)
+
+    asyncio.run(scenario())
+    assert failures == []

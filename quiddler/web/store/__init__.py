@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .base import SCHEMA_VERSION, SeatRow, StaleError, Store, StoreError, TableRow
+from .base import SCHEMA_VERSION, RematchRow, SeatRow, StaleError, Store, StoreError, TableRow
 from .sqlite import SqliteStore
 
-__all__ = ["SCHEMA_VERSION", "SeatRow", "SqliteStore", "StaleError", "Store", "StoreError", "TableRow",
+__all__ = ["SCHEMA_VERSION", "RematchRow", "SeatRow", "SqliteStore", "StaleError", "Store", "StoreError", "TableRow",
            "is_url", "open_store", "shown_target"]  # fmt: skip
 
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")

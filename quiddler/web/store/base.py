@@ -6,7 +6,9 @@ last changed, whether the game is over), its seats (``"human"`` or a
 computer level, the display name, the SHA-256 of the seat's token) and
 every accepted action in order, in the game record's encoding.  A seed
 plus the actions fix the whole game, so a table is rebuilt by replaying
-its actions through the engine.
+its actions through the engine.  A finished table may also be linked to
+its rematch (the new table, and the seat that asked for it), so that
+whichever server a person reaches offers the same rematch.
 
 The guarantees are the same for every store: each write is committed
 before the call returns (so before any client hears of it), tokens and
@@ -25,11 +27,11 @@ from typing import Any
 
 from ...errors import QuiddlerError
 
-__all__ = ["SCHEMA_VERSION", "SeatRow", "StaleError", "Store", "StoreError", "TableRow"]
+__all__ = ["SCHEMA_VERSION", "RematchRow", "SeatRow", "StaleError", "Store", "StoreError", "TableRow"]
 
 #: The version of the tables' layout a database is marked with; a store
 #: migrates an older one when it opens it and refuses a newer one.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class StoreError(QuiddlerError):
@@ -49,6 +51,12 @@ class SeatRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RematchRow:
+    table_id: str  #: the new table
+    by: int  #: the seat that asked for it
+
+
+@dataclass(frozen=True, slots=True)
 class TableRow:
     id: str
     seed: int
@@ -60,6 +68,7 @@ class TableRow:
     finished: bool
     seats: tuple[SeatRow, ...]
     actions: tuple[dict[str, Any], ...]
+    rematch: RematchRow | None = None
 
 
 class Store(abc.ABC):
@@ -76,10 +85,19 @@ class Store(abc.ABC):
         A store that one process has to itself grants every claim."""
         return True
 
+    def mark_connected(self, table_id: str, seat: int, connected: bool) -> None:
+        """Whether this process holds a connection of the seat now, for the
+        other processes to show (:meth:`connected_elsewhere`).  A store one
+        process has to itself keeps nothing: the process knows its own."""
+
+    def connected_elsewhere(self, table_id: str) -> frozenset[int]:
+        """The seats of the table connected to other, living, processes."""
+        return frozenset()
+
     def listen(self, tell: Callable[[str], None]) -> Callable[[], None]:
         """Call ``tell(note)`` (on another thread) for every change another
-        process makes (see :mod:`~quiddler.web.coordination`); the function
-        returned stops listening.  A store one process has to itself has
+        process makes from when this returns (see :mod:`~quiddler.web.coordination`);
+        the function returned stops listening.  A store one process has to itself has
         nothing to tell."""
         return lambda: None
 
@@ -93,8 +111,15 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def create_table(self, table_id: str, seed: int, rules: dict[str, Any], hints: bool, invite_hash: str,
-                     seats: list[SeatRow]) -> None:  # fmt: skip
-        """Store a new table and its seats."""
+                     seats: list[SeatRow], rematch_of: tuple[str, int] | None = None) -> None:  # fmt: skip
+        """Store a new table and its seats.  With ``rematch_of`` (a finished
+        table, the seat asking) the new table is that table's rematch, in
+        the same transaction; StaleError (and nothing stored) if it has one
+        already: of two servers making a rematch at once, one does."""
+
+    @abc.abstractmethod
+    def rematch(self, table_id: str) -> RematchRow | None:
+        """The table's rematch, if one was made (and is still kept)."""
 
     @abc.abstractmethod
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:

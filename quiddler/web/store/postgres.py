@@ -36,7 +36,7 @@ from typing import Any
 
 import psycopg
 
-from .base import SCHEMA_VERSION, SeatRow, StaleError, Store, StoreError, TableRow
+from .base import SCHEMA_VERSION, RematchRow, SeatRow, StaleError, Store, StoreError, TableRow
 
 __all__ = ["CHANNEL", "PostgresStore"]
 
@@ -49,7 +49,6 @@ _LAYOUT_LOCK = 0x51554944
 #: Seconds to wait for the database to answer a connection.
 CONNECT_SECONDS = 5
 
-_OURS = ("actions", "leases", "quiddler_schema", "seats", "tables")
 _SCHEMA = """
 CREATE TABLE quiddler_schema (version integer NOT NULL);
 CREATE TABLE tables (
@@ -85,6 +84,28 @@ CREATE TABLE leases (
     expires double precision NOT NULL
 );
 """
+#: What layout version 2 added: rematches, and which process holds which seat's connections.
+_SCHEMA_2 = """
+CREATE TABLE rematches (
+    table_id text PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+    rematch text NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    by_seat integer NOT NULL
+);
+CREATE TABLE processes (
+    origin text PRIMARY KEY,
+    backend integer NOT NULL,
+    started timestamptz NOT NULL
+);
+CREATE TABLE presence (
+    table_id text NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    seat integer NOT NULL,
+    origin text NOT NULL,
+    PRIMARY KEY (table_id, seat, origin)
+);
+"""
+#: The processes alive now: the listening connection each registered is still open.
+_LIVE = ("SELECT s.origin FROM processes s JOIN pg_stat_activity a "
+         "ON a.pid = s.backend AND a.backend_start = s.started")  # fmt: skip
 
 _NOW = "extract(epoch from clock_timestamp())"
 
@@ -119,12 +140,16 @@ class PostgresStore(Store):
             if version > SCHEMA_VERSION:
                 raise StoreError(f"the database {self.shown} was made by a newer quiddler (layout version {version}; "
                                  f"this one knows up to {SCHEMA_VERSION}): upgrade quiddler")  # fmt: skip
+            if version < 2:
+                db.execute(_SCHEMA_2)
+                db.execute("UPDATE quiddler_schema SET version = %s", (SCHEMA_VERSION,))
             return
         if names:
             shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
             raise StoreError(f"{self.shown} is another program's database (it holds {shown}): "
                              "give an empty database or one quiddler made")  # fmt: skip
         db.execute(_SCHEMA)
+        db.execute(_SCHEMA_2)
         db.execute("INSERT INTO quiddler_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
 
     # -- the connection ------------------------------------------------------
@@ -170,7 +195,7 @@ class PostgresStore(Store):
     # -- writing -------------------------------------------------------------
 
     def create_table(self, table_id: str, seed: int, rules: dict[str, Any], hints: bool, invite_hash: str,
-                     seats: list[SeatRow]) -> None:  # fmt: skip
+                     seats: list[SeatRow], rematch_of: tuple[str, int] | None = None) -> None:  # fmt: skip
         now = time.time()
         with self._errors("write to"):
             db = self._connection()
@@ -183,6 +208,14 @@ class PostgresStore(Store):
                         "INSERT INTO seats (table_id, seat, kind, name, token_hash) VALUES (%s, %s, %s, %s, %s)",
                         [(table_id, n, s.kind, s.name, s.token_hash) for n, s in enumerate(seats)])  # fmt: skip
                 db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._note("table", table_id)))
+                if rematch_of is not None:
+                    linked = db.execute(
+                        "WITH r AS (INSERT INTO rematches (table_id, rematch, by_seat) VALUES (%s, %s, %s) "
+                        "           ON CONFLICT DO NOTHING RETURNING table_id) SELECT pg_notify(%s, %s) FROM r",
+                        (rematch_of[0], table_id, rematch_of[1], CHANNEL, self._note("rematch", rematch_of[0])),
+                    ).rowcount  # fmt: skip
+                    if linked != 1:
+                        raise StaleError(f"table {rematch_of[0]} has a rematch already")
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
         with self._errors("write to"):
@@ -231,6 +264,26 @@ class PostgresStore(Store):
                 ).rowcount
         return won == 1
 
+    def mark_connected(self, table_id: str, seat: int, connected: bool) -> None:
+        with self._errors("write to"):
+            db = self._connection()
+            with db.transaction():
+                db.execute("SET LOCAL synchronous_commit TO off")  # lost in a crash of the database: nobody is connected then
+                if connected:
+                    db.execute("INSERT INTO presence (table_id, seat, origin) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                               (table_id, seat, self.origin))  # fmt: skip
+                else:
+                    db.execute("DELETE FROM presence WHERE table_id = %s AND seat = %s AND origin = %s",
+                               (table_id, seat, self.origin))  # fmt: skip
+                db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._note("presence", table_id)))
+
+    def connected_elsewhere(self, table_id: str) -> frozenset[int]:
+        with self._errors("read"):
+            rows = self._connection().execute(
+                f"SELECT DISTINCT seat FROM presence WHERE table_id = %s AND origin <> %s AND origin IN ({_LIVE})",
+                (table_id, self.origin)).fetchall()  # fmt: skip
+        return frozenset(seat for (seat,) in rows)
+
     def purge(self, *, finished_before: float, unfinished_before: float, lobby_before: float) -> list[str]:
         with self._errors("write to"):
             rows = self._connection().execute(
@@ -244,18 +297,25 @@ class PostgresStore(Store):
 
     # -- reading -------------------------------------------------------------
 
-    _COLUMNS = "id, seed, rules, hints, invite_hash, created, updated, finished"
+    _SELECT = ("SELECT id, seed, rules, hints, invite_hash, created, updated, finished, r.rematch, r.by_seat "
+               "FROM tables LEFT JOIN rematches r ON r.table_id = tables.id")  # fmt: skip
 
     def _row(self, values: tuple[Any, ...]) -> TableRow:
         table_id = values[0]
         return TableRow(table_id, values[1], json.loads(values[2]), values[3], values[4], values[5], values[6],
-                        values[7], self.seats(table_id), tuple(self.actions_since(table_id, 0)))  # fmt: skip
+                        values[7], self.seats(table_id), tuple(self.actions_since(table_id, 0)),
+                        None if values[8] is None else RematchRow(values[8], values[9]))  # fmt: skip
 
     def load(self, table_id: str) -> TableRow | None:
         with self._errors("read"):
-            found = self._connection().execute(f"SELECT {self._COLUMNS} FROM tables WHERE id = %s",
-                                               (table_id,)).fetchone()  # fmt: skip
+            found = self._connection().execute(f"{self._SELECT} WHERE id = %s", (table_id,)).fetchone()
             return None if found is None else self._row(found)
+
+    def rematch(self, table_id: str) -> RematchRow | None:
+        with self._errors("read"):
+            found = self._connection().execute("SELECT rematch, by_seat FROM rematches WHERE table_id = %s",
+                                               (table_id,)).fetchone()  # fmt: skip
+        return None if found is None else RematchRow(found[0], found[1])
 
     def seats(self, table_id: str) -> tuple[SeatRow, ...]:
         with self._errors("read"):
@@ -272,7 +332,7 @@ class PostgresStore(Store):
     def unfinished(self) -> list[TableRow]:
         with self._errors("read"):
             rows = self._connection().execute(
-                f"SELECT {self._COLUMNS} FROM tables WHERE NOT finished ORDER BY created").fetchall()  # fmt: skip
+                f"{self._SELECT} WHERE NOT finished ORDER BY created").fetchall()  # fmt: skip
             return [self._row(values) for values in rows]
 
     def count_unfinished(self) -> int:
@@ -284,12 +344,15 @@ class PostgresStore(Store):
 
     def listen(self, tell: Callable[[str], None]) -> Callable[[], None]:
         """Hear the other processes' notifications on a thread and connection
-        of their own; ``tell`` gets ``"<kind> <table> [<moves>]"`` for each,
+        of their own, once listening (or after a few seconds without the
+        database); ``tell`` gets ``"<kind> <table> [<moves>]"`` for each,
         ``"down"`` when the connection is lost and ``"up"`` once it is back
         (what was missed meanwhile must be read again)."""
-        stopping = threading.Event()
-        thread = threading.Thread(target=self._hear, args=(tell, stopping), name="quiddler-listen", daemon=True)
+        stopping, listening = threading.Event(), threading.Event()
+        thread = threading.Thread(target=self._hear, args=(tell, stopping, listening), name="quiddler-listen",
+                                  daemon=True)  # fmt: skip
         thread.start()
+        listening.wait(CONNECT_SECONDS)  # what is marked or said from now on counts, and is heard
 
         def stop() -> None:
             stopping.set()
@@ -297,12 +360,25 @@ class PostgresStore(Store):
 
         return stop
 
-    def _hear(self, tell: Callable[[str], None], stopping: threading.Event) -> None:
+    def _register(self, db: psycopg.Connection[Any]) -> None:
+        """Mark this process alive for as long as the listening connection
+        ``db`` stays open (the seats it holds count as connected only
+        then), and forget the processes that are gone and their seats."""
+        db.execute("INSERT INTO processes (origin, backend, started) "
+                   "SELECT %s, pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid() "
+                   "ON CONFLICT (origin) DO UPDATE SET backend = excluded.backend, started = excluded.started",
+                   (self.origin,))  # fmt: skip
+        db.execute(f"DELETE FROM presence WHERE origin NOT IN ({_LIVE})")
+        db.execute(f"DELETE FROM processes WHERE origin NOT IN ({_LIVE})")
+
+    def _hear(self, tell: Callable[[str], None], stopping: threading.Event, listening: threading.Event) -> None:
         down = False
         while not stopping.is_set():
             try:
                 with self._connect() as db:
                     db.execute(f"LISTEN {CHANNEL}")
+                    self._register(db)
+                    listening.set()
                     if down:
                         down = False
                         tell("up")

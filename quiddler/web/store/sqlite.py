@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .base import SCHEMA_VERSION, SeatRow, StaleError, Store, StoreError, TableRow
+from .base import SCHEMA_VERSION, RematchRow, SeatRow, StaleError, Store, StoreError, TableRow
 
 try:
     import fcntl
@@ -70,6 +70,11 @@ CREATE TABLE IF NOT EXISTS actions (
     n INTEGER NOT NULL,
     action TEXT NOT NULL,
     PRIMARY KEY (table_id, n)
+);
+CREATE TABLE IF NOT EXISTS rematches (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+    rematch TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    by_seat INTEGER NOT NULL
 );
 """
 
@@ -224,7 +229,7 @@ class SqliteStore(Store):
             raise StoreError(f"cannot write to the database '{self.path}': {exc}") from None
 
     def create_table(self, table_id: str, seed: int, rules: dict[str, Any], hints: bool, invite_hash: str,
-                     seats: list[SeatRow]) -> None:  # fmt: skip
+                     seats: list[SeatRow], rematch_of: tuple[str, int] | None = None) -> None:  # fmt: skip
         now = time.time()
         with self._transaction() as db:
             db.execute("INSERT INTO tables (id, seed, rules, hints, invite_hash, created, updated) "
@@ -232,6 +237,16 @@ class SqliteStore(Store):
                        (table_id, seed, json.dumps(rules), int(hints), invite_hash, now, now))  # fmt: skip
             db.executemany("INSERT INTO seats (table_id, seat, kind, name, token_hash) VALUES (?, ?, ?, ?, ?)",
                            [(table_id, n, s.kind, s.name, s.token_hash) for n, s in enumerate(seats)])  # fmt: skip
+            if rematch_of is not None:
+                linked = db.execute("INSERT INTO rematches (table_id, rematch, by_seat) VALUES (?, ?, ?) "
+                                    "ON CONFLICT DO NOTHING", (rematch_of[0], table_id, rematch_of[1])).rowcount  # fmt: skip
+                if linked != 1:
+                    raise StaleError(f"table {rematch_of[0]} has a rematch already")
+
+    def rematch(self, table_id: str) -> RematchRow | None:
+        found = self._connection().execute("SELECT rematch, by_seat FROM rematches WHERE table_id = ?",
+                                           (table_id,)).fetchone()  # fmt: skip
+        return None if found is None else RematchRow(found[0], found[1])
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
         with self._transaction() as db:
@@ -259,17 +274,19 @@ class SqliteStore(Store):
     def _row(self, values: tuple[Any, ...]) -> TableRow:
         table_id = values[0]
         return TableRow(table_id, values[1], json.loads(values[2]), bool(values[3]), values[4], values[5], values[6],
-                        bool(values[7]), self.seats(table_id), tuple(self.actions_since(table_id, 0)))  # fmt: skip
+                        bool(values[7]), self.seats(table_id), tuple(self.actions_since(table_id, 0)),
+                        None if values[8] is None else RematchRow(values[8], values[9]))  # fmt: skip
 
     def seats(self, table_id: str) -> tuple[SeatRow, ...]:
         rows = self._connection().execute(
             "SELECT kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))  # fmt: skip
         return tuple(SeatRow(kind, name, token_hash) for kind, name, token_hash in rows)
 
-    _COLUMNS = "id, seed, rules, hints, invite_hash, created, updated, finished"
+    _SELECT = ("SELECT id, seed, rules, hints, invite_hash, created, updated, finished, r.rematch, r.by_seat "
+               "FROM tables LEFT JOIN rematches r ON r.table_id = tables.id")  # fmt: skip
 
     def load(self, table_id: str) -> TableRow | None:
-        found = self._connection().execute(f"SELECT {self._COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+        found = self._connection().execute(f"{self._SELECT} WHERE id = ?", (table_id,)).fetchone()
         return None if found is None else self._row(found)
 
     def actions_since(self, table_id: str, number: int) -> list[dict[str, Any]]:
@@ -279,7 +296,7 @@ class SqliteStore(Store):
 
     def unfinished(self) -> list[TableRow]:
         rows = self._connection().execute(
-            f"SELECT {self._COLUMNS} FROM tables WHERE finished = 0 ORDER BY created").fetchall()  # fmt: skip
+            f"{self._SELECT} WHERE finished = 0 ORDER BY created").fetchall()  # fmt: skip
         return [self._row(values) for values in rows]
 
     def count_unfinished(self) -> int:
