@@ -12,9 +12,15 @@
 // no /t/{table} addresses.
 
 import { showHome } from "./home.js";
+import { languageSwitch } from "./language-switch.js";
+import { onLanguageChange, startLanguages } from "./messages.js";
 import { ServerTransport } from "./server-transport.js";
 import { useTransport } from "./transport.js";
 import { TableSession } from "./session.js";
+
+// The player's language first: every screen is drawn in it.
+await startLanguages();
+document.querySelector("header.top").append(languageSwitch());
 
 const onSite = document.querySelector('meta[name="quiddler-transport"]')?.content === "worker";
 useTransport(onSite ? new (await import("./worker-transport.js")).WorkerTransport() : new ServerTransport());
@@ -43,6 +49,8 @@ function route() {
 }
 
 window.addEventListener("popstate", route);
+// Another language: the screen on show is drawn again in it, where it is (a table keeps its connection).
+onLanguageChange(() => (current ? current.relabel() : showHome(document.getElementById("main"), { navigate })));
 // Links inside the page (the brand, "back to the start") change screens
 // without a reload; the modifier keys keep their usual meaning.
 document.addEventListener("click", (event) => {
