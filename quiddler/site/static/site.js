@@ -3,7 +3,7 @@
 // the game in the page's language.  (The page itself is quiddler serve's,
 // on the worker transport: see app.js.)
 
-import { onLanguageChange, startLanguages, t, tWith } from "./messages.js";
+import { onLanguageChange, t, tWith } from "./messages.js";
 
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
   navigator.serviceWorker.register(new URL("../sw.js", import.meta.url), { scope: "../" }).catch(() => {
@@ -21,6 +21,5 @@ function sayNote() {
   note.replaceChildren(...tWith("site.note", { hosting, solver }));
 }
 
-await startLanguages();
 sayNote();
 onLanguageChange(sayNote);

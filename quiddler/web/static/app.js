@@ -13,13 +13,11 @@
 
 import { showHome } from "./home.js";
 import { languageSwitch } from "./language-switch.js";
-import { onLanguageChange, startLanguages } from "./messages.js";
+import { onLanguageChange } from "./messages.js";
 import { ServerTransport } from "./server-transport.js";
 import { useTransport } from "./transport.js";
 import { TableSession } from "./session.js";
 
-// The player's language first: every screen is drawn in it.
-await startLanguages();
 document.querySelector("header.top").append(languageSwitch());
 
 const onSite = document.querySelector('meta[name="quiddler-transport"]')?.content === "worker";

@@ -31,23 +31,18 @@ async function load(tag) {
   return (await import(url.href, { with: { type: "json" } })).default;
 }
 
-let started = null;
-
 /**
- * Load every catalog (the switch names each language in itself) and use
- * the remembered or the browser's language; every caller waits for the
- * one load.  A catalog that cannot be loaded leaves its language out of
- * the switch; English must load.
+ * Every catalog is loaded before any screen can ask for a sentence (this
+ * module's top-level await: importing it is waiting for them), since the
+ * switch names each language in itself.  A catalog that cannot be loaded
+ * leaves its language out of the switch; English must load.
  */
-export function startLanguages() {
-  started ??= Promise.allSettled(LANGUAGES.map(load)).then((loaded) => {
-    LANGUAGES.forEach((tag, i) => {
-      if (loaded[i].status === "fulfilled") catalogs.set(tag, loaded[i].value);
-    });
-    english = catalogs.get("en");
-    use(rememberedLanguage() ?? preferredLanguage(navigator.languages ?? [navigator.language]));
+async function loadAll() {
+  const loaded = await Promise.allSettled(LANGUAGES.map(load));
+  LANGUAGES.forEach((tag, i) => {
+    if (loaded[i].status === "fulfilled") catalogs.set(tag, loaded[i].value);
   });
-  return started;
+  english = catalogs.get("en");
 }
 
 /** The first of the browser's preferred languages the page speaks ("fa-IR" is "fa"), else English. */
@@ -190,3 +185,8 @@ export function tWith(key, elements, params = {}) {
 export function list(items, type = "conjunction") {
   return new Intl.ListFormat(locale, { style: "long", type }).format(items.map((item) => isolate(String(item))));
 }
+
+// -- start -------------------------------------------------------------------------
+
+await loadAll();
+use(rememberedLanguage() ?? preferredLanguage(navigator.languages ?? [navigator.language]));
