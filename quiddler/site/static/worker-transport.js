@@ -44,7 +44,7 @@ export class Engine {
       else waiting.resolve({ ...JSON.parse(answer), ms });
     });
     this.worker.addEventListener("error", (event) => {
-      this.failure = new Error(`the game engine did not start: ${event.message || "unknown error"}`);
+      this.failure = new Error(`the game engine did not start: ${event.message}`);
       for (const waiting of this.pending.values()) waiting.reject(this.failure);
       this.pending.clear();
     });

@@ -14,7 +14,7 @@ import { points } from "./cards.js";
 import { errorText } from "./errors.js";
 import { explanationText } from "./hints.js";
 import { amount, has, list, num, t } from "./messages.js";
-import { transport } from "./transport.js";
+import { ApiError, transport } from "./transport.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -184,7 +184,7 @@ export function reviewSection(session, players) {
         const data = await transport().review(table, seat);
         fetched.set(key, data);
       } catch (exc) {
-        replace(container, el("p", { class: "error", role: "alert", id: "review-status" }, t("review.failed", { why: errorText(exc) })));
+        replace(container, el("p", { class: "error", role: "alert", id: "review-status" }, t("review.failed", { why: exc instanceof ApiError ? errorText(exc) : t("unreachable") })));
         return;
       }
     }

@@ -45,7 +45,7 @@ export class ApiError extends Error {
 
 /** The ApiError of a refusal's JSON body ({error, message, reason?, params?}). */
 export function refusal(status, body) {
-  const message = body && typeof body.message === "string" ? body.message : `the server answered ${status}`;
+  const message = body && typeof body.message === "string" ? body.message : "";
   return new ApiError(status, message, {
     code: typeof body?.error === "string" ? body.error : null,
     reason: typeof body?.reason === "string" ? body.reason : null,
