@@ -13,7 +13,8 @@ const BASE_DIGITS = { words: 0, go_out_now: 0, keep_hand: 1, blind_draw: 1, kept
 
 const tenths = (value) => amount(value, { digits: 1 });
 const signedTenths = (value) => amount(value, { digits: 1, signed: true });
-const wordList = (words) => list(words ?? []);
+/** The words of a play: "quiet, dog" (a list of items, as the server's English writes them). */
+const wordList = (words) => list(words ?? [], "unit");
 
 /** One named term: "+2.0 for going out". */
 function termText(term) {
