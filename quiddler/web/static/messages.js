@@ -137,10 +137,19 @@ export const percent = (value) => format(value / 100, { style: "percent" });
 const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
 const LTR_LETTER = /(?![\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF])\p{L}/u;
 
-/** Text placed into a sentence, isolated when its letters run the other way (FSI ... PDI). */
+const ISOLATED = /\u2068[^\u2068\u2069]*\u2069/g;
+
+/**
+ * Text placed into a sentence, isolated (FSI ... PDI) when its letters run
+ * the other way from the sentence's; what it holds isolated already (a card
+ * in a phrase) does not count, so a phrase in the sentence's own language
+ * stays part of the sentence.
+ */
 export function isolate(text) {
+  let own = text;
+  for (let inner = own.replace(ISOLATED, ""); inner !== own; inner = own.replace(ISOLATED, "")) own = inner;
   const other = direction() === "rtl" ? LTR_LETTER : RTL_LETTER;
-  return other.test(text) ? `\u2068${text}\u2069` : text;
+  return other.test(own) ? `\u2068${text}\u2069` : text;
 }
 
 function fill(text, params) {
