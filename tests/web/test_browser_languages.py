@@ -205,17 +205,25 @@ RENDER = """async ([explanations, errors, tag]) => {
             errors.map((e) => errorText(e, (seat) => ['Ann', 'Bo'][seat]))];
 }"""
 
-#: Refusals as the server sends them, and the English the page says for each.
+#: Refusals by code, reason and params, and the English the catalog says for each.
 ERRORS = [
-    ({"code": "illegal", "reason": "not_a_word", "params": {"word": "qzx"}, "message": "not in the word list: 'qzx'"},
-     "Not in the word list: qzx"),
-    ({"code": "not_your_turn", "reason": "wrong_player", "params": {"turn": 1, "player": 0}, "message": "..."},
-     "It is Bo's turn, not yours."),
-    ({"code": "illegal", "reason": "cards_left", "params": {"count": 1}, "message": "..."},
+    ({"code": "illegal", "reason": "not_a_word", "params": {"word": "qzx"}}, "Not in the word list: qzx"),
+    ({"code": "not_your_turn", "reason": "wrong_player", "params": {"turn": 1, "player": 0}}, "It is Bo's turn, not yours."),
+    ({"code": "illegal", "reason": "cards_left", "params": {"count": 1}},
      "Going out lays down every card but the discard: 1 card is left over."),
-    ({"code": "no_hints", "params": {}, "message": "this table plays without hints"}, "this table plays without hints"),
-    ({"code": "something_new", "params": {}, "message": "a refusal this page does not know"}, "a refusal this page does not know"),
+    ({"code": "no_match", "reason": "cannot_spell", "params": {
+        "word": "quiz", "missing": [{"card": "z", "needed": 1, "have": 0}, {"card": "i", "needed": 2, "have": 1}],
+        "discard_in_word": "z"}},
+     "You cannot spell quiz with your cards: it needs a z and 2 × i (you have 1) (the z you discard cannot be in a word too)."),
+    ({"code": "no_hints", "params": {}}, "This table plays without hints."),
 ]  # fmt: skip
+#: As the server sends them, with its English message: the English page says the message
+#: (the exact reason `quiddler play` gives); so does any page for a code no catalog has.
+MESSAGES = [
+    {"code": "no_match", "reason": "not_a_word", "params": {"word": "zzz", "wordlist": "ENABLE"},
+     "message": "'zzz' is not in the word list (ENABLE)"},
+    {"code": "something_new", "params": {}, "message": "a refusal this page does not know"},
+]
 
 
 def test_hints_and_refusals_are_said_from_their_structure(server: str, open_tab: Callable[..., Tab]) -> None:
@@ -223,12 +231,12 @@ def test_hints_and_refusals_are_said_from_their_structure(server: str, open_tab:
     page = open_tab().page
     page.goto(server + "/")
     page.locator("#play-now").wait_for()
-    structures = [[e for e, _ in EXPLANATIONS], [e for e, _ in ERRORS]]
+    structures = [[e for e, _ in EXPLANATIONS], [e for e, _ in ERRORS] + MESSAGES]
     hints, errors = page.evaluate(RENDER, [*structures, "en"])
     assert hints == [english for _, english in EXPLANATIONS]
-    assert errors == [english for _, english in ERRORS]
+    assert errors == [english for _, english in ERRORS] + [m["message"] for m in MESSAGES]
     hints, errors = page.evaluate(RENDER, [*structures, "fa"])
-    for text in [*hints, *errors[:4]]:
+    for text in [*hints, *errors[:-1]]:
         outside = re.sub("\u2068[^\u2069]*\u2069", "", text)
         assert re.search(r"[\u0600-\u06FF]", outside) and not re.search(r"[A-Za-z]{2,}", outside), text
-    assert errors[4] == "a refusal this page does not know"  # a code no catalog has: the server's words
+    assert errors[-1] == "a refusal this page does not know"  # a code no catalog has: the server's words

@@ -4,9 +4,12 @@
 // and the word matcher's refusals (and a malformed message's) also a
 // `reason`: which rule refused.  The sentence is the catalog's
 // `error.<code>.<reason>` (or a variant of it, below), else `error.<code>`.
-// The English `message` stays the fallback: for a code the page does not
-// know, and on an English page for a reason it has no sentence for (the
-// server's English names the detail).
+//
+// The server's English `message` is the English page's sentence: it is the
+// exact reason `quiddler play` gives ("you cannot spell 'quiz' with your
+// cards: it needs two z's"), with articles and number words no catalog
+// sentence can follow.  In any other language it is the fallback for a
+// code the page does not know.
 
 import { currentLanguage, has, list, t } from "./messages.js";
 
@@ -48,11 +51,12 @@ export function errorText(error, nameOf = seatName) {
   const { code, reason } = error;
   const params = error.params && typeof error.params === "object" ? error.params : {};
   const english = typeof error.message === "string" && error.message ? error.message : null;
+  if (english && (currentLanguage() === "en" || !code)) return english;
   if (code && reason) {
     const sentence = SENTENCES[`${code}.${reason}`];
     const [key, values] = sentence ? sentence(params, nameOf) : [`error.${code}.${reason}`, params];
     if (has(key)) return t(key, values);
   }
-  if (english && (currentLanguage() === "en" || !code || !has(`error.${code}`))) return english;
-  return t(code && has(`error.${code}`) ? `error.${code}` : "error.unknown");
+  if (has(`error.${code}`)) return t(`error.${code}`);
+  return english ?? t("error.unknown");
 }
