@@ -79,6 +79,12 @@ def test_a_catalog_is_its_file_as_the_contract_writes_it(tag: str) -> None:
     assert (data["languageName"], data["direction"]) == (name, direction)
 
 
+def test_the_page_offers_every_language_named_in_itself() -> None:
+    """locales/languages.json, the language switch's list, names each catalog as the catalog names itself."""
+    offered = json.loads((LOCALES / "languages.json").read_text("utf-8"))
+    assert offered == [{"tag": tag, "name": name, "direction": direction} for tag, (_, direction, name) in LANGUAGES.items()]
+
+
 @pytest.mark.parametrize("tag", TRANSLATIONS)
 def test_every_key_has_the_english_placeholders_and_the_language_s_plurals(tag: str) -> None:
     categories = LANGUAGES[tag][0]

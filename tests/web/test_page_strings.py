@@ -102,7 +102,7 @@ def is_code(text: str, before: str) -> bool:
     pattern = re.escape(text).replace(re.escape(HOLE), ".+")
     return bool(
         text in KEYS or any(re.fullmatch(pattern, key) for key in KEYS)  # a catalog key, or a family of them
-        or re.fullmatch(r"[a-z0-9_.:#\-\0]*|[a-z]+[A-Z][A-Za-z0-9]*", text)  # an identifier, a name, a value
+        or re.fullmatch(r"[a-z0-9_.:#\-\0]*|\.?[a-z]+[A-Z][A-Za-z0-9]*", text)  # an identifier, a name, a key's part
         or re.fullmatch(r"\S*/\S*", text)  # an address or a path
         or re.search(r"(querySelector|querySelectorAll|closest|matchMedia)\(\s*$", before)  # a selector
         or re.search(r"\bclass:\s*$", before) or re.fullmatch(r" [a-z][a-z0-9-]*", text)  # CSS classes

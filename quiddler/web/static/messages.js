@@ -2,11 +2,13 @@
 // player's language.
 //
 // The catalogs are JSON files, one per language (locales/<tag>.json, the
-// same keys as en.json), loaded as JSON modules.  A sentence is never built
-// by joining pieces in code: a key names a whole sentence, and a count
-// picks its plural form through Intl.PluralRules (a key whose value is an
-// object of plural categories; the count is `n`).  Numbers are written by
-// Intl.NumberFormat in the language's own digits.
+// same keys as en.json), loaded as JSON modules: English (every key's
+// fallback) and the player's language at once, another when the player
+// switches to it.  A sentence is never built by joining pieces in code: a
+// key names a whole sentence, and a count picks its plural form through
+// Intl.PluralRules (a key whose value is an object of plural categories;
+// the count is `n`).  Numbers are written by Intl.NumberFormat in the
+// language's own digits.
 //
 // The language is each browser's own: the one chosen in the page
 // (remembered in localStorage), else the first of navigator.languages the
@@ -16,40 +18,33 @@
 // name in English) they are isolated (FSI ... PDI), so a mixed sentence
 // reads in the right order.
 
-/** The languages the page speaks: each has locales/<tag>.json. */
-export const LANGUAGES = ["en", "hi", "bn", "fa", "sk", "vi"];
 const LANGUAGE_KEY = "quiddler.language";
 
-const catalogs = new Map(); // tag -> the catalog object
+const catalogs = new Map(); // tag -> the catalog object, once loaded
 let catalog = {};
 let english = {};
 let locale = "en";
 const listeners = [];
 
-async function load(tag) {
-  const url = new URL(`./locales/${tag}.json`, import.meta.url);
+async function loadJson(name) {
+  const url = new URL(`./locales/${name}.json`, import.meta.url);
   return (await import(url.href, { with: { type: "json" } })).default;
 }
 
-/**
- * Every catalog is loaded before any screen can ask for a sentence (this
- * module's top-level await: importing it is waiting for them), since the
- * switch names each language in itself.  A catalog that cannot be loaded
- * leaves its language out of the switch; English must load.
- */
-async function loadAll() {
-  const loaded = await Promise.allSettled(LANGUAGES.map(load));
-  LANGUAGES.forEach((tag, i) => {
-    if (loaded[i].status === "fulfilled") catalogs.set(tag, loaded[i].value);
-  });
-  english = catalogs.get("en");
+/** The languages the page speaks, each named in itself: [{tag, name, direction}] (locales/languages.json). */
+const LANGUAGES = await loadJson("languages");
+const speaks = (tag) => LANGUAGES.some((language) => language.tag === tag);
+
+async function catalogOf(tag) {
+  if (!catalogs.has(tag)) catalogs.set(tag, await loadJson(tag));
+  return catalogs.get(tag);
 }
 
 /** The first of the browser's preferred languages the page speaks ("fa-IR" is "fa"), else English. */
 export function preferredLanguage(preferred) {
   for (const wanted of preferred) {
     const tag = String(wanted).toLowerCase().split("-")[0];
-    if (catalogs.has(tag)) return tag;
+    if (speaks(tag)) return tag;
   }
   return "en";
 }
@@ -57,7 +52,7 @@ export function preferredLanguage(preferred) {
 function rememberedLanguage() {
   try {
     const tag = localStorage.getItem(LANGUAGE_KEY);
-    return catalogs.has(tag) ? tag : null;
+    return speaks(tag) ? tag : null;
   } catch {
     return null;
   }
@@ -72,9 +67,10 @@ function use(tag) {
   for (const node of document.querySelectorAll("[data-text]")) node.textContent = t(node.dataset.text);
 }
 
-/** Switch the page to `tag`, remember it, and draw everything again in it. */
-export function chooseLanguage(tag) {
-  if (!catalogs.has(tag) || tag === locale) return;
+/** Switch the page to `tag` (its catalog loaded first), remember it, and draw everything again in it. */
+export async function chooseLanguage(tag) {
+  if (!speaks(tag) || tag === locale) return;
+  await catalogOf(tag);
   try {
     localStorage.setItem(LANGUAGE_KEY, tag);
   } catch {
@@ -92,7 +88,7 @@ export function onLanguageChange(listener) {
 export const currentLanguage = () => locale;
 export const direction = () => (catalog.direction === "rtl" ? "rtl" : "ltr");
 /** Each language named in itself, with its direction: [["en", "English", "ltr"], ["fa", "فارسی", "rtl"], ...]. */
-export const languageNames = () => [...catalogs].map(([tag, messages]) => [tag, messages.languageName, messages.direction]);
+export const languageNames = () => LANGUAGES.map(({ tag, name, direction: dir }) => [tag, name, dir]);
 
 // -- numbers -----------------------------------------------------------------------
 
@@ -197,5 +193,10 @@ export function list(items, type = "conjunction") {
 
 // -- start -------------------------------------------------------------------------
 
-await loadAll();
-use(rememberedLanguage() ?? preferredLanguage(navigator.languages ?? [navigator.language]));
+// Importing this module waits for these: every screen asks for sentences at once.
+{
+  const first = rememberedLanguage() ?? preferredLanguage(navigator.languages ?? [navigator.language]);
+  const [loaded] = await Promise.allSettled([catalogOf(first), catalogOf("en")]);
+  english = catalogs.get("en");
+  use(loaded.status === "fulfilled" ? first : "en");
+}
