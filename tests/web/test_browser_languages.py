@@ -200,7 +200,7 @@ RENDER = """async ([explanations, errors, tag]) => {
     const { chooseLanguage } = await import('/static/messages.js');
     const { explanationText } = await import('/static/hints.js');
     const { errorText } = await import('/static/errors.js');
-    chooseLanguage(tag);
+    await chooseLanguage(tag);
     return [explanations.map((e) => explanationText(e, 'the English reason')),
             errors.map((e) => errorText(e, (seat) => ['Ann', 'Bo'][seat]))];
 }"""

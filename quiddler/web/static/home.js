@@ -22,11 +22,10 @@ const HOW_TO = ["howTo.cards", "howTo.deal", "howTo.turn", "howTo.goOut", "howTo
 
 const levelLabel = (name) => (has(`level.${name}`) ? t(`level.${name}`) : name);
 
-/** The levels first (weakest first), then the other strategies. */
-const levelOptions = (selected, known, key = "level") => {
+/** The levels first (weakest first), then the other strategies; `label` says each. */
+const levelOptions = (selected, known, label = levelLabel) => {
   const order = [...known.levels, ...known.players.filter((p) => !known.levels.includes(p))];
-  return order.map((value) => el("option", { value, selected: value === selected },
-    key === "level" ? levelLabel(value) : t(key, { level: levelLabel(value) })));
+  return order.map((value) => el("option", { value, selected: value === selected }, label(value)));
 };
 
 /** The choice of rounds: "1 (3 cards)", "2 (3 to 4 cards)", ... */
@@ -100,7 +99,7 @@ function seatRows(count, names) {
         el("label", { for: `seat-${i}` }, t("home.seatLabel", { n: i + 1 })), " ",
         el("select", { id: `seat-${i}`, name: `seat-${i}` },
           el("option", { value: "human", selected: i === 1 }, t("home.friend")),
-          levelOptions(null, names, "home.computerOption"),
+          levelOptions(null, names, (level) => t("home.computerOption", { level: levelLabel(level) })),
         ),
       ),
     );

@@ -92,13 +92,15 @@ export const languageNames = () => LANGUAGES.map(({ tag, name, direction: dir })
 
 // -- numbers -----------------------------------------------------------------------
 
-const formats = new Map(); // "tag options" -> Intl.NumberFormat (made once: a table shows hundreds of numbers)
+const made = new Map(); // "kind tag options" -> an Intl formatter, made once (a table shows hundreds of numbers)
 
-function format(value, options) {
-  const key = `${locale} ${JSON.stringify(options)}`;
-  if (!formats.has(key)) formats.set(key, new Intl.NumberFormat(locale, options));
-  return formats.get(key).format(value);
+function intl(Kind, options = {}) {
+  const key = `${Kind.name} ${locale} ${JSON.stringify(options)}`;
+  if (!made.has(key)) made.set(key, new Kind(locale, options));
+  return made.get(key);
 }
+
+const format = (value, options) => intl(Intl.NumberFormat, options).format(value);
 
 /**
  * A number shown with a fixed count of fraction digits (and a sign when
@@ -143,7 +145,11 @@ const ISOLATED = /\u2068[^\u2068\u2069]*\u2069/g;
  */
 export function isolate(text) {
   let own = text;
-  for (let inner = own.replace(ISOLATED, ""); inner !== own; inner = own.replace(ISOLATED, "")) own = inner;
+  let before;
+  do {
+    before = own;
+    own = own.replace(ISOLATED, "");
+  } while (own !== before);
   const other = direction() === "rtl" ? LTR_LETTER : RTL_LETTER;
   return other.test(own) ? `\u2068${text}\u2069` : text;
 }
@@ -159,8 +165,8 @@ function fill(text, params) {
 }
 
 function pluralOf(count) {
-  if (count instanceof Amount) return new Intl.PluralRules(locale, count.options).select(count.value);
-  return new Intl.PluralRules(locale).select(Number(count ?? 0));
+  if (count instanceof Amount) return intl(Intl.PluralRules, count.options).select(count.value);
+  return intl(Intl.PluralRules).select(Number(count ?? 0));
 }
 
 /** Whether the catalog has `key` (a sentence chosen by the server's code or reason). */
@@ -182,13 +188,13 @@ export function t(key, params = {}) {
  * A sentence with elements in it (a link): tWith("site.note", {solver: link})
  * -> ["text ", link, " text"], each placeholder of `elements` that element.
  */
-export function tWith(key, elements, params = {}) {
-  return t(key, params).split(/\{(\w+)\}/).map((part, i) => (i % 2 ? elements[part] ?? `{${part}}` : part));
+export function tWith(key, elements) {
+  return t(key).split(/\{(\w+)\}/).map((part, i) => (i % 2 ? elements[part] ?? `{${part}}` : part));
 }
 
 /** A list read as one phrase: "cat", "cat and dog", "cat, dog and ax" (Intl.ListFormat), each item isolated. */
 export function list(items, type = "conjunction") {
-  return new Intl.ListFormat(locale, { style: "long", type }).format(items.map((item) => isolate(String(item))));
+  return intl(Intl.ListFormat, { style: "long", type }).format(items.map((item) => isolate(String(item))));
 }
 
 // -- start -------------------------------------------------------------------------

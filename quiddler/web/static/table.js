@@ -113,6 +113,9 @@ function cardBacks(count, name) {
 
 // -- the table ---------------------------------------------------------------------
 
+/** A name that already says "you" (the name "Play now" gives) needs no "(you)" after it. */
+const calledYou = (name) => [t("you"), t("home.defaultName")].some((you) => you.toLowerCase() === name.toLowerCase());
+
 function seatView(v, session, seat) {
   const laid = v.laid_down?.[seat] ?? [];
   const tags = [];
@@ -124,7 +127,7 @@ function seatView(v, session, seat) {
   return el("li", { class: `seat${turn ? " turn" : ""}${isMe(session, seat) ? " me" : ""}`, id: `seat-${seat}`, "data-seat": seat },
     el("div", { class: "who" },
       el("span", { class: "name", title: name, tabindex: 0, "data-focus": `name-${seat}`, dir: "auto" }, name),
-      isMe(session, seat) && ![t("you"), t("home.defaultName")].includes(name.toLowerCase()) ? el("span", { class: "small" }, t("youMark")) : null,
+      isMe(session, seat) && !calledYou(name) ? el("span", { class: "small" }, t("youMark")) : null,
       el("span", { class: "total", "aria-label": t("total", { n: v.totals[seat] }) }, num(v.totals[seat])),
     ),
     el("div", { class: "tags" },
