@@ -25,8 +25,20 @@ from typing import Any
 import pytest
 
 from . import browsertools
-from .browsertools import DESKTOP, IMAGES, PHONE, SHOTS, Tab, axe_violations, create_table, game_over, no_sideways_scroll
-from .browsertools import play_now, play_to_the_end, shrink
+from .browsertools import (
+    DESKTOP,
+    IMAGES,
+    PHONE,
+    SHOTS,
+    Tab,
+    axe_violations,
+    create_table,
+    game_over,
+    no_sideways_scroll,
+    play_now,
+    play_to_the_end,
+    shrink,
+)
 from .test_catalogs import LANGUAGES, OWN_SCRIPT, catalog
 
 pytestmark = pytest.mark.timeout(600)
@@ -178,21 +190,21 @@ EXPLANATIONS = [
     ({"kind": "take_discard", "card": "qu",
       "take": {"kind": "go_out_now", "value": 14, "terms": [{"kind": "going_out", "value": 2.0}], "total": 16.0},
       "pile": {"kind": "blind_draw", "value": 7.3, "terms": [{"kind": "out_chance", "value": 0.9, "percent": 22}], "total": 8.2}},
-     "Take the qu: with it you can go out now for 14 points, +2.0 for going out (16.0 in all); "
-     "a blind draw averages 7.3 points, +0.9 for its 22% chance to go out (8.2 in all)."),
+     ("Take the qu: with it you can go out now for 14 points, +2.0 for going out (16.0 in all); "
+     "a blind draw averages 7.3 points, +0.9 for its 22% chance to go out (8.2 in all).")),
     ({"kind": "go_out",
       "value": {"kind": "play", "words": ["quiet", "dog"], "card": "x", "value": 25,
                 "terms": [{"kind": "longest_kept", "value": 6.1, "others": 1}, {"kind": "gift", "value": -0.6, "card": "x"}],
                 "total": 30.5},
       "waiting": {"card": "d", "value": 21.4}},
-     "Go out with quiet, dog and discard the x: 25 points, +6.1 for the longest-word bonus it should keep, "
-     "-0.6 for what the x is worth to the next player (30.5 in all); waiting (discard the d) is worth 21.4."),
+     ("Go out with quiet, dog and discard the x: 25 points, +6.1 for the longest-word bonus it should keep, "
+     "-0.6 for what the x is worth to the next player (30.5 in all); waiting (discard the d) is worth 21.4.")),
     ({"kind": "simulated", "action": "discard", "card": "z", "last_round": False, "samples": 32,
       "candidates": [{"kind": "waiting_with", "card": "z", "value": 4, "samples": 32},
                      {"kind": "going_out_now", "card": "e", "words": ["quiet"], "value": 2, "samples": 32},
                      {"kind": "going_out_with", "card": "t", "words": ["quie"], "value": -3, "samples": 16}]},
-     "Wait: discard the z and keep your hand: waiting with the z averages 4 over 32 simulated finishes of the round "
-     "(your round score less the best other player's), going out now 2, going out with quie (discarding the t) -3 (over 16)."),
+     ("Wait: discard the z and keep your hand: waiting with the z averages 4 over 32 simulated finishes of the round "
+     "(your round score less the best other player's), going out now 2, going out with quie (discarding the t) -3 (over 16).")),
     ({"kind": "only_draw", "source": "discard"}, "The only draw allowed: the discard top."),
 ]  # fmt: skip
 
