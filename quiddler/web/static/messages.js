@@ -100,7 +100,15 @@ function intl(Kind, options = {}) {
   return made.get(key);
 }
 
-const format = (value, options) => intl(Intl.NumberFormat, options).format(value);
+/**
+ * A number as the language writes it.  Where Intl marks its direction (a
+ * signed Persian number starts with a left-to-right mark), the number is
+ * isolated, so the mark does not turn the rest of the sentence around.
+ */
+function format(value, options) {
+  const text = intl(Intl.NumberFormat, options).format(value);
+  return /[\u200e\u200f\u061c]/.test(text) ? `\u2068${text}\u2069` : text;
+}
 
 /**
  * A number shown with a fixed count of fraction digits (and a sign when
