@@ -41,7 +41,7 @@ async function catalogOf(tag) {
 }
 
 /** The first of the browser's preferred languages the page speaks ("fa-IR" is "fa"), else English. */
-export function preferredLanguage(preferred) {
+function preferredLanguage(preferred) {
   for (const wanted of preferred) {
     const tag = String(wanted).toLowerCase().split("-")[0];
     if (speaks(tag)) return tag;
@@ -86,7 +86,7 @@ export function onLanguageChange(listener) {
 }
 
 export const currentLanguage = () => locale;
-export const direction = () => (catalog.direction === "rtl" ? "rtl" : "ltr");
+const direction = () => (catalog.direction === "rtl" ? "rtl" : "ltr");
 /** Each language named in itself, with its direction: [["en", "English", "ltr"], ["fa", "فارسی", "rtl"], ...]. */
 export const languageNames = () => LANGUAGES.map(({ tag, name, direction: dir }) => [tag, name, dir]);
 
@@ -115,7 +115,7 @@ function format(value, options) {
  * `signed`), as a placeholder's value.  Its plural form is chosen as it is
  * written ("1.0 points" is plural in English).
  */
-export class Amount {
+class Amount {
   constructor(value, { digits = 0, signed = false } = {}) {
     this.value = Number(value);
     this.options = { minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: signed ? "exceptZero" : "auto" };
@@ -151,7 +151,7 @@ const ISOLATED = /\u2068[^\u2068\u2069]*\u2069/g;
  * in a phrase) does not count, so a phrase in the sentence's own language
  * stays part of the sentence.
  */
-export function isolate(text) {
+function isolate(text) {
   let own = text;
   let before;
   do {
