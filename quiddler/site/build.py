@@ -7,6 +7,7 @@ The layout of the site folder::
     solver.html         the solver page
     sw.js               the service worker: every file of the site cached, so it plays offline
     static/             the front end's files, the worker and the site's own scripts
+    static/locales/     the front end's message catalogs, one per language
     pyodide/            the Pyodide runtime files, its licence and CPython's
     wheels/             quiddler's and pygtrie's wheels
     quiddler-site.json  what was built: versions, the wheels, the computer levels offered,
@@ -154,7 +155,7 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
         for path in _previous_files(target):
             path.unlink()
         target.mkdir(parents=True, exist_ok=True)
-        for folder in ("static", "pyodide", "wheels"):
+        for folder in ("static", "static/locales", "pyodide", "wheels"):
             (target / folder).mkdir(exist_ok=True)
         progress("the runtime")
         for name in RUNTIME_FILES:
@@ -166,6 +167,8 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
             for path in sorted(source.iterdir()):
                 if path.is_file() and path.name != "index.html":
                     copy(path, f"static/{path.name}")
+        for path in sorted((FRONT_END / "locales").glob("*.json")):
+            copy(path, f"static/locales/{path.name}")
         write("index.html", site_index((FRONT_END / "index.html").read_text("utf-8")))
         for path in sorted(SITE_PAGES.iterdir()):
             if path.name != "sw.js":

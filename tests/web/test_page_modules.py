@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 STATIC = Path(__file__).resolve().parents[2] / "quiddler" / "web" / "static"
 NETWORK = re.compile(r"\bfetch\s*\(|\bWebSocket\b|\bXMLHttpRequest\b|\bEventSource\b|navigator\.sendBeacon")
 
@@ -38,8 +40,9 @@ PHYSICAL = re.compile(r"(?<![\w-])(?:(?:margin|padding|border|inset)-(?:left|rig
                       r"|float:\s*(?:left|right)|(?:min-|max-)?(?:width|height))\s*:")  # fmt: skip
 
 
-def test_the_stylesheet_uses_logical_properties_only() -> None:
+@pytest.mark.parametrize("sheet", ["app.css", "review.css"])
+def test_the_stylesheets_use_logical_properties_only(sheet: str) -> None:
     """margin-inline-start, inset-inline, inline-size...: a right-to-left page mirrors by itself."""
-    text = re.sub(r"/\*.*?\*/", "", (STATIC / "app.css").read_text(), flags=re.DOTALL)
+    text = re.sub(r"/\*.*?\*/", "", (STATIC / sheet).read_text(), flags=re.DOTALL)
     text = re.sub(r"@media[^{]*", "", text)  # a media query's (max-width: ...) is the screen's, not a property
     assert not [m.group(0) for m in PHYSICAL.finditer(text)]

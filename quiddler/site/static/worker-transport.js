@@ -12,7 +12,8 @@
 //
 // Nothing here talks to anything but this page's own files.
 
-import { ApiError } from "./transport.js";
+import { t } from "./messages.js";
+import { ApiError, refusal } from "./transport.js";
 
 const SAVE_KEY = "quiddler.site.game";
 const here = (path) => new URL(path, import.meta.url).href;
@@ -43,7 +44,7 @@ export class Engine {
       else waiting.resolve({ ...JSON.parse(answer), ms });
     });
     this.worker.addEventListener("error", (event) => {
-      this.failure = new Error(`the game engine did not start: ${event.message || "unknown error"}`);
+      this.failure = new Error(`the game engine did not start: ${event.message}`);
       for (const waiting of this.pending.values()) waiting.reject(this.failure);
       this.pending.clear();
     });
@@ -59,9 +60,9 @@ export class Engine {
   }
 }
 
-/** The answer's body, or ApiError with its status and reason. */
+/** The answer's body, or ApiError with its status, code and reason. */
 function accepted(answer) {
-  if (answer.status >= 400) throw new ApiError(answer.status, answer.body.message || answer.body.error);
+  if (answer.status >= 400) throw refusal(answer.status, answer.body);
   return answer.body;
 }
 
@@ -101,7 +102,7 @@ export class WorkerTransport {
       parsed = null;
     }
     if (!parsed || parsed.table !== table) {
-      throw new ApiError(404, "this game is not saved in this browser (a table with friends needs the server)");
+      throw new ApiError(404, t("site.noServer"));
     }
     accepted(await this.engine.call("restore", saved));
     this.table = table;
@@ -115,7 +116,7 @@ export class WorkerTransport {
   }
 
   async joinTable() {
-    throw new ApiError(404, "joining a table needs the server that holds it (quiddler serve)");
+    throw new ApiError(404, t("site.noServer"));
   }
 
   async tableSummary(table) {
@@ -189,8 +190,13 @@ class LocalConnection {
 
   fail(exc) {
     if (this.closed) return;
-    const code = exc instanceof ApiError && exc.status === 404 ? "no_table" : "engine";
-    this.onMessage({ type: "error", code, message: exc.message });
+    if (exc instanceof ApiError) {
+      const code = exc.status === 404 ? "no_table" : exc.code;
+      this.onMessage({ type: "error", code, reason: exc.reason, params: exc.params, message: exc.message });
+    } else {
+      // The engine itself failed (Pyodide did not start): its own words are for a developer, not the player.
+      this.onMessage({ type: "error", code: "engine", message: t("site.engineFailed") });
+    }
     this.onStatus("offline", { code: 1011, delay: null });
   }
 

@@ -12,9 +12,13 @@
 // no /t/{table} addresses.
 
 import { showHome } from "./home.js";
+import { languageSwitch } from "./language-switch.js";
+import { onLanguageChange } from "./messages.js";
 import { ServerTransport } from "./server-transport.js";
 import { useTransport } from "./transport.js";
 import { TableSession } from "./session.js";
+
+document.querySelector("header.top").append(languageSwitch());
 
 const onSite = document.querySelector('meta[name="quiddler-transport"]')?.content === "worker";
 useTransport(onSite ? new (await import("./worker-transport.js")).WorkerTransport() : new ServerTransport());
@@ -43,6 +47,8 @@ function route() {
 }
 
 window.addEventListener("popstate", route);
+// Another language: the screen on show is drawn again in it, where it is (a table keeps its connection).
+onLanguageChange(() => (current ? current.relabel() : showHome(document.getElementById("main"), { navigate })));
 // Links inside the page (the brand, "back to the start") change screens
 // without a reload; the modifier keys keep their usual meaning.
 document.addEventListener("click", (event) => {

@@ -17,8 +17,17 @@ export const wordPoints = (faces) => faces.reduce((sum, f) => sum + points(f), 0
 /** Letters of a word: a two-letter card counts two (the longest-word bonus counts letters). */
 export const wordLetters = (faces) => faces.reduce((sum, f) => sum + f.length, 0);
 
-/** Typed text the page cannot even send (the server's match answers the rest). */
-export class WordProblem extends Error {}
+/** What the words box shows before anything is typed: English words, as the words are (and the keyword "discard"). */
+export const TYPED_EXAMPLES = { goOut: "quiet ax", layDown: "quiet ax discard z" };
+
+/** Typed text the page cannot even send: `key` and `params` name its sentence in the catalog. */
+export class WordProblem extends Error {
+  constructor(key, params = {}) {
+    super(key);
+    this.key = key;
+    this.params = params;
+  }
+}
 
 /**
  * Read what a person typed: "quiet ax" or "quiet ax discard z" (commas are
@@ -30,9 +39,9 @@ export function parseTyped(text) {
   let discard = null;
   const at = tokens.indexOf("discard");
   if (at >= 0) {
-    if (at !== tokens.length - 2) throw new WordProblem("name one card after discard, at the end: quiet ax discard z");
+    if (at !== tokens.length - 2) throw new WordProblem("typed.discardAtEnd");
     discard = tokens[at + 1];
-    if (!(discard in POINTS)) throw new WordProblem(`unknown card: '${discard}'`);
+    if (!(discard in POINTS)) throw new WordProblem("typed.unknownCard", { card: discard });
     tokens.splice(at, 2);
   }
   return { words: tokens, discard };

@@ -1,32 +1,36 @@
 // The start screen: one click to play the computer, or a table for friends.
 
 import { el, replace } from "./dom.js";
+import { errorText } from "./errors.js";
+import { has, num, t } from "./messages.js";
 import { saveSeat } from "./seats.js";
 import { ApiError, transport } from "./transport.js";
 
-// How the computer players are offered; the server's GET /api/players says
-// which exist (quiddler.game.player_names()) and which are the levels worth
-// offering first.  This list is the fallback when it cannot be asked.
-const LABELS = {
-  easy: "Easy",
-  medium: "Medium",
-  hard: "Hard",
-  expert: "Expert (plays like the hints)",
-  master: "Master (the expert, searching ahead)",
-  ev: "EV (expected value)",
-  greedy: "Greedy",
-  random: "Random",
-  "random-eager": "Random, goes out at once",
+// The computer players the server's GET /api/players names (it says which
+// exist, quiddler.game.player_names(), and which are the levels worth
+// offering first); this is the fallback when it cannot be asked.  Each is
+// offered as its catalog key `level.<name>` says (a name without one as it is).
+const FALLBACK = {
+  players: ["easy", "medium", "hard", "expert", "master", "ev", "greedy", "random", "random-eager"],
+  levels: ["easy", "medium", "hard", "expert"],
+  default: "medium",
 };
-const FALLBACK = { players: Object.keys(LABELS), levels: ["easy", "medium", "hard", "expert"], default: "medium" };
 const OFFICIAL_SIZES = [3, 4, 5, 6, 7, 8, 9, 10];
 const NAME_KEY = "quiddler.name";
+/** The rules panel "How Quiddler is played", a paragraph each. */
+const HOW_TO = ["howTo.cards", "howTo.deal", "howTo.turn", "howTo.goOut", "howTo.scoring", "howTo.winning"];
 
-/** The levels first (weakest first), then the other strategies. */
-const levelOptions = (selected, known) => {
+const levelLabel = (name) => (has(`level.${name}`) ? t(`level.${name}`) : name);
+
+/** The levels first (weakest first), then the other strategies; `label` says each. */
+const levelOptions = (selected, known, label = levelLabel) => {
   const order = [...known.levels, ...known.players.filter((p) => !known.levels.includes(p))];
-  return order.map((value) => el("option", { value, selected: value === selected }, LABELS[value] ?? value));
+  return order.map((value) => el("option", { value, selected: value === selected }, label(value)));
 };
+
+/** The choice of rounds: "1 (3 cards)", "2 (3 to 4 cards)", ... */
+const roundsOptions = () => OFFICIAL_SIZES.map((last, i) => el("option", { value: i + 1, selected: i === 7 },
+  i ? t("home.roundsMany", { rounds: i + 1, first: OFFICIAL_SIZES[0], n: last }) : t("home.roundsOne", { rounds: 1, n: last })));
 
 /** The name this browser used last, offered again. */
 export function rememberedName() {
@@ -54,15 +58,22 @@ async function start(settings, error, navigate) {
     rememberName(settings.name);
     navigate(`/t/${encodeURIComponent(made.table)}`);
   } catch (exc) {
-    const why = exc instanceof ApiError ? exc.message : "the server cannot be reached";
-    replace(error, `Could not start the table: ${why}`);
+    replace(error, exc instanceof ApiError ? t("home.startFailed", { why: errorText(exc) }) : t("home.startUnreachable"));
   }
 }
+
+/** The zero of each script of digits the page's languages write (Arabic-Indic, Persian, Devanagari, Bengali). */
+const ZEROS = [0x660, 0x6f0, 0x966, 0x9e6];
+/** Typed digits as the server reads them: "۳،۵" or "৩,৫" is "3,5". */
+const latinDigits = (text) => text.replace(/[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef]/g, (digit) => {
+  const code = digit.codePointAt(0);
+  return String(code - ZEROS.find((zero) => code >= zero && code <= zero + 9));
+}).replace(/[،٬]/g, ",");
 
 /** The rules form's values as the server's `rules` object (Rules field names). */
 function rulesFrom(form) {
   const rules = {};
-  const sizesText = form.elements.sizes.value.trim();
+  const sizesText = latinDigits(form.elements.sizes.value).trim();
   if (sizesText) {
     rules.round_sizes = sizesText.split(/[\s,]+/).filter(Boolean).map(Number);
   } else {
@@ -81,17 +92,14 @@ function rulesFrom(form) {
 }
 
 function seatRows(count, names) {
-  const rows = [el("li", {}, "Seat 1: you")];
+  const rows = [el("li", {}, t("home.seatYou", { n: 1 }))];
   for (let i = 1; i < count; i += 1) {
     rows.push(
       el("li", {},
-        el("label", { for: `seat-${i}` }, `Seat ${i + 1}: `),
+        el("label", { for: `seat-${i}` }, t("home.seatLabel", { n: i + 1 })), " ",
         el("select", { id: `seat-${i}`, name: `seat-${i}` },
-          el("option", { value: "human", selected: i === 1 }, "A friend (invite link)"),
-          levelOptions(null, names).map((o) => {
-            o.textContent = `Computer: ${o.textContent}`;
-            return o;
-          }),
+          el("option", { value: "human", selected: i === 1 }, t("home.friend")),
+          levelOptions(null, names, (level) => t("home.computerOption", { level: levelLabel(level) })),
         ),
       ),
     );
@@ -100,7 +108,7 @@ function seatRows(count, names) {
 }
 
 export async function showHome(main, { navigate }) {
-  document.title = "Quiddler";
+  document.title = t("page.brand");
   const name = rememberedName();
   const quickError = el("p", { class: "error", role: "alert" });
   const friendsError = el("p", { class: "error", role: "alert" });
@@ -108,8 +116,7 @@ export async function showHome(main, { navigate }) {
   const names = answer && Array.isArray(answer.players) && Array.isArray(answer.levels) ? answer : FALLBACK;
 
   const quickLevel = el("select", { id: "quick-level" }, levelOptions(names.default ?? "medium", names));
-  const quickRounds = el("select", { id: "quick-rounds" },
-    OFFICIAL_SIZES.map((_, i) => el("option", { value: i + 1, selected: i === 7 }, `${i + 1} (3 to ${i + 3} cards)`)));
+  const quickRounds = el("select", { id: "quick-rounds" }, roundsOptions());
   const quickFirst = el("input", { type: "checkbox", id: "quick-first-turn" });
   const quickHints = el("input", { type: "checkbox", id: "quick-hints", checked: true });
   const quickRules = () => {
@@ -120,81 +127,79 @@ export async function showHome(main, { navigate }) {
     return rules;
   };
   const quick = el("section", { class: "panel", "aria-labelledby": "quick-title" },
-    el("h2", { id: "quick-title" }, "Play now"),
-    el("p", {}, "A game against the computer, at once."),
+    el("h2", { id: "quick-title" }, t("home.playNow")),
+    el("p", {}, t("home.playNowIntro")),
     el("div", { class: "row" },
-      el("label", { for: "quick-level" }, "Computer level "),
+      el("label", { for: "quick-level" }, t("home.computerLevel")), " ",
       quickLevel,
     ),
     el("div", { class: "row" },
-      el("label", { for: "quick-rounds" }, "Rounds "),
+      el("label", { for: "quick-rounds" }, t("home.rounds")), " ",
       quickRounds,
     ),
-    el("div", { class: "check" }, quickFirst, el("label", { for: "quick-first-turn" }, "No going out on a player's first turn")),
-    el("div", { class: "check" }, quickHints, el("label", { for: "quick-hints" }, "Hints allowed")),
+    el("div", { class: "check" }, quickFirst, el("label", { for: "quick-first-turn" }, t("home.firstTurn"))),
+    el("div", { class: "check" }, quickHints, el("label", { for: "quick-hints" }, t("home.hintsAllowed"))),
     el("button", {
       class: "primary big", id: "play-now", type: "button", "data-focus": "play-now",
       onclick: () => start({ seats: ["human", quickLevel.value], rules: quickRules(), hints: quickHints.checked,
-        name: rememberedName() || "You" }, quickError, navigate),
-    }, "Play now"),
+        name: rememberedName() || t("home.defaultName") }, quickError, navigate),
+    }, t("home.playNow")),
     quickError,
   );
 
   const seatList = el("ul", { class: "seats-setup" }, seatRows(2, names));  // each row says its seat number
   const form = el("form", { class: "setup", novalidate: true },
     el("div", { class: "row" },
-      el("label", { for: "my-name" }, "Your name "),
+      el("label", { for: "my-name" }, t("yourName")), " ",
       el("input", { id: "my-name", name: "myName", maxlength: 24, autocomplete: "nickname", required: true, value: name }),
     ),
     el("div", { class: "row" },
-      el("label", { for: "seat-count" }, "Seats "),
+      el("label", { for: "seat-count" }, t("home.seats")), " ",
       el("select", {
         id: "seat-count", name: "seatCount",
         onchange: (e) => replace(seatList, seatRows(Number(e.target.value), names)),
-      }, [2, 3, 4, 5, 6, 7, 8].map((n) => el("option", { value: n }, String(n)))),
+      }, [2, 3, 4, 5, 6, 7, 8].map((n) => el("option", { value: n }, num(n)))),
     ),
     seatList,
     el("fieldset", {},
-      el("legend", {}, "Rules"),
+      el("legend", {}, t("home.rules")),
       el("div", { class: "row" },
-        el("label", { for: "rounds" }, "Rounds "),
-        el("select", { id: "rounds", name: "rounds" },
-          OFFICIAL_SIZES.map((_, i) => el("option", { value: i + 1, selected: i === 7 }, `${i + 1} (${i ? `3 to ${i + 3}` : 3} cards)`)),
-        ),
+        el("label", { for: "rounds" }, t("home.rounds")), " ",
+        el("select", { id: "rounds", name: "rounds" }, roundsOptions()),
       ),
       el("div", { class: "row" },
-        el("label", { for: "sizes" }, "Or cards per round "),
-        el("input", { id: "sizes", name: "sizes", placeholder: "e.g. 3,5,7", inputmode: "numeric", maxlength: 60 }),
+        el("label", { for: "sizes" }, t("home.sizes")), " ",
+        el("input", { id: "sizes", name: "sizes", placeholder: t("home.sizesExample"), inputmode: "numeric", maxlength: 60, dir: "ltr" }),
       ),
       el("div", { class: "check" },
         el("input", { type: "checkbox", id: "first-turn", name: "firstTurn" }),
-        el("label", { for: "first-turn" }, "No going out on a player's first turn"),
+        el("label", { for: "first-turn" }, t("home.firstTurn")),
       ),
       el("div", { class: "check" },
         el("input", { type: "checkbox", id: "no-bonuses", name: "noBonuses" }),
-        el("label", { for: "no-bonuses" }, "No longest-word or most-words bonus"),
+        el("label", { for: "no-bonuses" }, t("home.noBonuses")),
       ),
       el("div", { class: "check" },
         el("input", { type: "checkbox", id: "no-floor", name: "noFloor" }),
-        el("label", { for: "no-floor" }, "Totals may go below zero"),
+        el("label", { for: "no-floor" }, t("home.belowZero")),
       ),
       el("div", { class: "row" },
-        el("label", { for: "turn-limit" }, "Turn limit per round "),
+        el("label", { for: "turn-limit" }, t("home.turnLimit")), " ",
         el("input", { id: "turn-limit", name: "turnLimit", type: "number", min: 1, max: 200, value: 50 }),
       ),
     ),
     el("div", { class: "check" },
       el("input", { type: "checkbox", id: "hints", name: "hints", checked: true }),
-      el("label", { for: "hints" }, "Hints allowed"),
+      el("label", { for: "hints" }, t("home.hintsAllowed")),
     ),
-    el("button", { class: "primary", type: "submit", id: "create-table" }, "Create the table"),
+    el("button", { class: "primary", type: "submit", id: "create-table" }, t("home.create")),
     friendsError,
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const myName = form.elements.myName.value.trim();
     if (!myName) {
-      replace(friendsError, "Type your name first: the others see it at the table.");
+      replace(friendsError, t("nameFirst"));
       form.elements.myName.focus();
       return;
     }
@@ -205,17 +210,15 @@ export async function showHome(main, { navigate }) {
   });
 
   const friends = el("section", { class: "panel", "aria-labelledby": "friends-title" },
-    el("h2", { id: "friends-title" }, "A table with friends"),
-    el("p", {}, "Choose the seats: friends get an invite link, computer players are ready at once. The game starts when every seat is taken."),
+    el("h2", { id: "friends-title" }, t("home.friendsTitle")),
+    el("p", {}, t("home.friendsIntro")),
     form,
   );
   const rules = el("details", { class: "panel how" },
-    el("summary", {}, "How Quiddler is played"),
-    el("p", {}, "Each round deals everyone a few cards: 3 in the first round, one more each round after. On your turn, draw a card (from the pile, or the face-up discard), then discard one."),
-    el("p", {}, "When every card but your discard spells words (each word two cards or more), you may go out. Everyone else then has one final turn to lay down what words they can; the cards left in their hands count against them."),
-    el("p", {}, "A round scores the points of your words minus the points of the cards you kept. The longest word and the most words each earn a bonus (a tie earns nothing). The highest total after the last round wins."),
+    el("summary", {}, t("howTo.title")),
+    HOW_TO.map((key) => el("p", {}, t(key))),
   );
-  replace(main, el("h1", {}, "Play Quiddler in your browser"),
-    el("p", { class: "intro" }, "The card game of making words, with hints from the solver and computer players from easy to expert."),
+  replace(main, el("h1", {}, t("home.title")),
+    el("p", { class: "intro" }, t("home.intro")),
     el("div", { class: "home" }, quick, friends), rules);
 }

@@ -2,13 +2,13 @@
 // shows who is still missing (with the invite link for the table's creator).
 
 import { el } from "./dom.js";
-import { t } from "./messages.js";
+import { has, list, num, t } from "./messages.js";
 
 /** The table's rules in one line: "2 rounds (3, 4 cards) · bonuses: longest word 10, most words 10 · zero floor · hints on". */
 export function rulesText(rules, hints) {
   if (!rules) return "";
   const sizes = rules.round_sizes || [];
-  const parts = [t("rulesRounds", { n: sizes.length, sizes: sizes.join(", ") })];
+  const parts = [t("rulesRounds", { n: sizes.length, sizes: list(sizes.map((size) => num(size)), "unit") })];
   const longest = rules.longest_word_bonus ?? 10;
   const most = rules.most_words_bonus ?? 10;
   parts.push(longest || most ? t("rulesBonuses", { longest, most }) : t("rulesNoBonuses"));
@@ -58,7 +58,10 @@ export function seatText(seat, index, mySeat) {
   const kind = s.kind ?? s.player ?? s.type ?? "human";
   const n = index + 1;
   const you = index === mySeat;
-  if (kind !== "human") return t(you ? "seatComputerYou" : "seatComputer", { n, level: s.level ?? kind });
+  if (kind !== "human") {
+    const level = s.level ?? kind;
+    return t(you ? "seatComputerYou" : "seatComputer", { n, level: has(`levelShort.${level}`) ? t(`levelShort.${level}`) : level });
+  }
   const taken = s.taken ?? s.joined ?? s.filled ?? Boolean(s.name);
   if (!taken) return t("seatWaiting", { n });
   return t(you ? "seatPersonYou" : "seatPerson", { n, name: s.name || t("aPlayer") });
@@ -77,7 +80,7 @@ export function lobbyView({ table, lobby, mySeat, invite, copied, onCopy }) {
     link ? el("div", { class: "invite" },
       el("label", { for: "invite-link" }, t("sendLink")),
       el("div", { class: "row" },
-        el("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+        el("input", { id: "invite-link", readonly: true, value: link, dir: "ltr", onfocus: (e) => e.target.select() }),
         el("button", { type: "button", id: "copy-invite", "data-focus": "copy-invite", onclick: () => onCopy(link) },
           copied ? t("copied") : t("copyLink")),
       ),

@@ -5,12 +5,10 @@
 
 import { el } from "./dom.js";
 import { points, wordLetters, wordPoints, wordText } from "./cards.js";
-import { list, t } from "./messages.js";
+import { list, num, signed, t } from "./messages.js";
 import { transport } from "./transport.js";
 import { cardRow } from "./table.js";
 import { reviewSection } from "./review.js";
-
-const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 /** Bonus values in force: the two-player "one bonus only" variant turns one off. */
 export function bonusValues(rules, players) {
@@ -88,7 +86,7 @@ export function roundResult(result, before, rules, session) {
     const left = s.unused.reduce((a, f) => a + points(f), 0);
     return el("li", { class: "result-row", "data-seat": seat },
       el("div", { class: "result-who" },
-        el("span", { class: "name", title: nameOf(seat), tabindex: 0 }, nameOf(seat)),
+        el("span", { class: "name", title: nameOf(seat), tabindex: 0, dir: "auto" }, nameOf(seat)),
         s.went_out ? el("span", { class: "tag" }, t("wentOutTag")) : null,
         el("span", { class: "num round-score" }, t("roundScore", { score: signed(s.score) })),
         el("span", { class: "num total" }, t("totalScore", { total: result.totals[seat] })),
@@ -146,13 +144,13 @@ export function scoreSheet(view, session) {
     el("table", { class: "sheet", id: "score-sheet" },
       el("caption", { class: "visually-hidden" }, t("sheetCaption")),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("roundHeading")),
-        seats.map((s) => el("th", { scope: "col" }, el("span", { class: "name", title: session.nameOf(s) }, session.nameOf(s)))))),
+        seats.map((s) => el("th", { scope: "col" }, el("span", { class: "name", title: session.nameOf(s), dir: "auto" }, session.nameOf(s)))))),
       el("tbody", {},
         history.map((r) => el("tr", {},
           el("th", { scope: "row", class: "num" }, t("sheetRound", { round: r.round, cards: r.cards })),
           seats.map((s) => el("td", { class: "num" }, t("sheetCell", { score: signed(r.scores[s].score), total: r.totals[s] }))),
         )),
-        el("tr", { class: "totals" }, el("th", { scope: "row" }, t("totalHeading")), seats.map((s) => el("td", { class: "num" }, String(view.totals[s])))),
+        el("tr", { class: "totals" }, el("th", { scope: "row" }, t("totalHeading")), seats.map((s) => el("td", { class: "num" }, num(view.totals[s])))),
       ),
     ),
   );

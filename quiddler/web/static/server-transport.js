@@ -2,7 +2,7 @@
 // table that reconnects by itself.  The only module that touches fetch or
 // WebSocket (see transport.js for the interface it implements).
 
-import { ApiError } from "./transport.js";
+import { refusal } from "./transport.js";
 
 async function request(method, path, body) {
   const response = await fetch(path, {
@@ -17,10 +17,7 @@ async function request(method, path, body) {
   } catch {
     data = null;
   }
-  if (!response.ok) {
-    const reason = data && (data.message || data.error || data.detail);
-    throw new ApiError(response.status, typeof reason === "string" ? reason : `the server answered ${response.status}`);
-  }
+  if (!response.ok) throw refusal(response.status, data);
   return data;
 }
 

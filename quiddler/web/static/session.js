@@ -11,7 +11,8 @@ import { rememberName, rememberedName } from "./home.js";
 import { describeEvent, finalBanner, gameView, focusTarget, turnLine } from "./table.js";
 import { winnerText } from "./results.js";
 import { Arrangement } from "./hand.js";
-import { t } from "./messages.js";
+import { errorText } from "./errors.js";
+import { has, t } from "./messages.js";
 import { PACES, StatePacer, changes, fly, rememberPace, rememberSound, rememberedPace, rememberedSound, tick } from "./motion.js";
 
 
@@ -47,13 +48,14 @@ export class TableSession {
     this.watching = false;
     this.lobby = null;
     this.view = null;
-    this.names = [];
     this.seats = []; // the server's seat facts: {seat, kind, name, taken, connected}
     this.summary = null; // the table's public facts, on the invite page
     this.joinName = rememberedName();
     this.hintsAllowed = null; // null: the server did not say
     this.hint = null; // {for: moveKey, hint} or {for, pending: true}
-    this.error = null; // the last error message from the server, shown as it came
+    // The last error and the join form's refusal: each a function that says
+    // it in the page's language (drawn when shown, so a switch of language redraws it).
+    this.error = null;
     this.joinError = null;
     this.joinBusy = false;
     this.status = "connecting";
@@ -72,8 +74,8 @@ export class TableSession {
     this.sound = rememberedSound();
     this.received = null; // the newest view from the server (this.view may still be an older one)
     this.pacer = new StatePacer({ show: (msg) => this.showState(msg), held: () => this.resultShown !== null });
-    document.title = t("tableTitle");
 
+    this.relabel();
     if (this.seat) {
       this.connect({ type: "hello", token: this.seat.token });
     } else if (invite) {
@@ -82,10 +84,10 @@ export class TableSession {
       // is full or gone is said at once rather than after typing a name.
       transport().tableSummary(table).then((summary) => {
         this.summary = summary;
-        if (summary.started) this.joinError = t("tableFull");
+        if (summary.started) this.joinError = () => t("tableFull");
         this.render();
       }, (exc) => {
-        if (exc instanceof ApiError && exc.status === 404) this.joinError = t("noTable");
+        if (exc instanceof ApiError && exc.status === 404) this.joinError = () => t("noTable");
         this.render();
       });
     } else {
@@ -109,10 +111,28 @@ export class TableSession {
     return Boolean(s && s.kind === "human" && s.connected === false);
   }
 
-  /** Name of a seat: from the server's names, else "Seat N". */
+  /**
+   * Name of a seat: a person's name, a computer's level ("Computer
+   * (medium)"), else "Seat N".  Two seats of one name get a number each
+   * to tell them apart.
+   */
   nameOf(seat) {
-    const n = this.names[seat];
-    return typeof n === "string" && n ? n : t("seatN", { n: seat + 1 });
+    const names = this.seats.map((s) => {
+      if (!s || typeof s !== "object") return null;
+      if (s.kind && s.kind !== "human") return t("computerName", { level: has(`levelShort.${s.kind}`) ? t(`levelShort.${s.kind}`) : s.kind });
+      return typeof s.name === "string" && s.name ? s.name : null;
+    });
+    const name = names[seat];
+    if (!name) return t("seatN", { n: seat + 1 });
+    const same = names.filter((n) => n === name).length;
+    return same > 1 ? t("nameNumbered", { name, n: names.slice(0, seat + 1).filter((n) => n === name).length }) : name;
+  }
+
+  /** Draw everything again in the page's language (after a switch of language). */
+  relabel() {
+    document.title = t("tableTitle");
+    this.setStatus(this.status, this.statusDetail);
+    this.render();
   }
 
   close() {
@@ -139,7 +159,7 @@ export class TableSession {
 
   async join(name) {
     if (!name) {
-      this.joinError = t("nameFirst");
+      this.joinError = () => t("nameFirst");
       this.render();
       return;
     }
@@ -157,11 +177,11 @@ export class TableSession {
       this.invite = null;
       this.connect({ type: "hello", token: joined.token });
     } catch (exc) {
-      this.joinError = !(exc instanceof ApiError) ? t("unreachable")
-        : exc.status === 403 ? t("badInvite")
-        : exc.status === 409 ? t("tableFull")
-        : exc.status === 404 ? t("noTable")
-        : t("refused", { why: exc.message });
+      this.joinError = !(exc instanceof ApiError) ? () => t("unreachable")
+        : exc.status === 403 ? () => t("badInvite")
+        : exc.status === 409 ? () => t("tableFull")
+        : exc.status === 404 ? () => t("noTable")
+        : () => t("refused", { why: errorText(exc) });
     }
     this.joinBusy = false;
     this.render();
@@ -170,7 +190,7 @@ export class TableSession {
   send(msg) {
     this.error = null;
     if (!this.socket || !this.socket.send(msg)) {
-      this.error = t("notConnected");
+      this.error = () => t("notConnected");
       this.render();
       return false;
     }
@@ -223,6 +243,7 @@ export class TableSession {
 
   setStatus(status, detail) {
     this.status = status;
+    this.statusDetail = detail;
     const label = document.getElementById("connection");
     if (label) {
       replace(label, status === "open" ? "" : status === "connecting" ? t("connecting")
@@ -275,7 +296,7 @@ export class TableSession {
           // Nothing to reconnect to: the table was never made, or its time is up.
           this.close();
           this.gone = true;
-          this.error = t("noTableKept");
+          this.error = () => t("noTableKept");
           break;
         }
         if (!this.view && !this.lobby && this.seat && !this.watching && msg.code === "bad_token") {
@@ -284,11 +305,11 @@ export class TableSession {
           forgetSeat(this.table);
           this.seat = null;
           this.close();
-          this.error = t("seatInvalid", { why: msg.message });
+          this.error = () => t("seatInvalid", { why: errorText(msg) });
           break;
         }
-        this.error = typeof msg.message === "string" ? msg.message : t("refusedThat");
-        this.announce(this.error);
+        this.error = () => errorText(msg, (seat) => this.nameOf(seat));
+        this.announce(this.error());
         break;
       default:
         return; // a message type this page does not know: ignored, as the protocol says
@@ -296,28 +317,9 @@ export class TableSession {
     this.render();
   }
 
-  /**
-   * Names of the seats and whether hints are on.  A seat is {seat, kind,
-   * name, taken, connected}; a computer seat is named by its level, so two
-   * computers of one level get a number each to tell them apart.
-   */
+  /** The seats (each {seat, kind, name, taken, connected}: see nameOf) and whether hints are on. */
   readTableFacts(msg) {
-    if (Array.isArray(msg.seats)) {
-      this.seats = msg.seats;
-      const names = msg.seats.map((s) => {
-        if (!s || typeof s !== "object") return null;
-        if (s.kind && s.kind !== "human") return t("computerName", { level: s.kind });
-        return typeof s.name === "string" && s.name ? s.name : null;
-      });
-      const counts = {};
-      names.forEach((n) => { if (n) counts[n] = (counts[n] || 0) + 1; });
-      const seen = {};
-      this.names = names.map((n) => {
-        if (!n || counts[n] === 1) return n;
-        seen[n] = (seen[n] || 0) + 1;
-        return `${n} ${seen[n]}`;
-      });
-    }
+    if (Array.isArray(msg.seats)) this.seats = msg.seats;
     if (typeof msg.hints === "boolean") this.hintsAllowed = msg.hints;
   }
 
@@ -474,8 +476,8 @@ export class TableSession {
       this.navigate(`/t/${encodeURIComponent(made.table)}`);
     } catch (exc) {
       this.rematchBusy = false;
-      this.error = exc instanceof ApiError ? t("rematchRefused", { why: exc.message }) : t("unreachable");
-      this.announce(this.error);
+      this.error = exc instanceof ApiError ? () => t("rematchRefused", { why: errorText(exc) }) : () => t("unreachable");
+      this.announce(this.error());
       this.render();
     }
   }
@@ -548,7 +550,7 @@ export class TableSession {
     const parts = [];
     if (!this.seat && !this.watching && this.invite) {
       parts.push(joinView({
-        table: this.table, name: this.joinName, busy: this.joinBusy, error: this.joinError, summary: this.summary,
+        table: this.table, name: this.joinName, busy: this.joinBusy, error: this.joinError?.(), summary: this.summary,
         // What is typed is kept here: the form is drawn again when the table's facts arrive.
         onName: (name) => { this.joinName = name; }, onJoin: (name) => this.join(name), onWatch: () => this.watch(),
       }));
@@ -559,10 +561,10 @@ export class TableSession {
         table: this.table, lobby: this.lobby, mySeat: this.mySeat, invite: this.seat?.invite, copied: this.copied,
         onCopy: (link) => this.copy(link),
       }));
-      if (this.error) parts.push(el("p", { class: "error", role: "alert" }, this.error));
+      if (this.error) parts.push(el("p", { class: "error", role: "alert" }, this.error()));
     } else if (this.error && !this.socket) {
       parts.push(el("section", { class: "panel" },
-        el("p", { class: "error", role: "alert" }, this.error),
+        el("p", { class: "error", role: "alert" }, this.error()),
         el("div", { class: "buttons" },
           this.gone ? null : el("button", { type: "button", id: "watch", onclick: () => this.watch() }, t("watchTable")),
           el("a", { href: "/", class: "button" }, t("backToStart")),
@@ -570,7 +572,7 @@ export class TableSession {
       ));
     } else {
       parts.push(el("p", { class: "loading" }, this.status === "open" ? t("waitingTable") : t("connectingTable")));
-      if (this.error) parts.push(el("p", { class: "error", role: "alert" }, this.error));
+      if (this.error) parts.push(el("p", { class: "error", role: "alert" }, this.error()));
     }
     return parts;
   }

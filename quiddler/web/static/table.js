@@ -4,10 +4,11 @@
 // word groups or typed words), with hints when the table allows them.
 
 import { el } from "./dom.js";
-import { WordProblem, parseTyped, points, wordPoints, wordText } from "./cards.js";
+import { TYPED_EXAMPLES, WordProblem, parseTyped, points, wordPoints, wordText } from "./cards.js";
 import { enableDrag, handKeys } from "./hand.js";
+import { explanationText } from "./hints.js";
 import { rulesText } from "./lobby.js";
-import { list, t } from "./messages.js";
+import { amount, list, num, t } from "./messages.js";
 import { gameOverView, roundOverlay, scoreSheet } from "./results.js";
 
 const isMyTurn = (v) => v.my_turn === true;
@@ -85,11 +86,12 @@ export function focusTarget(session) {
 
 // -- cards -------------------------------------------------------------------------
 
+/** A card's letters (left to right in any page) and its points in the page's digits. */
 function face(card) {
   return [
-    el("span", { class: "face" }, card),
-    el("span", { class: "pts corner-start", "aria-hidden": "true" }, String(points(card))),
-    el("span", { class: "pts corner-end", "aria-hidden": "true" }, String(points(card))),
+    el("span", { class: "face", dir: "ltr" }, card),
+    el("span", { class: "pts corner-start", "aria-hidden": "true" }, num(points(card))),
+    el("span", { class: "pts corner-end", "aria-hidden": "true" }, num(points(card))),
   ];
 }
 const cardClass = (card, extra = "") => `card${card.length === 2 ? " duo" : ""}${extra ? ` ${extra}` : ""}`;
@@ -98,18 +100,21 @@ const cardClass = (card, extra = "") => `card${card.length === 2 ? " duo" : ""}$
 export const cardShown = (card, extra = "") =>
   el("span", { class: cardClass(card, extra), role: "img", "aria-label": t("cardLabel", { card, points: points(card) }) }, face(card));
 
-/** A row of cards: a word on the table or in a result. */
-export const cardRow = (cards, extra = "small-card") => el("span", { class: "cards-row" }, cards.map((c) => cardShown(c, extra)));
+/** A row of cards: a word on the table or in a result, spelled left to right in any page. */
+export const cardRow = (cards, extra = "small-card") => el("span", { class: "cards-row", dir: "ltr" }, cards.map((c) => cardShown(c, extra)));
 
 /** The backs of an opponent's cards (at most a fanned few shown, the count said). */
 function cardBacks(count, name) {
   if (!count) return null;
   return el("span", { class: "backs", role: "img", "aria-label": t("cardBacks", { name, n: count }) },
     [...Array(Math.min(count, 8)).keys()].map(() => el("span", { class: "back" })),
-    el("span", { class: "count", "aria-hidden": "true" }, String(count)));
+    el("span", { class: "count", "aria-hidden": "true" }, num(count)));
 }
 
 // -- the table ---------------------------------------------------------------------
+
+/** A name that already says "you" (the name "Play now" gives) needs no "(you)" after it. */
+const calledYou = (name) => [t("you"), t("home.defaultName")].some((you) => you.toLowerCase() === name.toLowerCase());
 
 function seatView(v, session, seat) {
   const laid = v.laid_down?.[seat] ?? [];
@@ -121,16 +126,16 @@ function seatView(v, session, seat) {
   const name = session.nameOf(seat);
   return el("li", { class: `seat${turn ? " turn" : ""}${isMe(session, seat) ? " me" : ""}`, id: `seat-${seat}`, "data-seat": seat },
     el("div", { class: "who" },
-      el("span", { class: "name", title: name, tabindex: 0, "data-focus": `name-${seat}` }, name),
-      isMe(session, seat) && name.toLowerCase() !== t("you") ? el("span", { class: "small" }, `(${t("you")})`) : null,
-      el("span", { class: "total", "aria-label": t("total", { n: v.totals[seat] }) }, String(v.totals[seat])),
+      el("span", { class: "name", title: name, tabindex: 0, "data-focus": `name-${seat}`, dir: "auto" }, name),
+      isMe(session, seat) && !calledYou(name) ? el("span", { class: "small" }, t("youMark")) : null,
+      el("span", { class: "total", "aria-label": t("total", { n: v.totals[seat] }) }, num(v.totals[seat])),
     ),
     el("div", { class: "tags" },
       turn ? el("strong", { class: "badge" }, t("toMove")) : null,
       tags.map((tag) => el("span", { class: "tag" }, tag)),
     ),
     isMe(session, seat) ? null : cardBacks(v.hand_sizes[seat], name),
-    laid.length ? el("div", { class: "laid" }, laid.map((w) => el("span", { class: "laid-word" }, cardRow(w), el("span", { class: "pts-label" }, String(wordPoints(w)))))) : null,
+    laid.length ? el("div", { class: "laid" }, laid.map((w) => el("span", { class: "laid-word" }, cardRow(w), el("span", { class: "pts-label" }, num(wordPoints(w)))))) : null,
   );
 }
 
@@ -191,7 +196,7 @@ function handView(v, session) {
     const label = check === undefined ? t("groupChecking", { word }) : check.valid ? t("groupWord", { word, points: check.points }) : t("groupNotWord", { word });
     const cards = group.map(() => card(places[pos], pos++));
     return el("div", { class: `group${check && !check.valid ? " bad" : ""}${check?.valid ? " good" : ""}`, "data-group": gi, role: "group", "aria-label": t("groupLabel", { word }) },
-      el("span", { class: "group-cards" }, cards),
+      el("span", { class: "group-cards", dir: "ltr" }, cards),
       el("span", { class: "group-label" }, label));
   });
   const loose = arrangement.loose.map(() => card(places[pos], pos++));
@@ -255,7 +260,7 @@ function groupsPlay(v, session) {
 function typedView(v, session, mode) {
   const input = el("input", {
     id: "words-input", name: "words", autocomplete: "off", autocapitalize: "none", spellcheck: "false", maxlength: 200,
-    "data-focus": "words-input", placeholder: mode === "go-out" ? "quiet ax" : "quiet ax discard z", value: session.typed,
+    "data-focus": "words-input", placeholder: mode === "go-out" ? TYPED_EXAMPLES.goOut : TYPED_EXAMPLES.layDown, value: session.typed, dir: "ltr",
     oninput: (e) => { session.typed = e.target.value; },
   });
   const form = el("form", { class: "typed", id: "typed-form", novalidate: true },
@@ -271,17 +276,17 @@ function typedView(v, session, mode) {
     session.error = null;
     try {
       const { words, discard } = parseTyped(input.value);
-      if (!words.length && mode === "go-out") throw new WordProblem(t("typeGoOut"));
+      if (!words.length && mode === "go-out") throw new WordProblem("typeGoOut");
       if (!words.length) {
-        if (!discard) throw new WordProblem(t("typeLayDown"));
+        if (!discard) throw new WordProblem("typeLayDown");
         session.act({ type: "lay_down", words: [], discard });
         return;
       }
       session.askMatch(words, discard, mode === "go-out" ? "go_out" : "lay_down");
     } catch (exc) {
       if (!(exc instanceof WordProblem)) throw exc;
-      session.error = exc.message;
-      session.announce(exc.message);
+      session.error = () => t(exc.key, exc.params);
+      session.announce(session.error());
       session.render();
     }
   });
@@ -334,7 +339,7 @@ export function pointsNow(o, hand) {
 
 /** An option's value in the unit it is: expected points, or the master's average margin over N finishes. */
 export function valueText(o, measure, hand) {
-  const value = Number(o.value).toFixed(1);
+  const value = amount(o.value, { digits: 1 });
   const now = pointsNow(o, hand);
   if (measure?.unit === "margin") {
     const n = measure.finishes ?? "?";
@@ -352,13 +357,13 @@ function hintView(session) {
   const hand = session.view?.hand ?? [];
   return el("section", { class: "panel hint", id: "hint", "aria-labelledby": "hint-title" },
     el("h2", { id: "hint-title" }, t("hintTitle", { move: hint.recommended ? describeOption(hint.recommended) : t("noAdvice") })),
-    hint.reason ? el("p", { class: "reason" }, hint.reason) : null,
+    hint.explanation || hint.reason ? el("p", { class: "reason" }, explanationText(hint.explanation, hint.reason)) : null,
     el("p", { class: "small", id: "hint-measure" }, h.measure?.unit === "margin" ? t("measureMargin") : t("measureExpected")),
     options.length ? el("ol", { class: "options", "aria-label": t("hintOptions") },
       options.map((o) => el("li", {
         "data-action": o.action, "data-card": o.card ?? "",
         "data-words": (o.words || []).map((w) => w.cards.join(",")).join(" "),
-      }, describeOption(o), " ", el("span", { class: "value" }, `(${valueText(o, h.measure, hand)})`)))) : null,
+      }, describeOption(o), " ", el("span", { class: "value" }, t("hintValue", { value: valueText(o, h.measure, hand) }))))) : null,
   );
 }
 
@@ -428,7 +433,7 @@ export function gameView(session) {
     ),
     me === null ? el("p", { class: "small", id: "watching" }, t("watching")) : null,
     over ? null : el("p", { class: `turn-line${isMyTurn(v) ? " mine" : ""}`, id: "turn-line" }, turnLine(v, session)),
-    session.error ? el("p", { class: "error", role: "alert", id: "error" }, session.error) : null,
+    session.error ? el("p", { class: "error", role: "alert", id: "error" }, session.error()) : null,
     overlay,
     over ? gameOverView(v, session) : null,
     over ? null : el("section", { class: "felt", "aria-label": t("players") },

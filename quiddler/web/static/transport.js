@@ -28,12 +28,29 @@
 // message the reason); a transport that cannot be reached rejects with any
 // other error.
 
-/** A refused call: `status` is the HTTP status (or its equivalent), `message` the reason. */
+/**
+ * A refused call: `status` is the HTTP status (or its equivalent),
+ * `message` the server's English reason; `code`, `reason` and `params`
+ * (when the server sent them) say it in any language (errors.js).
+ */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, { code = null, reason = null, params = {} } = {}) {
     super(message);
     this.status = status;
+    this.code = code;
+    this.reason = reason;
+    this.params = params;
   }
+}
+
+/** The ApiError of a refusal's JSON body ({error, message, reason?, params?}). */
+export function refusal(status, body) {
+  const message = body && typeof body.message === "string" ? body.message : "";
+  return new ApiError(status, message, {
+    code: typeof body?.error === "string" ? body.error : null,
+    reason: typeof body?.reason === "string" ? body.reason : null,
+    params: body?.params && typeof body.params === "object" ? body.params : {},
+  });
 }
 
 let current = null;
