@@ -173,6 +173,13 @@ def test_a_whole_game_in_persian_reads_right_to_left(server: str, open_tab: Call
     assert brand["x"] > switch["x"]
     loose = page.eval_on_selector_all("#hand .loose button.card", "cs => cs.map(c => c.getBoundingClientRect().x)")  # in one go
     assert len(loose) > 1 and loose == sorted(loose, reverse=True)
+    # A card itself is not mirrored: its points' corner at the top left, as in a word group;
+    # the lower corner upright (Persian digits upside down read as others).
+    corners = page.eval_on_selector_all("#hand button.card", """cs => cs.map((c) => {
+        const box = c.getBoundingClientRect(), start = c.querySelector('.corner-start').getBoundingClientRect();
+        return [start.x < box.x + box.width / 2, getComputedStyle(c.querySelector('.corner-end')).transform];
+    })""")
+    assert corners and all(left and transform == "none" for left, transform in corners), corners
     actions = play_to_the_end([page])
     assert game_over(page) and actions
     assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["fa", "rtl"]
@@ -180,6 +187,8 @@ def test_a_whole_game_in_persian_reads_right_to_left(server: str, open_tab: Call
     assert re.search(r"[\u0600-\u06FF]", winner) and not re.search(r"[A-Za-z]", winner), winner
     rows = page.eval_on_selector_all(".over .cards-row", "rows => rows.map(r => [...r.children].map(c => c.getBoundingClientRect().x))")
     assert rows and all(xs == sorted(xs) for xs in rows), "a word's cards read left to right"
+    # The players' results are a list that shows no numbers, in Persian as in English.
+    assert page.eval_on_selector_all(".over .result-rows", "ls => ls.map(l => getComputedStyle(l).listStyleType)") == ["none"]
     assert not latin_words_left(page, "fa")
 
 
