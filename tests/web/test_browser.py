@@ -129,6 +129,7 @@ def test_two_browsers_at_one_table_play_each_other_to_the_end(server: str, open_
     bo.goto(link)
     bo.locator("#take-seat").wait_for()
     bo.locator(".lobby-seats").wait_for()
+    assert bo.inner_text("#connection") == ""  # the invite page opens no connection: none is said to be coming
     audit(bo, "invite")
     bo.fill("#join-name", "Bo")
     bo.click("#take-seat")

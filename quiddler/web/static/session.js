@@ -131,7 +131,8 @@ export class TableSession {
   /** Draw everything again in the page's language (after a switch of language). */
   relabel() {
     document.title = t("tableTitle");
-    this.setStatus(this.status, this.statusDetail);
+    // The connection's status only while there is one: the invite page has none yet.
+    if (this.socket) this.setStatus(this.status, this.statusDetail);
     this.render();
   }
 
