@@ -14,7 +14,7 @@ from typing import Any
 from quiddler.game.reviews import review
 
 from . import browsertools
-from .browsertools import PHONE, Tab, create_table, game_over, play_to_the_end, screenshot
+from .browsertools import PHONE, Tab, create_table, game_over, play_now, play_to_the_end, screenshot
 
 # The browser tests' fixtures: a real server, Chromium, and a tab that fails the test on any script error.
 server, browser, open_tab = browsertools.server, browsertools.browser, browsertools.open_tab
@@ -82,3 +82,18 @@ def test_review_the_game_shows_each_seats_decisions(server: str, open_tab: Calla
     page.set_viewport_size(PHONE)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(page, "review-phone", full_page=True)
+
+
+def test_the_review_of_a_player_called_you_says_your_game(server: str, open_tab: Callable[..., Tab]) -> None:
+    """"Play now" names the player "You": their review is of "your game", and the seat
+    is offered as "You", never "You (you)" or "You's game"."""
+    page = open_tab().page
+    play_now(page, server, level="easy", rounds=1)
+    page.locator("#turn-line").wait_for()
+    play_to_the_end([page])
+    assert game_over(page)
+    assert page.eval_on_selector_all("#review-seat option", "os => os.map(o => o.textContent)")[0] == "You"
+    page.click("#review-button")
+    page.locator("#review-decisions").wait_for()
+    assert page.inner_text("#review-title") == "Review of your game"
+    assert "on what you could see at that moment" in page.inner_text("#review")

@@ -192,6 +192,9 @@ export function t(key, params = {}) {
   return fill(text, params);
 }
 
+/** Whether a player's name is the word "you" (the name "Play now" gives): then the page says "you", not the name. */
+export const calledYou = (name) => [t("you"), t("home.defaultName")].some((you) => you.toLowerCase() === String(name).toLowerCase());
+
 /**
  * A sentence with elements in it (a link): tWith("site.note", {solver: link})
  * -> ["text ", link, " text"], each placeholder of `elements` that element.

@@ -1,7 +1,7 @@
 // The review of a finished game: every decision of one seat against the
 // expert's best move in the position that seat saw, and the points it cost.
 //
-// renderReview(container, review, {nameOf}) draws a review (the JSON of
+// renderReview(container, review, {nameOf, mine}) draws a review (the JSON of
 // GET /api/tables/{table}/review?seat=N, which is GameReview.to_dict())
 // into a container: the summary, a chart of the loss by round (SVG drawn
 // here), the worst decisions, and every decision as the position the
@@ -13,7 +13,7 @@ import { el, replace } from "./dom.js";
 import { points } from "./cards.js";
 import { errorText } from "./errors.js";
 import { explanationText } from "./hints.js";
-import { amount, has, list, num, t } from "./messages.js";
+import { amount, calledYou, has, list, num, t } from "./messages.js";
 import { ApiError, transport } from "./transport.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -138,18 +138,20 @@ function decisionItem(d, index, review, nameOf, worst) {
 }
 
 /** Draw `review` into `container`. `nameOf(seat)` names the players (default "Seat N"). */
-export function renderReview(container, review, { nameOf = (seat) => t("seatN", { n: seat + 1 }) } = {}) {
+export function renderReview(container, review, { nameOf = (seat) => t("seatN", { n: seat + 1 }), mine = null } = {}) {
   useStyles();
   const worst = new Set(review.worst);
   const counts = Object.entries(review.labels).filter(([, n]) => n > 0).map(([name, n]) => t("review.labelCount", { label: label(name), n }));
   const level = has(`levelShort.${review.level}`) ? t(`levelShort.${review.level}`) : review.level;
+  // The viewer's own game under the name "You" ("Play now" gives it): "your game", not "You's game".
+  const yours = mine !== null && review.seat === mine && calledYou(nameOf(review.seat));
   replace(container,
-    el("h3", { id: "review-title" }, t("review.title", { name: nameOf(review.seat) })),
+    el("h3", { id: "review-title" }, yours ? t("review.titleYou") : t("review.title", { name: nameOf(review.seat) })),
     el("p", { class: "rv-summary", id: "review-summary" },
       el("strong", {}, t("review.accuracy", { accuracy: amount(review.accuracy, { digits: 0 }) })), " · ",
       t("review.summary", { points: t("review.pointsLost", { n: tenths(review.loss_total) }), decisions: t("review.decisions", { n: review.decisions.length }),
         mean: amount(review.mean_loss, { digits: 2 }) }), " · ", list(counts, "unit")),
-    el("p", { class: "rv-small" }, t("review.method", { level, name: nameOf(review.seat) })),
+    el("p", { class: "rv-small" }, yours ? t("review.methodYou", { level }) : t("review.method", { level, name: nameOf(review.seat) })),
     el("figure", { class: "rv-figure" }, lossChart(review), el("figcaption", {}, t("review.chartCaption"))),
     review.worst.length
       ? el("div", { class: "rv-worst-list", id: "review-worst" }, el("h4", {}, t("review.worstTitle")),
@@ -173,7 +175,7 @@ export function reviewSection(session, players) {
   const chosen = onShow.get(table) ?? mine;
   const select = el("select", { id: "review-seat", "data-focus": "review-seat", "aria-label": t("review.whose") },
     [...Array(players).keys()].map((s) => el("option", { value: String(s), selected: s === chosen },
-      s === session.mySeat ? t("review.seatYou", { name: session.nameOf(s) }) : session.nameOf(s))));
+      s === session.mySeat && !calledYou(session.nameOf(s)) ? t("review.seatYou", { name: session.nameOf(s) }) : session.nameOf(s))));
   const show = async () => {
     const seat = Number(select.value);
     onShow.set(table, seat);
@@ -190,11 +192,11 @@ export function reviewSection(session, players) {
     }
     // The page may have been drawn again meanwhile: draw into the container on show now.
     const target = container.isConnected ? container : document.getElementById("review") ?? container;
-    renderReview(target, fetched.get(key), { nameOf: (s) => session.nameOf(s) });
+    renderReview(target, fetched.get(key), { nameOf: (s) => session.nameOf(s), mine: session.mySeat });
   };
   const button = el("button", { type: "button", class: "button", id: "review-button", "data-focus": "review", onclick: show }, t("review.button"));
   if (onShow.has(table) && fetched.has(`${table}/${onShow.get(table)}`)) {
-    renderReview(container, fetched.get(`${table}/${onShow.get(table)}`), { nameOf: (s) => session.nameOf(s) });
+    renderReview(container, fetched.get(`${table}/${onShow.get(table)}`), { nameOf: (s) => session.nameOf(s), mine: session.mySeat });
   }
   return el("section", { class: "rv-section", "aria-labelledby": "review-heading" },
     el("h3", { id: "review-heading", class: "visually-hidden" }, t("review.heading")),

@@ -8,7 +8,7 @@ import { TYPED_EXAMPLES, WordProblem, parseTyped, points, wordPoints, wordText }
 import { enableDrag, handKeys } from "./hand.js";
 import { explanationText } from "./hints.js";
 import { rulesText } from "./lobby.js";
-import { amount, list, num, t } from "./messages.js";
+import { amount, calledYou, list, num, t } from "./messages.js";
 import { gameOverView, roundOverlay, scoreSheet } from "./results.js";
 
 const isMyTurn = (v) => v.my_turn === true;
@@ -114,7 +114,6 @@ function cardBacks(count, name) {
 // -- the table ---------------------------------------------------------------------
 
 /** A name that already says "you" (the name "Play now" gives) needs no "(you)" after it. */
-const calledYou = (name) => [t("you"), t("home.defaultName")].some((you) => you.toLowerCase() === name.toLowerCase());
 
 function seatView(v, session, seat) {
   const laid = v.laid_down?.[seat] ?? [];
