@@ -150,6 +150,24 @@ def test_the_switch_redraws_a_table_in_place_and_is_kept_across_a_reload(server:
     assert page.locator("h1").inner_text() == catalog("sk")["home.title"]
 
 
+def test_the_switch_on_the_home_page_keeps_what_was_typed_and_chosen(server: str, open_tab: Callable[..., Tab]) -> None:
+    page = open_tab(locale="en-US").page
+    page.goto(server + "/")
+    page.fill("#my-name", "Ann")
+    page.select_option("#seat-count", "3")
+    page.select_option("#seat-2", "hard")
+    page.fill("#sizes", "3,5")
+    page.check("#first-turn")
+    page.select_option("#quick-rounds", "2")
+    page.select_option("#language", "vi")
+    page.locator("html[lang='vi']").wait_for()
+    page.locator("h1", has_text=catalog("vi")["home.title"]).wait_for()
+    kept = page.evaluate("""() => [document.getElementById('my-name').value, document.getElementById('seat-count').value,
+        document.getElementById('seat-2').value, document.getElementById('sizes').value,
+        document.getElementById('first-turn').checked, document.getElementById('quick-rounds').value]""")
+    assert kept == ["Ann", "3", "hard", "3,5", True, "2"]
+
+
 def test_each_player_at_a_table_reads_their_own_language(server: str, open_tab: Callable[..., Tab]) -> None:
     ann, bo = open_tab(locale="fa-IR").page, open_tab(locale="vi-VN").page
     create_table(ann, server, name="Ann", seats=["human", "human"], sizes="3")

@@ -11,6 +11,7 @@
 // screen's path lives in the query (?/t/{table}), since a static host has
 // no /t/{table} addresses.
 
+import { keptFields } from "./dom.js";
 import { showHome } from "./home.js";
 import { languageSwitch } from "./language-switch.js";
 import { onLanguageChange } from "./messages.js";
@@ -47,8 +48,15 @@ function route() {
 }
 
 window.addEventListener("popstate", route);
-// Another language: the screen on show is drawn again in it, where it is (a table keeps its connection).
-onLanguageChange(() => (current ? current.relabel() : showHome(document.getElementById("main"), { navigate })));
+// Another language: the screen on show is drawn again in it, where it is (a table keeps its
+// connection, the home page what was typed and chosen in its forms).
+onLanguageChange(async () => {
+  if (current) return current.relabel();
+  const main = document.getElementById("main");
+  const restore = keptFields(main);
+  await showHome(main, { navigate });
+  restore();
+});
 // Links inside the page (the brand, "back to the start") change screens
 // without a reload; the modifier keys keep their usual meaning.
 document.addEventListener("click", (event) => {

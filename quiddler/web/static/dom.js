@@ -46,6 +46,26 @@ export function replace(node, ...children) {
 }
 
 /**
+ * What the person has put into the fields under `root` (each by its id), and
+ * a function that puts it back into a tree drawn anew: the fields in page
+ * order, each one's "change" sent, so a field that makes others (the seat
+ * count makes the seats' choices) has made them before they are filled.
+ */
+export function keptFields(root) {
+  const kept = [...root.querySelectorAll("input[id], select[id], textarea[id]")]
+    .map((field) => [field.id, field.type === "checkbox" ? field.checked : field.value]);
+  return () => {
+    for (const [id, value] of kept) {
+      const field = document.getElementById(id);
+      if (!field || !root.contains(field)) continue;
+      if (field.type === "checkbox") field.checked = value;
+      else field.value = value;
+      field.dispatchEvent(new Event("change"));
+    }
+  };
+}
+
+/**
  * Re-render `root` with `build()` and keep the keyboard user's place: the
  * element that had focus is found again by its data-focus key in the new
  * tree (a re-render replaces every node, which would otherwise drop focus
