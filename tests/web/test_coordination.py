@@ -12,10 +12,7 @@ after the death.
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -30,6 +27,8 @@ from quiddler.web.limits import Limits
 from quiddler.web.rematch import Rematches
 from quiddler.web.store import SeatRow, open_store
 from quiddler.web.tables import Table, Tables
+
+from .test_web_hardening import Listener, eventually
 
 
 @pytest.mark.parametrize("call", ["create_table", "load"])
@@ -78,27 +77,6 @@ def test_a_slow_store_call_holds_up_no_other_request(call: str, pg_url: str) -> 
 
 
 SHORT = Rules(round_sizes=(3, 4))
-PATIENCE = 60.0
-
-
-class Listener:
-    """A connection that keeps what it is sent."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.messages: list[dict[str, Any]] = []
-
-    def send(self, text: str) -> None:
-        self.messages.append(json.loads(text))
-
-
-async def eventually(condition: Callable[[], bool], what: str) -> None:
-    """Wait (on the event loop) until ``condition()`` holds; fail after PATIENCE seconds."""
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never happened: {what}")
-        await asyncio.sleep(0.02)
 
 
 async def _never_decides(table: Table, strategy: str, view: PlayerView) -> Action:
