@@ -126,3 +126,14 @@ def test_nothing_is_left_in_english(tag: str) -> None:
                 if foreign:
                     left.append(f"{key} ({category}): Latin words {sorted(foreign)} that the English does not have")
     assert not left, "\n".join(left)
+
+
+@pytest.mark.parametrize("tag", list(LANGUAGES))
+def test_the_page_without_javascript_says_so_in_every_language(tag: str) -> None:
+    """No catalog loads without JavaScript: index.html holds each language's line itself."""
+    page = (LOCALES.parent / "index.html").read_text(encoding="utf-8")
+    noscript = re.search(r"<noscript>(.*?)</noscript>", page, re.DOTALL)
+    assert noscript is not None
+    text = catalog(tag)["page.noscript"]
+    direction = ' dir="rtl"' if LANGUAGES[tag][1] == "rtl" else ""
+    assert f'<p lang="{tag}"{direction}>{text}</p>' in noscript.group(1)
