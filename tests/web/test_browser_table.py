@@ -282,7 +282,7 @@ def test_hint_values_say_what_they_are(server: str, open_tab: Callable[..., Tab]
     ]  # fmt: skip
     page.locator("#turn-line.mine").wait_for()
     page.click("#pile")
-    page.locator("#turn-line.mine", has_text="discard").or_(page.locator("#turn-line.mine", has_text="lay down")).first.wait_for()
+    page.locator("#turn-line.mine[data-phase='discard']").wait_for()
     page.click("#hint-button")
     page.locator("#hint li").first.wait_for()
     assert page.inner_text("#hint-measure").startswith("Values are the points each move is expected to be worth")
@@ -430,7 +430,7 @@ def test_word_groups_show_their_points_and_going_out_uses_them(server: str, open
         play_now(page, server, level="easy", rounds=1)
         page.locator("#turn-line.mine").wait_for()
         page.click("#pile")
-        page.locator("#turn-line.mine", has_text="discard").wait_for()
+        page.locator("#turn-line.mine[data-phase='discard']").wait_for()
         words = hint_go_out(page)
         if words:
             break

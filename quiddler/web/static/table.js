@@ -431,7 +431,7 @@ export function gameView(session) {
       settingsView(session),
     ),
     me === null ? el("p", { class: "small", id: "watching" }, t("watching")) : null,
-    over ? null : el("p", { class: `turn-line${isMyTurn(v) ? " mine" : ""}`, id: "turn-line" }, turnLine(v, session)),
+    over ? null : el("p", { class: `turn-line${isMyTurn(v) ? " mine" : ""}`, id: "turn-line", "data-phase": v.phase }, turnLine(v, session)),
     session.error ? el("p", { class: "error", role: "alert", id: "error" }, session.error()) : null,
     overlay,
     over ? gameOverView(v, session) : null,
