@@ -42,6 +42,7 @@ from .protocol import (
     MatchRequest,
     Ping,
     ProtocolError,
+    Refusal,
     dumps,
     error_body,
     error_message,
@@ -151,7 +152,7 @@ def _error(status: int, code: str, message: str, params: dict[str, Any] | None =
     return JSONResponse(error_body(code, message, params), status_code=status, headers=_NO_STORE)
 
 
-def _refused(status: int, exc: ProtocolError | JoinError | ReviewRefused) -> JSONResponse:
+def _refused(status: int, exc: ProtocolError | Refusal) -> JSONResponse:
     """The error answer of a refusal: its code, message, params (and reason, a bad body's)."""
     reason = exc.reason if isinstance(exc, ProtocolError) else None
     return JSONResponse(error_body(exc.code, exc.message, exc.params, reason=reason), status_code=status,

@@ -284,6 +284,19 @@ MAX_WORDS = 20
 MAX_WORD_CARDS = 20
 
 
+class Refusal(Exception):
+    """A request the server refuses with an HTTP status: ``status`` (such as
+    403, 404, 409, 503), ``code`` the error body's code, ``params`` the
+    values its message names, so a page can say it in any language."""
+
+    def __init__(self, status: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.params = dict(params or {})
+
+
 class ProtocolError(Exception):
     """A message the server refuses: ``code`` is the error reply's code,
     ``params`` the values its message names and ``reason`` (for the codes

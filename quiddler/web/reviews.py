@@ -16,6 +16,7 @@ from collections import OrderedDict
 from typing import Any
 
 from ..game.reviews import review
+from .protocol import Refusal
 from .tables import Table, Tables
 
 __all__ = ["KEPT_REVIEWS", "ReviewRefused", "table_review"]
@@ -29,16 +30,8 @@ _REVIEWS: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any]]] = Ordered
 KEPT_REVIEWS = 256
 
 
-class ReviewRefused(Exception):
-    """No review: ``status`` is the HTTP status (400, 409, 503); ``params``
-    the values the message names."""
-
-    def __init__(self, status: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.params = dict(params or {})
+class ReviewRefused(Refusal):
+    """No review (400, 409, 503)."""
 
 
 def _seat(text: str, players: int) -> int:

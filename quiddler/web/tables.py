@@ -48,7 +48,7 @@ from ..game.rules import Rules
 from ..game.state import Action, Discard, Draw, LayDown, Phase, PlayerView, action_from_dict
 from .coordination import CHANGES, Coordinator
 from .limits import Limits
-from .protocol import ProtocolError, dumps, encode_view, spectator_view
+from .protocol import ProtocolError, Refusal, dumps, encode_view, spectator_view
 from .store import RematchRow, SeatRow, StaleError, Store, StoreError, TableRow
 from .thinking import FairPool
 
@@ -120,16 +120,8 @@ class SeatState:
         return self.computer or self.token_hash is not None
 
 
-class JoinError(Exception):
-    """A join refused: ``status`` is the HTTP status (403, 404, 409);
-    ``params`` the values the message names."""
-
-    def __init__(self, status: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.params = dict(params or {})
+class JoinError(Refusal):
+    """A join, a rematch's seat or a new table refused (403, 404, 409, 503)."""
 
 
 def plain_action(view: PlayerView) -> Action:
