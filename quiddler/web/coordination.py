@@ -15,11 +15,14 @@ one process has to itself (SQLite) each is a no-op.
   :class:`Coordinator` hears the notes on the store's listening thread.
   A table this process serves (someone is connected to it here, or its
   computer is thinking here) catches up at once and tells its connections
-  the new state; any other table is dropped from memory, to be rebuilt
-  from the store when someone comes for it, so a process spends nothing
-  on the moves of tables it does not serve.  A note names what changed
-  (a seat taken, an action, a seat's connections, a rematch), and only
-  that is read again.  After the connection to the database was lost,
+  the new state; any other table only notes what it missed, and reads it
+  when someone comes for it (:meth:`~quiddler.web.tables.Tables.get`, and
+  again on connecting, since a note may come between the two), so a process
+  spends nothing on the moves of tables it does not serve.  (Dropping such a
+  table from memory instead would leave a connection made to it after the
+  drop on a copy that no note reaches.)  A note names what changed (a seat
+  taken, an action, a seat's connections, a rematch), and only that is
+  read again.  After the connection to the database was lost,
   every table served catches up (what was said meanwhile is not heard
   again) and says again which seats it holds connections of.
 * **Who is connected.**  Each process marks in the store the seats it
@@ -27,8 +30,11 @@ one process has to itself (SQLite) each is a no-op.
   while it is alive: a mark counts only while the process's listening
   connection to the database is open, so the marks of a process that
   died stop counting at once.  Every process shows a seat connected when
-  any process holds it; one that died stops being shown so when the
-  table's connections next change.
+  any process holds it.  PostgreSQL tells nobody when a connection ends,
+  so each process's listening thread also looks, every
+  :data:`~quiddler.web.store.postgres.SWEEP_SECONDS`, for processes that
+  died, forgets them and their seats, and tells every process which
+  tables they were at: the seats are shown disconnected within seconds.
 * **Computer moves.**  A computer's move is played by the process that
   holds its lease (:meth:`~quiddler.web.store.Store.claim`), renewed while
   it thinks; a process that finds the lease held by another tries again
@@ -112,7 +118,7 @@ class Coordinator:
         if table.listeners or table.playing:
             asyncio.get_running_loop().create_task(self._catch_up(table, changed, again))
         else:
-            del self.tables.tables[table_id]  # not served here: rebuilt from the store when needed
+            table.missed |= changed  # not served here: read when someone comes for it
 
     async def _catch_up(self, table: Table, changed: frozenset[str], again: bool) -> None:
         try:

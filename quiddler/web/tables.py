@@ -151,6 +151,9 @@ class Table:
         self.listeners: set[Listener] = set()
         #: Seats connected to other processes (a shared store), as last read.
         self.elsewhere: frozenset[int] = frozenset()
+        #: What other processes changed while this one served the table to
+        #: nobody (of :data:`~quiddler.web.coordination.CHANGES`), not read yet.
+        self.missed: frozenset[str] = frozenset()
         #: The rematch offered, once the game is over (:mod:`~quiddler.web.rematch`).
         self.rematch = rematch
         self._computer_task: asyncio.Task[None] | None = None
@@ -242,6 +245,7 @@ class Table:
 
     async def connect(self, listener: Listener) -> None:
         async with self.lock:
+            await self._take_in_missed()
             seat, shown = listener.seat, self.connected()
             first_here = seat not in self._seats_here()
             self.listeners.add(listener)
@@ -398,6 +402,19 @@ class Table:
             rematch = await stored(store.rematch, self.id)
             if rematch is not None:
                 self._offered(rematch)
+
+    async def _take_in_missed(self) -> None:
+        """Read what other processes changed while nobody here was served
+        the table (under the lock)."""
+        if self.missed:
+            missed, self.missed = self.missed, frozenset()
+            await self._catch_up(missed)
+
+    async def take_in_missed(self) -> None:
+        """Read what other processes changed while nobody here was served the table."""
+        if self.missed:
+            async with self.lock:
+                await self._take_in_missed()
 
     async def catch_up(self, changed: frozenset[str] = CHANGES) -> None:
         """Another process changed the table (``changed``, of :data:`CHANGES`):
@@ -571,7 +588,9 @@ class Tables:
         table = self.tables.get(table_id)
         if table is None:
             table = self._finished.pop(table_id, None)
-            if table is None:
+            if table is not None and self.store.shared:
+                table.missed = CHANGES  # out of play, it heard no notes (a rematch offered elsewhere)
+            elif table is None:
                 row = await self.stored(self.store.load, table_id)
                 if row is None:
                     return None
@@ -581,7 +600,8 @@ class Tables:
                 if table.over and not row.finished:
                     await self.stored(self.store.mark_finished, row.id)  # killed between its last move and this
             self.tables[table_id] = table
-            table.start_computers()  # a computer to move plays on (on a shared store, unless another process is)
+        await table.take_in_missed()
+        table.start_computers()  # a computer to move plays on (on a shared store, unless another process is)
         return table
 
     def _rebuild(self, row: TableRow) -> Table | None:

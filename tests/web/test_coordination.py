@@ -154,13 +154,51 @@ def test_every_server_shows_the_seats_connected_to_any_of_them(pg_url: str) -> N
         await eventually(lambda: _connected(here) == _connected(there) == [True, False, False], "Bo left")
         await there.connect(bo)
         await eventually(lambda: _connected(here) == both, "Bo is back")
-        await _dies(first)  # Ann's server: she counts as connected no longer, shown so once the seats next change
-        await eventually(lambda: not second.store.connected_elsewhere(made.id), "the dead server's seats stop counting")
+        await _dies(first)  # Ann's server: she counts as connected no longer, and is shown so with nothing else changing
+        await eventually(lambda: _connected(there) == [False, True, False], "the dead server's seats are shown gone")
+        assert not second.store.connected_elsewhere(made.id)
+        await eventually(lambda: not watching.messages[-1]["seats"][0]["connected"], "the spectator is told Ann left")
         cy = Listener(2)
         await there.connect(cy)
         assert _connected(there) == [False, True, True]
         await second.close()
         second.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_changed_elsewhere_between_fetching_it_and_connecting_to_it_stays_in_step(pg_url: str) -> None:
+    """A server fetches a table for a new connection, then hears that
+    another server changed it before the person's hello: the connection
+    must get that change and every later one."""
+
+    async def scenario() -> None:
+        first = Tables(open_store(pg_url), Limits(), workers=2)
+        second = Tables(open_store(pg_url), Limits(), workers=2)
+        for tables in (first, second):
+            await tables.resume()
+        made, invite, ann_token = await first.create(["human", "human"], SHORT, True, "Ann")
+        heard: list[str] = []
+        hear = second.coordinator.heard
+        second.coordinator.heard = lambda note: (heard.append(note), hear(note))[1]  # type: ignore[method-assign]
+        there = await second.get(made.id)  # a connection arrives; its hello is still to come
+        assert there is not None
+        _, bo_token = await made.join(invite, "Bo")
+        await eventually(lambda: any(note.startswith("seat ") for note in heard), "the second server heard of Bo")
+        bo = Listener(1)
+        await there.connect(bo)
+        assert there.seat_of(bo_token) == 1
+        assert bo.messages[-1]["seats"][1]["taken"]
+        ann = Listener(0)
+        await made.connect(ann)
+        turn = made.game.turn
+        await made.act(turn, computer_action("easy", made.game.seed, made.view(turn)))
+        await eventually(lambda: there.moves == 1, "the second server took in the move")
+        assert await second.get(made.id) is there
+        assert made.seat_of(ann_token) == 0
+        for tables in (first, second):
+            await tables.close()
+            tables.store.close()
 
     asyncio.run(scenario())
 

@@ -48,6 +48,11 @@ CHANNEL = "quiddler"
 _LAYOUT_LOCK = 0x51554944
 #: Seconds to wait for the database to answer a connection.
 CONNECT_SECONDS = 5
+#: How often the listening thread looks for processes that died (their
+#: seats are then shown disconnected everywhere): one small query, however
+#: many tables there are.  PostgreSQL tells nobody when a connection ends,
+#: so this is the one thing learnt by asking rather than by a notification.
+SWEEP_SECONDS = 2.0
 
 _SCHEMA = """
 CREATE TABLE quiddler_schema (version integer NOT NULL);
@@ -363,13 +368,24 @@ class PostgresStore(Store):
     def _register(self, db: psycopg.Connection[Any]) -> None:
         """Mark this process alive for as long as the listening connection
         ``db`` stays open (the seats it holds count as connected only
-        then), and forget the processes that are gone and their seats."""
+        then)."""
         db.execute("INSERT INTO processes (origin, backend, started) "
                    "SELECT %s, pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid() "
                    "ON CONFLICT (origin) DO UPDATE SET backend = excluded.backend, started = excluded.started",
                    (self.origin,))  # fmt: skip
-        db.execute(f"DELETE FROM presence WHERE origin NOT IN ({_LIVE})")
-        db.execute(f"DELETE FROM processes WHERE origin NOT IN ({_LIVE})")
+
+    def _forget_the_dead(self, db: psycopg.Connection[Any]) -> list[str]:
+        """Forget the processes whose listening connection has closed (they
+        died: a process that stops cleanly has closed it too) and the seats
+        they held; the tables those seats were at, which every other process
+        is told of too, so that all of them show those seats disconnected."""
+        with db.transaction():
+            db.execute(f"DELETE FROM processes WHERE origin NOT IN ({_LIVE})")
+            rows = db.execute(f"DELETE FROM presence WHERE origin NOT IN ({_LIVE}) RETURNING table_id").fetchall()
+            tables = sorted({table_id for (table_id,) in rows})
+            for table_id in tables:
+                db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._note("presence", table_id)))
+        return tables
 
     def _hear(self, tell: Callable[[str], None], stopping: threading.Event, listening: threading.Event) -> None:
         down = False
@@ -382,11 +398,16 @@ class PostgresStore(Store):
                     if down:
                         down = False
                         tell("up")
+                    swept = 0.0  # at once: the seats of any process that died while none was listening
                     while not stopping.is_set():
                         for note in db.notifies(timeout=1.0):
                             origin, _, rest = note.payload.partition(" ")
                             if origin != self.origin:
                                 tell(rest)
+                        if time.monotonic() - swept >= SWEEP_SECONDS:
+                            swept = time.monotonic()
+                            for table_id in self._forget_the_dead(db):
+                                tell(f"presence {table_id}")
             except psycopg.Error as exc:
                 if not down:
                     down = True
