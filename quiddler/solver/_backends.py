@@ -31,6 +31,7 @@ from ..cardtrie import KERNEL_ORDER, CardTrie
 from ..errors import InvalidArgumentError, shown
 from ..thresholds import PAYOFF_SECONDS, POLL_SECONDS, PYTHON_SECONDS_PER_HAND
 from . import _kernels as K
+from ._pysearch import solve_plain
 
 __all__ = ["BACKEND_NAMES", "AutoBackend", "Backend", "batch_backend", "get_backend", "hide_notices", "show_notices", "warm"]
 
@@ -116,6 +117,8 @@ class PythonBackend:
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
+        if not params[K.PARAM_NEED_WORDS] and not params[K.PARAM_LONG_TARGET]:  # the usual solve
+            return solve_plain(*self._arrays(trie), face_count, FACE_POINTS, FACE_LETTERS, params)
         capacity = words_capacity(sum(face_count))
         memo_size = min(memo_size, needed_memo(face_count, params))  # a list as long as it must be
         while True:

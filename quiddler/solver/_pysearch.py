@@ -1,0 +1,380 @@
+"""The usual solve (no bonus targets) written for CPython, not for numba.
+
+The pure-Python backend used to run the kernel source of
+:mod:`quiddler.solver._kernels` as it stands: code shaped for a compiler,
+where every number lives in a flat array (the walk's stack, the memo, the
+hand's layout) and every named offset is a global lookup.  Interpreted,
+each of those is a bytecode or three, and nearly all of a solve went on
+them.  This module computes the same answer the CPython way: the trie walk
+recurses with its numbers in local variables, each word is a tuple, the
+memo is a dict keyed by the state's mixed-radix index, and the searches
+recurse instead of keeping a stack by hand.  Every solve of a one-shot
+``quiddler solve`` and of the browser's Pyodide game comes through here,
+so it imports nothing (no numpy, no numba).
+
+It must give exactly the kernel's answer, ties and all: the plays are
+settled by the same rules in the same order (pass 1's discards cheapest
+first, pass 2's longest words first, candidates and words in the same
+order, the same strict comparisons), and a state's value, the most words
+among its best plays and the choice that reaches it depend only on the
+state, not on how the search got there.  The result is the two play
+blocks of :func:`~quiddler.solver._kernels.solve_counts`, named as
+:func:`~quiddler.solver._kernels.name_words` names them.  Searches with
+bonus targets (a final turn's) still run the kernel source: they are rare
+outside the game engine, which uses the compiled kernels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import _kernels as K
+
+__all__ = ["solve_plain"]
+
+_SHIFT = K.SCORE_SHIFT
+_OFFSET = K.SCORE_OFFSET
+_GO = K.GO_BIT
+_INFEASIBLE = K.INFEASIBLE
+_BASE_KEY = K.BASE_KEY
+_FIRST = K.EDGE_FIRST_SHIFT
+_TERMINAL = K.EDGE_TERMINAL_SHIFT
+_BLOCK = K.OUT_BLOCK
+_LEFT_OVER = K.LEFT_OVER
+
+
+def _walk(edges: Sequence[int], half: int, face_count: Sequence[int],
+          rows: dict[int, tuple[int, int, int, int, int]]) -> list[tuple[int, int, int, int, int, int]]:  # fmt: skip
+    """Every word of the hand, as :func:`~quiddler.solver._kernels.find_words`
+    finds them (trie order: depth first, a node's faces in rising order):
+    ``(swar, radix, points, letters, first digit, cards)`` each.  ``rows``
+    maps a face in hand to what one of its cards adds (radix, SWAR, points,
+    letters, digit)."""
+    words: list[tuple[int, int, int, int, int, int]] = []
+    add = words.append
+    left = list(face_count)
+    avail = 0
+    for face in rows:
+        avail |= 1 << face
+
+    def visit(first: int, node_mask: int, avail: int, radix: int, swar: int, points: int, letters: int,
+              digit: int, cards: int) -> None:  # fmt: skip
+        todo = node_mask & avail
+        cards += 1
+        while todo:
+            bit = todo & -todo
+            todo ^= bit
+            face = bit.bit_length() - 1
+            e = first + (node_mask & (bit - 1)).bit_count()
+            packed = edges[e]
+            row = rows[face]
+            r = radix + row[0]
+            s = swar + row[1]
+            p = points + row[2]
+            n = letters + row[3]
+            if (packed >> _TERMINAL) & 1:
+                add((s, r, p, n, digit, cards))
+            child_mask = edges[half + e]
+            count = left[face] - 1
+            child_avail = avail ^ bit if count == 0 else avail
+            if child_mask & child_avail:
+                left[face] = count
+                visit(packed >> _FIRST, child_mask, child_avail, r, s, p, n, digit, cards)
+                left[face] = count + 1
+
+    root_mask = edges[half]
+    first = edges[0] >> _FIRST
+    todo = root_mask & avail
+    while todo:  # the root's edges: each starts the words of one first digit
+        bit = todo & -todo
+        todo ^= bit
+        face = bit.bit_length() - 1
+        e = first + (root_mask & (bit - 1)).bit_count()
+        packed = edges[e]
+        row = rows[face]
+        if (packed >> _TERMINAL) & 1:
+            add((row[1], row[0], row[2], row[3], row[4], 1))
+        child_mask = edges[half + e]
+        count = left[face] - 1
+        child_avail = avail ^ bit if count == 0 else avail
+        if child_mask & child_avail:
+            left[face] = count
+            visit(packed >> _FIRST, child_mask, child_avail, row[0], row[1], row[2], row[3], row[4], 1)
+            left[face] = count + 1
+    return words
+
+
+def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence[int],
+                face_points: Sequence[int], face_letters: Sequence[int], params: Sequence[int]) -> list[int]:  # fmt: skip
+    """The two play blocks :func:`~quiddler.solver._kernels.solve_counts`
+    writes, for ``params`` without bonus targets (``params[PARAM_NEED_WORDS]``
+    and ``params[PARAM_LONG_TARGET]`` both 0)."""
+    discard = params[K.PARAM_DISCARD]
+    half = len(edges) >> 1
+    # The hand's digits (its distinct faces, in face order) and their SWAR fields.
+    faces: list[int] = []
+    counts: list[int] = []
+    points_of: list[int] = []
+    strides: list[int] = []
+    units: list[int] = []
+    rows: dict[int, tuple[int, int, int, int, int]] = {}
+    stride = 1
+    shift = 0
+    guard = 0
+    fields = 0
+    full_radix = 0
+    full_swar = 0
+    hand_points = 0
+    for face, count in enumerate(face_count):
+        if count == 0:
+            continue
+        bits = count.bit_length()
+        digit = len(faces)
+        faces.append(face)
+        counts.append(count)
+        points_of.append(face_points[face])
+        strides.append(stride)
+        units.append(1 << shift)
+        rows[face] = (stride, 1 << shift, face_points[face], face_letters[face], digit)
+        guard |= 1 << (shift + bits)
+        fields |= ((1 << bits) - 1) << shift
+        full_radix += count * stride
+        full_swar += count << shift
+        hand_points += count * face_points[face]
+        stride *= count + 1
+        shift += bits + 1
+    ndig = len(faces)
+    # The digit whose guard bit is the lowest set one: a state's first digit.
+    digit_at = {}
+    g = guard
+    for d in range(ndig):
+        low = g & -g
+        digit_at[low] = d
+        g ^= low
+    words = _walk(edges, half, face_count, rows)
+    by_digit: list[list[tuple[int, int, int, int, int, int]]] = [[] for _ in range(ndig)]
+    for w, word in enumerate(words):
+        by_digit[word[4]].append((word[0], word[1], word[2], word[3], word[5], w))
+
+    def first_digit(swar: int) -> int:
+        present = (swar + fields) & guard
+        return digit_at[present & -present]
+
+    def make_value(allow_left: bool):  # type: ignore[no-untyped-def]
+        """The search of :func:`~quiddler.solver._kernels.state_value` for one
+        mode (leftovers allowed or not), its memo a dict by radix."""
+        memo: dict[int, int] = {0: _BASE_KEY}
+
+        def value(radix: int, swar: int, points: int) -> int:
+            best = memo.get(radix)
+            if best is not None:
+                return best
+            d = first_digit(swar)
+            full = ((points + _OFFSET) << _SHIFT) | _GO
+            best = _INFEASIBLE
+            guarded = swar | guard
+            for wswar, wradix, wpoints, _, _, _ in by_digit[d]:
+                if (guarded - wswar) & guard == guard:
+                    child = radix - wradix
+                    v = memo.get(child)
+                    if v is None:
+                        v = value(child, swar - wswar, points - wpoints)
+                    if v != _INFEASIBLE:
+                        v += wpoints << _SHIFT
+                        if v > best:
+                            best = v
+                            if best >= full:
+                                memo[radix] = best
+                                return best
+            if allow_left:
+                p = points_of[d]
+                if best < (((points - 2 * p + _OFFSET) << _SHIFT) | _GO):
+                    child = radix - strides[d]
+                    v = memo.get(child)
+                    if v is None:
+                        v = value(child, swar - units[d], points - p)
+                    if v != _INFEASIBLE:
+                        v = (v & ~_GO) - (p << _SHIFT)
+                        if v > best:
+                            best = v
+            memo[radix] = best
+            return best
+
+        return value, memo
+
+    value0, memo0 = make_value(False)
+    value1, memo1 = make_value(True)
+
+    def make_count(value, allow_left: bool):  # type: ignore[no-untyped-def]
+        """:func:`~quiddler.solver._kernels.state_count` for one mode: the most
+        words in a best play of a state, and the first choice (words in
+        group order, then the leftover) that reaches it."""
+        counts_memo: dict[int, tuple[int, int]] = {0: (0, K.NO_CHOICE)}
+
+        def count(radix: int, swar: int, points: int) -> int:
+            known = counts_memo.get(radix)
+            if known is not None:
+                return known[0]
+            target = value(radix, swar, points)
+            d = first_digit(swar)
+            best = K.NO_COUNT
+            choice = K.NO_CHOICE
+            guarded = swar | guard
+            for wswar, wradix, wpoints, _, _, w in by_digit[d]:
+                if (guarded - wswar) & guard == guard:
+                    child, child_swar, child_points = radix - wradix, swar - wswar, points - wpoints
+                    v = value(child, child_swar, child_points)
+                    if v != _INFEASIBLE and v + (wpoints << _SHIFT) == target:
+                        n = count(child, child_swar, child_points) + 1
+                        if n > best:
+                            best, choice = n, w
+            p = points_of[d]
+            if allow_left and (((points - 2 * p + _OFFSET) << _SHIFT) | _GO) >= target:
+                child, child_swar, child_points = radix - strides[d], swar - units[d], points - p
+                v = value(child, child_swar, child_points)
+                if v != _INFEASIBLE and (v & ~_GO) - (p << _SHIFT) == target:
+                    n = count(child, child_swar, child_points)
+                    if n > best:
+                        best, choice = n, _LEFT_OVER
+            counts_memo[radix] = (best, choice)
+            return best
+
+        return count, counts_memo
+
+    count0, counts0 = make_count(value0, False)
+    count1, counts1 = make_count(value1, True)
+    cards = sum(counts) - (1 if discard else 0)
+    by_length: dict[int, list[int]] = {}
+    for w, word in enumerate(words):
+        by_length.setdefault(word[3], []).append(w)
+    lengths = sorted(by_length, reverse=True)
+
+    def candidate(c: int) -> tuple[int, int, int]:
+        if not discard:
+            return full_radix, full_swar, hand_points
+        return full_radix - strides[c], full_swar - units[c], hand_points - points_of[c]
+
+    def best_play(allow_left: int, out: list[int], ob: int) -> int:
+        """:func:`~quiddler.solver._kernels.best_play` without bonus targets."""
+        ncand = ndig if discard else 1
+        best_total = _INFEASIBLE
+        optimal = 0
+        covers = True
+        order = sorted(range(ndig), key=points_of.__getitem__) if discard else [0]  # stable: cheapest first
+        for c in order:
+            radix, swar, points = candidate(c)
+            if best_total != _INFEASIBLE and points < (best_total >> _SHIFT) - _OFFSET:
+                break
+            total = _INFEASIBLE
+            if covers or not allow_left:
+                total = value0(radix, swar, points)
+                if total == _INFEASIBLE:
+                    covers = False
+            if total == _INFEASIBLE and allow_left:
+                total = value1(radix, swar, points)
+            if total == _INFEASIBLE:
+                continue
+            if total > best_total:
+                best_total = total
+                optimal = 1 << c
+            elif total == best_total:
+                optimal |= 1 << c
+        if best_total == _INFEASIBLE:
+            return _INFEASIBLE
+        target_points = (best_total >> _SHIFT) - _OFFSET
+        best_count = K.NO_COUNT
+        best_cand = 0
+        best_mode = allow_left
+        found_w = K.NO_WORD
+        for length in lengths:
+            chain = by_length[length]
+            for c in range(ncand):
+                if not (optimal >> c) & 1:
+                    continue
+                radix, swar, points = candidate(c)
+                guarded = swar | guard
+                mode = 0 if target_points == points else allow_left
+                value, count = (value1, count1) if mode else (value0, count0)
+                for w in chain:
+                    wswar, wradix, wpoints, _, _, wcards = words[w]
+                    if (guarded - wswar) & guard != guard or best_count > (cards - wcards) // 2:
+                        continue
+                    rest = (radix - wradix, swar - wswar, points - wpoints)
+                    v = value(*rest)
+                    if v == _INFEASIBLE or v + (wpoints << _SHIFT) != best_total:
+                        continue
+                    n = 1 + count(*rest)
+                    if n > best_count:
+                        found_w, best_count, best_cand, best_mode = w, n, c, mode
+            if found_w != K.NO_WORD:
+                break
+        if found_w == K.NO_WORD:  # no word is in any optimal play: every card is left over
+            value = value1 if allow_left else value0
+            for c in range(ncand):
+                if value(*candidate(c)) == best_total:
+                    best_cand = c
+                    break
+        radix, swar, points = candidate(best_cand)
+        out[ob + K.OUT_DISCARD] = best_cand if discard else K.NO_DISCARD
+        out[ob + K.OUT_KEY] = best_total
+        chosen = []
+        left_digits = []
+        if found_w != K.NO_WORD:
+            chosen.append(found_w)
+            word = words[found_w]
+            radix -= word[1]
+            swar -= word[0]
+        else:
+            (count1 if allow_left else count0)(radix, swar, points)
+        choices = counts1 if best_mode else counts0
+        while radix != 0:  # trace: follow the most-words choices
+            choice = choices[radix][1]
+            if choice == _LEFT_OVER:
+                d = first_digit(swar)
+                radix -= strides[d]
+                swar -= units[d]
+                left_digits.append(d)
+            else:
+                chosen.append(choice)
+                word = words[choice]
+                radix -= word[1]
+                swar -= word[0]
+        _name(chosen, left_digits, out, ob)
+        return best_total
+
+    def _name(chosen: list[int], left_digits: list[int], out: list[int], ob: int) -> None:
+        """:func:`~quiddler.solver._kernels.name_words`: the words in display
+        order (points, then letters, most first; a stable sort), the tie
+        flag, the discard and leftovers as faces, the words as ranks."""
+        keys = [(words[w][2] << K.DISPLAY_POINTS_SHIFT) + words[w][3] for w in chosen]
+        order = sorted(range(len(chosen)), key=keys.__getitem__, reverse=True)
+        out[ob + K.OUT_WORDS] = len(chosen)
+        out[ob + K.OUT_LEFT] = len(left_digits)
+        out[ob + K.OUT_TIES] = 1 if len(set(keys)) < len(keys) else 0
+        if out[ob + K.OUT_DISCARD] != K.NO_DISCARD:
+            out[ob + K.OUT_DISCARD] = faces[out[ob + K.OUT_DISCARD]]
+        at = ob + K.OUT_LEFTOVERS
+        for d in left_digits:
+            out[at] = faces[d]
+            at += 1
+        at = ob + K.OUT_HEAD
+        for i in order:
+            radix = words[chosen[i]][1]
+            rank = 0
+            e = 0
+            for d in range(ndig):
+                below = (1 << faces[d]) - 1
+                for _ in range((radix // strides[d]) % (counts[d] + 1)):
+                    e = (edges[e] >> _FIRST) + (edges[half + e] & below).bit_count()
+                    rank += ranks[e]
+            out[at] = rank
+            at += 1
+
+    out = [0] * (2 * _BLOCK)
+    for allow_left in (1, 0):
+        start = 0 if allow_left else _BLOCK
+        out[start + K.OUT_KEY] = best_play(allow_left, out, start)
+        if allow_left and out[K.OUT_LEFT] == 0:
+            out[_BLOCK:] = out[:_BLOCK]  # the best play goes out: it is the best going-out play
+            break
+    return out
