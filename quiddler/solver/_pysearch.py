@@ -26,7 +26,7 @@ outside the game engine, which uses the compiled kernels.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import _kernels as K
 
@@ -40,68 +40,73 @@ _BASE_KEY = K.BASE_KEY
 _FIRST = K.EDGE_FIRST_SHIFT
 _TERMINAL = K.EDGE_TERMINAL_SHIFT
 _BLOCK = K.OUT_BLOCK
-_LEFT_OVER = K.LEFT_OVER
 
 
-def _walk(edges: Sequence[int], half: int, face_count: Sequence[int],
-          rows: dict[int, tuple[int, int, int, int, int]]) -> list[tuple[int, int, int, int, int, int]]:  # fmt: skip
+Word = tuple[int, int, int, int, int]  # swar, radix, points, letters, cards
+
+
+def _walk(edges: Sequence[int], half: int, face_count: Sequence[int], rows: dict[int, tuple[int, int, int, int, int]],
+          by_digit: list[list[Word]], by_length: list[list[Word]]) -> None:  # fmt: skip
     """Every word of the hand, as :func:`~quiddler.solver._kernels.find_words`
-    finds them (trie order: depth first, a node's faces in rising order):
-    ``(swar, radix, points, letters, first digit, cards)`` each.  ``rows``
-    maps a face in hand to what one of its cards adds (radix, SWAR, points,
-    letters, digit)."""
-    words: list[tuple[int, int, int, int, int, int]] = []
-    add = words.append
-    left = list(face_count)
+    finds them (trie order: depth first, a node's faces in rising order),
+    appended to ``by_digit[its first digit]`` and ``by_length[its letters]``:
+    ``(swar, radix, points, letters, cards)`` each.  ``rows`` maps the bit
+    of a face in hand to what one of its cards adds (radix, SWAR, points,
+    letters) and the face."""
+    left = {bit: face_count[bit.bit_length() - 1] for bit in rows}
     avail = 0
-    for face in rows:
-        avail |= 1 << face
+    for bit in rows:
+        avail |= bit
 
     def visit(first: int, node_mask: int, avail: int, radix: int, swar: int, points: int, letters: int,
-              digit: int, cards: int) -> None:  # fmt: skip
+              cards: int, add: Callable[[Word], None]) -> None:  # fmt: skip
         todo = node_mask & avail
         cards += 1
         while todo:
             bit = todo & -todo
             todo ^= bit
-            face = bit.bit_length() - 1
             e = first + (node_mask & (bit - 1)).bit_count()
             packed = edges[e]
-            row = rows[face]
-            r = radix + row[0]
-            s = swar + row[1]
-            p = points + row[2]
-            n = letters + row[3]
+            r, s, p, n, _ = rows[bit]
+            r += radix
+            s += swar
+            p += points
+            n += letters
             if (packed >> _TERMINAL) & 1:
-                add((s, r, p, n, digit, cards))
+                word = (s, r, p, n, cards)
+                add(word)
+                by_length[n].append(word)
             child_mask = edges[half + e]
-            count = left[face] - 1
+            count = left[bit] - 1
             child_avail = avail ^ bit if count == 0 else avail
             if child_mask & child_avail:
-                left[face] = count
-                visit(packed >> _FIRST, child_mask, child_avail, r, s, p, n, digit, cards)
-                left[face] = count + 1
+                left[bit] = count
+                visit(packed >> _FIRST, child_mask, child_avail, r, s, p, n, cards, add)
+                left[bit] = count + 1
 
     root_mask = edges[half]
     first = edges[0] >> _FIRST
     todo = root_mask & avail
+    digit = 0
     while todo:  # the root's edges: each starts the words of one first digit
         bit = todo & -todo
         todo ^= bit
-        face = bit.bit_length() - 1
         e = first + (root_mask & (bit - 1)).bit_count()
         packed = edges[e]
-        row = rows[face]
+        r, s, p, n, _ = rows[bit]
+        digit = rows[bit][4]
+        add = by_digit[digit].append
         if (packed >> _TERMINAL) & 1:
-            add((row[1], row[0], row[2], row[3], row[4], 1))
+            word = (s, r, p, n, 1)
+            add(word)
+            by_length[n].append(word)
         child_mask = edges[half + e]
-        count = left[face] - 1
+        count = left[bit] - 1
         child_avail = avail ^ bit if count == 0 else avail
         if child_mask & child_avail:
-            left[face] = count
-            visit(packed >> _FIRST, child_mask, child_avail, row[0], row[1], row[2], row[3], row[4], 1)
-            left[face] = count + 1
-    return words
+            left[bit] = count
+            visit(packed >> _FIRST, child_mask, child_avail, r, s, p, n, 1, add)
+            left[bit] = count + 1
 
 
 def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence[int],
@@ -135,7 +140,7 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
         points_of.append(face_points[face])
         strides.append(stride)
         units.append(1 << shift)
-        rows[face] = (stride, 1 << shift, face_points[face], face_letters[face], digit)
+        rows[1 << face] = (stride, 1 << shift, face_points[face], face_letters[face], digit)
         guard |= 1 << (shift + bits)
         fields |= ((1 << bits) - 1) << shift
         full_radix += count * stride
@@ -151,16 +156,15 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
         low = g & -g
         digit_at[low] = d
         g ^= low
-    words = _walk(edges, half, face_count, rows)
-    by_digit: list[list[tuple[int, int, int, int, int, int]]] = [[] for _ in range(ndig)]
-    for w, word in enumerate(words):
-        by_digit[word[4]].append((word[0], word[1], word[2], word[3], word[5], w))
+    by_digit: list[list[Word]] = [[] for _ in range(ndig)]
+    by_length: list[list[Word]] = [[] for _ in range(K.GROUP_SIZE - K.LENGTH_HEADS)]
+    _walk(edges, half, face_count, rows, by_digit, by_length)
 
     def first_digit(swar: int) -> int:
         present = (swar + fields) & guard
         return digit_at[present & -present]
 
-    def make_value(allow_left: bool):  # type: ignore[no-untyped-def]
+    def make_value(allow_left: bool) -> Callable[[int, int, int], int]:
         """The search of :func:`~quiddler.solver._kernels.state_value` for one
         mode (leftovers allowed or not), its memo a dict by radix."""
         memo: dict[int, int] = {0: _BASE_KEY}
@@ -173,7 +177,7 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
             full = ((points + _OFFSET) << _SHIFT) | _GO
             best = _INFEASIBLE
             guarded = swar | guard
-            for wswar, wradix, wpoints, _, _, _ in by_digit[d]:
+            for wswar, wradix, wpoints, _, _ in by_digit[d]:
                 if (guarded - wswar) & guard == guard:
                     child = radix - wradix
                     v = memo.get(child)
@@ -195,21 +199,21 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
                         v = value(child, swar - units[d], points - p)
                     if v != _INFEASIBLE:
                         v = (v & ~_GO) - (p << _SHIFT)
-                        if v > best:
-                            best = v
+                        best = max(best, v)
             memo[radix] = best
             return best
 
-        return value, memo
+        return value
 
-    value0, memo0 = make_value(False)
-    value1, memo1 = make_value(True)
+    value0 = make_value(False)
+    value1 = make_value(True)
 
-    def make_count(value, allow_left: bool):  # type: ignore[no-untyped-def]
+    def make_count(value: Callable[[int, int, int], int],
+                   allow_left: bool) -> tuple[Callable[[int, int, int], int], dict[int, tuple[int, Word | None]]]:  # fmt: skip
         """:func:`~quiddler.solver._kernels.state_count` for one mode: the most
         words in a best play of a state, and the first choice (words in
         group order, then the leftover) that reaches it."""
-        counts_memo: dict[int, tuple[int, int]] = {0: (0, K.NO_CHOICE)}
+        counts_memo: dict[int, tuple[int, Word | None]] = {0: (0, None)}
 
         def count(radix: int, swar: int, points: int) -> int:
             known = counts_memo.get(radix)
@@ -218,9 +222,10 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
             target = value(radix, swar, points)
             d = first_digit(swar)
             best = K.NO_COUNT
-            choice = K.NO_CHOICE
+            choice: Word | None = None
             guarded = swar | guard
-            for wswar, wradix, wpoints, _, _, w in by_digit[d]:
+            for w in by_digit[d]:
+                wswar, wradix, wpoints, _, _ = w
                 if (guarded - wswar) & guard == guard:
                     child, child_swar, child_points = radix - wradix, swar - wswar, points - wpoints
                     v = value(child, child_swar, child_points)
@@ -235,7 +240,7 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
                 if v != _INFEASIBLE and (v & ~_GO) - (p << _SHIFT) == target:
                     n = count(child, child_swar, child_points)
                     if n > best:
-                        best, choice = n, _LEFT_OVER
+                        best, choice = n, None
             counts_memo[radix] = (best, choice)
             return best
 
@@ -244,10 +249,7 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
     count0, counts0 = make_count(value0, False)
     count1, counts1 = make_count(value1, True)
     cards = sum(counts) - (1 if discard else 0)
-    by_length: dict[int, list[int]] = {}
-    for w, word in enumerate(words):
-        by_length.setdefault(word[3], []).append(w)
-    lengths = sorted(by_length, reverse=True)
+    chains = [chain for chain in reversed(by_length) if chain]  # the most letters first
 
     def candidate(c: int) -> tuple[int, int, int]:
         if not discard:
@@ -285,9 +287,8 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
         best_count = K.NO_COUNT
         best_cand = 0
         best_mode = allow_left
-        found_w = K.NO_WORD
-        for length in lengths:
-            chain = by_length[length]
+        found_w: Word | None = None
+        for chain in chains:
             for c in range(ncand):
                 if not (optimal >> c) & 1:
                     continue
@@ -296,7 +297,7 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
                 mode = 0 if target_points == points else allow_left
                 value, count = (value1, count1) if mode else (value0, count0)
                 for w in chain:
-                    wswar, wradix, wpoints, _, _, wcards = words[w]
+                    wswar, wradix, wpoints, _, wcards = w
                     if (guarded - wswar) & guard != guard or best_count > (cards - wcards) // 2:
                         continue
                     rest = (radix - wradix, swar - wswar, points - wpoints)
@@ -306,9 +307,9 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
                     n = 1 + count(*rest)
                     if n > best_count:
                         found_w, best_count, best_cand, best_mode = w, n, c, mode
-            if found_w != K.NO_WORD:
+            if found_w is not None:
                 break
-        if found_w == K.NO_WORD:  # no word is in any optimal play: every card is left over
+        if found_w is None:  # no word is in any optimal play: every card is left over
             value = value1 if allow_left else value0
             for c in range(ncand):
                 if value(*candidate(c)) == best_total:
@@ -317,36 +318,34 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
         radix, swar, points = candidate(best_cand)
         out[ob + K.OUT_DISCARD] = best_cand if discard else K.NO_DISCARD
         out[ob + K.OUT_KEY] = best_total
-        chosen = []
-        left_digits = []
-        if found_w != K.NO_WORD:
+        chosen: list[Word] = []
+        left_digits: list[int] = []
+        if found_w is not None:
             chosen.append(found_w)
-            word = words[found_w]
-            radix -= word[1]
-            swar -= word[0]
+            radix -= found_w[1]
+            swar -= found_w[0]
         else:
             (count1 if allow_left else count0)(radix, swar, points)
         choices = counts1 if best_mode else counts0
         while radix != 0:  # trace: follow the most-words choices
             choice = choices[radix][1]
-            if choice == _LEFT_OVER:
+            if choice is None:  # the first card left over
                 d = first_digit(swar)
                 radix -= strides[d]
                 swar -= units[d]
                 left_digits.append(d)
             else:
                 chosen.append(choice)
-                word = words[choice]
-                radix -= word[1]
-                swar -= word[0]
+                radix -= choice[1]
+                swar -= choice[0]
         _name(chosen, left_digits, out, ob)
         return best_total
 
-    def _name(chosen: list[int], left_digits: list[int], out: list[int], ob: int) -> None:
+    def _name(chosen: list[Word], left_digits: list[int], out: list[int], ob: int) -> None:
         """:func:`~quiddler.solver._kernels.name_words`: the words in display
         order (points, then letters, most first; a stable sort), the tie
         flag, the discard and leftovers as faces, the words as ranks."""
-        keys = [(words[w][2] << K.DISPLAY_POINTS_SHIFT) + words[w][3] for w in chosen]
+        keys = [(w[2] << K.DISPLAY_POINTS_SHIFT) + w[3] for w in chosen]
         order = sorted(range(len(chosen)), key=keys.__getitem__, reverse=True)
         out[ob + K.OUT_WORDS] = len(chosen)
         out[ob + K.OUT_LEFT] = len(left_digits)
@@ -359,7 +358,7 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
             at += 1
         at = ob + K.OUT_HEAD
         for i in order:
-            radix = words[chosen[i]][1]
+            radix = chosen[i][1]
             rank = 0
             e = 0
             for d in range(ndig):
