@@ -118,7 +118,7 @@ class PythonBackend:
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
         if not params[K.PARAM_NEED_WORDS] and not params[K.PARAM_LONG_TARGET]:  # the usual solve
-            return solve_plain(*self._arrays(trie), face_count, FACE_POINTS, FACE_LETTERS, params)
+            return solve_plain(trie.edges, trie.masks, trie.ranks, face_count, FACE_POINTS, FACE_LETTERS, params)
         capacity = words_capacity(sum(face_count))
         memo_size = min(memo_size, needed_memo(face_count, params))  # a list as long as it must be
         while True:

@@ -45,7 +45,7 @@ _BLOCK = K.OUT_BLOCK
 Word = tuple[int, int, int, int, int]  # swar, radix, points, letters, cards
 
 
-def _walk(edges: Sequence[int], half: int, face_count: Sequence[int], rows: dict[int, tuple[int, int, int, int, int]],
+def _walk(edges: Sequence[int], masks: Sequence[int], face_count: Sequence[int], rows: dict[int, tuple[int, int, int, int, int]],
           by_digit: list[list[Word]], by_length: list[list[Word]]) -> None:  # fmt: skip
     """Every word of the hand, as :func:`~quiddler.solver._kernels.find_words`
     finds them (trie order: depth first, a node's faces in rising order),
@@ -76,7 +76,7 @@ def _walk(edges: Sequence[int], half: int, face_count: Sequence[int], rows: dict
                 word = (s, r, p, n, cards)
                 add(word)
                 by_length[n].append(word)
-            child_mask = edges[half + e]
+            child_mask = masks[e]
             count = left[bit] - 1
             child_avail = avail ^ bit if count == 0 else avail
             if child_mask & child_avail:
@@ -84,7 +84,7 @@ def _walk(edges: Sequence[int], half: int, face_count: Sequence[int], rows: dict
                 visit(packed >> _FIRST, child_mask, child_avail, r, s, p, n, cards, add)
                 left[bit] = count + 1
 
-    root_mask = edges[half]
+    root_mask = masks[0]
     first = edges[0] >> _FIRST
     todo = root_mask & avail
     digit = 0
@@ -100,7 +100,7 @@ def _walk(edges: Sequence[int], half: int, face_count: Sequence[int], rows: dict
             word = (s, r, p, n, 1)
             add(word)
             by_length[n].append(word)
-        child_mask = edges[half + e]
+        child_mask = masks[e]
         count = left[bit] - 1
         child_avail = avail ^ bit if count == 0 else avail
         if child_mask & child_avail:
@@ -109,13 +109,18 @@ def _walk(edges: Sequence[int], half: int, face_count: Sequence[int], rows: dict
             left[bit] = count + 1
 
 
-def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence[int],
+def solve_plain(edges: Sequence[int], masks: Sequence[int], ranks: Sequence[int], face_count: Sequence[int],
                 face_points: Sequence[int], face_letters: Sequence[int], params: Sequence[int]) -> list[int]:  # fmt: skip
     """The two play blocks :func:`~quiddler.solver._kernels.solve_counts`
     writes, for ``params`` without bonus targets (``params[PARAM_NEED_WORDS]``
-    and ``params[PARAM_LONG_TARGET]`` both 0)."""
+    and ``params[PARAM_LONG_TARGET]`` both 0).
+
+    ``edges``, ``masks`` and ``ranks`` are the card trie's own arrays, not
+    the padded copies the kernels take (:meth:`CardTrie.kernel_edges`):
+    making those copies cost a one-shot solve more than the search itself,
+    and where a compiled walk over a malformed file would read the padding,
+    a Python one raises ``IndexError``."""
     discard = params[K.PARAM_DISCARD]
-    half = len(edges) >> 1
     # The hand's digits (its distinct faces, in face order) and their SWAR fields.
     faces: list[int] = []
     counts: list[int] = []
@@ -158,7 +163,7 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
         g ^= low
     by_digit: list[list[Word]] = [[] for _ in range(ndig)]
     by_length: list[list[Word]] = [[] for _ in range(K.GROUP_SIZE - K.LENGTH_HEADS)]
-    _walk(edges, half, face_count, rows, by_digit, by_length)
+    _walk(edges, masks, face_count, rows, by_digit, by_length)
 
     def first_digit(swar: int) -> int:
         present = (swar + fields) & guard
@@ -364,7 +369,7 @@ def solve_plain(edges: Sequence[int], ranks: Sequence[int], face_count: Sequence
             for d in range(ndig):
                 below = (1 << faces[d]) - 1
                 for _ in range((radix // strides[d]) % (counts[d] + 1)):
-                    e = (edges[e] >> _FIRST) + (edges[half + e] & below).bit_count()
+                    e = (edges[e] >> _FIRST) + (masks[e] & below).bit_count()
                     rank += ranks[e]
             out[at] = rank
             at += 1

@@ -28,7 +28,7 @@ def _both(trie, hand, discard):
                             [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE, [0] * needed_memo(counts, params),
                             [0] * STACK_SIZE, [0] * STACK_SIZE, out)  # fmt: skip
     assert result >= 0
-    return out, solve_plain(edges, ranks, counts, FACE_POINTS, FACE_LETTERS, params)
+    return out, solve_plain(trie.edges, trie.masks, trie.ranks, counts, FACE_POINTS, FACE_LETTERS, params)
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 5, 7, 9, 10, 11, 12, 14])
