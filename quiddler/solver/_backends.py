@@ -30,7 +30,7 @@ from ..errors import InvalidArgumentError, shown
 from ..notices import hide_notices, logger, show_notices
 from ..thresholds import PAYOFF_SECONDS, POLL_SECONDS, PYTHON_SECONDS_PER_HAND
 from . import _kernels as K
-from ._pysearch import solve_plain
+from . import _pysearch
 
 __all__ = ["BACKEND_NAMES", "AutoBackend", "Backend", "batch_backend", "get_backend", "hide_notices", "show_notices", "warm"]
 
@@ -96,7 +96,9 @@ def _check(result: int) -> bool:
 
 
 class PythonBackend:
-    """Runs the kernel source as plain Python: no numba, no numpy."""
+    """Plain Python, no numba, no numpy: a solve by :mod:`._pysearch` (the
+    kernel's answer, by a search written for CPython), the top-K search and
+    the word listing by the kernel source itself."""
 
     name = "python"
 
@@ -114,20 +116,9 @@ class PythonBackend:
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
-        if not params[K.PARAM_NEED_WORDS] and not params[K.PARAM_LONG_TARGET]:  # the usual solve
-            return solve_plain(trie.edges, trie.masks, trie.ranks, face_count, FACE_POINTS, FACE_LETTERS, params)
-        capacity = words_capacity(sum(face_count))
-        memo_size = min(memo_size, needed_memo(face_count, params))  # a list as long as it must be
-        while True:
-            out = [0] * (2 * OUT_BLOCK)
-            result = K.solve_counts(
-                *self._arrays(trie), list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
-                [0] * HAND_SIZE, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
-                [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, out,
-            )  # fmt: skip
-            if _check(result):
-                return out
-            capacity *= 4
+        # The same blocks as the kernel, computed by a search written for CPython (see _pysearch).
+        return _pysearch.solve_counts(trie.edges, trie.masks, trie.ranks, face_count, FACE_POINTS, FACE_LETTERS,
+                                      params)  # fmt: skip
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                    memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
