@@ -51,7 +51,7 @@ def _walk(edges: Sequence[int], masks: Sequence[int], face_count: Sequence[int],
     appended to ``by_digit[its first digit]`` and ``by_length[its letters]``:
     ``(swar, radix, points, letters, cards)`` each.  ``rows`` maps the bit
     of a face in hand to what one of its cards adds (radix, SWAR, points,
-    letters) and the face."""
+    letters) and the face's digit."""
     left = {bit: face_count[bit.bit_length() - 1] for bit in rows}
     avail = 0
     for bit in rows:
@@ -86,14 +86,12 @@ def _walk(edges: Sequence[int], masks: Sequence[int], face_count: Sequence[int],
     root_mask = masks[0]
     first = edges[0] >> _FIRST
     todo = root_mask & avail
-    digit = 0
     while todo:  # the root's edges: each starts the words of one first digit
         bit = todo & -todo
         todo ^= bit
         e = first + (root_mask & (bit - 1)).bit_count()
         packed = edges[e]
-        r, s, p, n, _ = rows[bit]
-        digit = rows[bit][4]
+        r, s, p, n, digit = rows[bit]
         add = by_digit[digit].append
         if (packed >> _TERMINAL) & 1:
             word = (s, r, p, n, 1)
