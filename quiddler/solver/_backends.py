@@ -1,10 +1,12 @@
 """The two ways to run the kernels: compiled by numba, or as plain Python.
 
 Both expose the same small interface, so :mod:`quiddler.solver.core` never
-touches numpy or numba itself.  The Python backend uses lists and the card
-trie's padded arrays (``CardTrie.kernel_edges`` and ``kernel_ranks``) and
-imports nothing heavy; the numba backend makes numpy arrays of those once
-per trie and reuses scratch buffers per thread.
+touches numpy or numba itself.  The Python backend imports nothing heavy:
+it solves with :mod:`._pysearch` on the card trie's own arrays, and runs
+the kernel source for the top-K search and the word listing on lists and
+the trie's padded arrays (``CardTrie.kernel_edges`` and ``kernel_ranks``);
+the numba backend makes numpy arrays of those once per trie and reuses
+scratch buffers per thread.
 
 Every method takes a hand as counts per kernel face (see
 :data:`quiddler.cardtrie.KERNEL_ORDER`) and returns plays in the block
