@@ -2,7 +2,8 @@
 run: the compiled kernel (through the backend), the module-level ``solve()``
 and a prepared ``Solver(backend="numba").solve()`` (in a tree from before the
 Solver, its ``solve()`` again), on 300 seeded discard-mode hands of 4, 6, 8
-and 11 cards.
+and 11 cards; and ``solve(backend="python")``, the pure-Python backend, on
+the first 60 of them.
 
 CPU time, not wall time: on this shared machine the other processes' load
 moves wall-time figures by more than the differences sought.  Each tree runs
@@ -59,6 +60,8 @@ for size in (4, 6, 8, 11):
     out[f"kernel_{size}_cpu_us"] = per_call(lambda job: engine.solve_counts(trie, *job), jobs)
     out[f"solve_{size}_cpu_us"] = per_call(lambda hand: solve(hand, discard=True, backend="numba"), hands)
     out[f"prepared_solve_{size}_cpu_us"] = per_call(lambda hand: prepared(hand, discard=True), hands)
+    # The pure-Python backend (a one-shot solve's, the browser's): fewer hands, it is slower.
+    out[f"python_solve_{size}_cpu_us"] = per_call(lambda hand: solve(hand, discard=True, backend="python"), hands[:60])
 print(json.dumps(out))
 """
 

@@ -1,7 +1,8 @@
 """bench_solver.py of this tree against the same script of a baseline commit,
 in one run: each tree's own script runs in a fresh process, the trees
 alternating ``--repeats`` times, and the medians of their figures are compared
-(per hand size: the compiled kernel call and ``solve()``; over every hand:
+(per hand size: the compiled kernel call, ``solve()`` and the pure-Python
+backend's ``solve()``; over every hand:
 ``solve_many``, ``score_many`` and the kernel batch, one thread and all).
 
 Usage: python benchmarks/compare_solver.py [--baseline REV] [--repeats N] [--hands N] [--json PATH]
@@ -36,6 +37,8 @@ def figures(tree: Path, hands: int, sample: int, sweeps: int) -> dict[str, float
     for size, row in result["latency"].items():
         flat[f"kernel_{size}_median_us"] = row["kernel"]["median_us"]
         flat[f"solve_{size}_median_us"] = row["solve"]["median_us"]
+        if "python" in row:  # the pure-Python backend, on --sample hands
+            flat[f"python_{size}_median_us"] = row["python"]["median_us"]
     for key, value in result["batch"].items():
         if key.endswith("_per_s"):
             flat[key] = value

@@ -9,7 +9,6 @@ every later process loads it in milliseconds instead of rebuilding it.
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import re
 import warnings
@@ -30,6 +29,7 @@ from .cardtrie import (
 )
 from .errors import ArgumentTypeError, WordListError, shown
 from .files import FileRefusedError, read_bytes
+from .notices import logger
 
 if TYPE_CHECKING:
     import pygtrie
@@ -49,8 +49,6 @@ MAX_WORDLIST_BYTES = 32 << 20
 #: The card trie of the shipped ENABLE list, built when the wheel is built
 #: (see hatch_build.py); absent in a source checkout.
 PACKAGED_ENABLE_TRIE = Path(__file__).parent / "data" / "enable.cardtrie"
-
-log = logging.getLogger("quiddler.wordlist")
 
 
 class UnplayableWordsWarning(UserWarning):
@@ -270,7 +268,7 @@ class WordList:
         trie = build_card_trie(self._text.decode("ascii").split())
         problem = _write_atomically(self.cache_file, trie.to_bytes(source))
         if problem is not None:
-            log.warning("cannot cache the indexed word list %s in %s (%s), so every run indexes it again; "
+            logger("quiddler.wordlist").warning("cannot cache the indexed word list %s in %s (%s), so every run indexes it again; "
                         "set QUIDDLER_CACHE_DIR to a writable folder", self.name, self.cache_file.parent,
                         problem)  # fmt: skip
         return trie

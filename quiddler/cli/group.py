@@ -94,6 +94,19 @@ def main() -> None:
     Cards are written as their faces, separated by commas and/or spaces:
     single letters and the two-letter cards er, in, qu, th and cl.
     """
-    from ..solver import show_notices
+    # A compile starting, a cache that cannot be written: one line each on
+    # stderr.  A solve's notices all come from the solver and the word list,
+    # which import logging only to give one: a one-shot solve need not
+    # import it (a few ms of its start).  Other commands log through logging.
+    if click.get_current_context().invoked_subcommand in _SOLVER_NOTICES_ONLY:
+        from ..notices import show_notices_later
 
-    show_notices()  # a compile starting, a cache that cannot be written: one line each on stderr
+        show_notices_later()
+    else:
+        from ..solver import show_notices
+
+        show_notices()
+
+
+#: The commands whose only notices are the solver's and the word list's.
+_SOLVER_NOTICES_ONLY = frozenset({"solve", "check"})

@@ -1,10 +1,12 @@
 """The two ways to run the kernels: compiled by numba, or as plain Python.
 
 Both expose the same small interface, so :mod:`quiddler.solver.core` never
-touches numpy or numba itself.  The Python backend uses lists and the card
-trie's padded arrays (``CardTrie.kernel_edges`` and ``kernel_ranks``) and
-imports nothing heavy; the numba backend makes numpy arrays of those once
-per trie and reuses scratch buffers per thread.
+touches numpy or numba itself.  The Python backend imports nothing heavy:
+it solves with :mod:`._pysearch` on the card trie's own arrays, and runs
+the kernel source for the top-K search and the word listing on lists and
+the trie's padded arrays (``CardTrie.kernel_edges`` and ``kernel_ranks``);
+the numba backend makes numpy arrays of those once per trie and reuses
+scratch buffers per thread.
 
 Every method takes a hand as counts per kernel face (see
 :data:`quiddler.cardtrie.KERNEL_ORDER`) and returns plays in the block
@@ -15,9 +17,7 @@ radix deltas.
 from __future__ import annotations
 
 import importlib.util
-import logging
 import os
-import sys
 import threading
 import time
 import weakref
@@ -29,12 +29,12 @@ from typing import Any, Protocol
 from ..cards import Card
 from ..cardtrie import KERNEL_ORDER, CardTrie
 from ..errors import InvalidArgumentError, shown
+from ..notices import hide_notices, logger, show_notices
 from ..thresholds import PAYOFF_SECONDS, POLL_SECONDS, PYTHON_SECONDS_PER_HAND
 from . import _kernels as K
+from . import _pysearch
 
 __all__ = ["BACKEND_NAMES", "AutoBackend", "Backend", "batch_backend", "get_backend", "hide_notices", "show_notices", "warm"]
-
-log = logging.getLogger("quiddler.solver")
 
 FACE_POINTS = [Card(face).points for face in KERNEL_ORDER] + [0]
 FACE_LETTERS = [len(face) for face in KERNEL_ORDER] + [0]
@@ -98,7 +98,9 @@ def _check(result: int) -> bool:
 
 
 class PythonBackend:
-    """Runs the kernel source as plain Python: no numba, no numpy."""
+    """Plain Python, no numba, no numpy: a solve by :mod:`._pysearch` (the
+    kernel's answer, by a search written for CPython), the top-K search and
+    the word listing by the kernel source itself."""
 
     name = "python"
 
@@ -116,18 +118,9 @@ class PythonBackend:
 
     def solve_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                      memo_size: int) -> Sequence[int]:  # fmt: skip
-        capacity = words_capacity(sum(face_count))
-        memo_size = min(memo_size, needed_memo(face_count, params))  # a list as long as it must be
-        while True:
-            out = [0] * (2 * OUT_BLOCK)
-            result = K.solve_counts(
-                *self._arrays(trie), list(face_count), FACE_POINTS, FACE_LETTERS, list(params),
-                [0] * HAND_SIZE, [0] * (K.WORD_STRIDE * capacity), [0] * K.GROUP_SIZE,
-                [0] * memo_size, [0] * STACK_SIZE, [0] * STACK_SIZE, out,
-            )  # fmt: skip
-            if _check(result):
-                return out
-            capacity *= 4
+        # The same blocks as the kernel, computed by a search written for CPython (see _pysearch).
+        return _pysearch.solve_counts(trie.edges, trie.masks, trie.ranks, face_count, FACE_POINTS, FACE_LETTERS,
+                                      params)  # fmt: skip
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                    memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
@@ -453,11 +446,11 @@ class AutoBackend:
                 return self.python
             code, self._compiler = self._compiler.returncode, None
             if code != 0 or not _native.ready():
-                log.warning("compiling the solver kernels in the background failed (exit code %s, see "
+                logger("quiddler.solver").warning("compiling the solver kernels in the background failed (exit code %s, see "
                             "quiddler-kernels.log in %s); staying with pure Python", code, _native.cache_folder())  # fmt: skip
                 self._given_up = True
                 return self.python
-            log.info("solver kernels compiled in %.1f s; using them from now on",
+            logger("quiddler.solver").info("solver kernels compiled in %.1f s; using them from now on",
                      time.monotonic() - self._compile_started)  # fmt: skip
             return self._load()
         if importlib.util.find_spec("numba") is None:
@@ -468,16 +461,16 @@ class AutoBackend:
         elsewhere = _native.compile_running()  # an earlier command's compile: ours waits for it
         self._compiler = _native.start_background_compile()
         if self._compiler is None:
-            log.warning("compiled solver kernels cannot be cached (no writable folder: set NUMBA_CACHE_DIR to "
+            logger("quiddler.solver").warning("compiled solver kernels cannot be cached (no writable folder: set NUMBA_CACHE_DIR to "
                         "one); solving in pure Python")  # fmt: skip
             self._given_up = True
             return self.python
         self._compile_started = self._next_poll = time.monotonic()
         if elsewhere:
-            log.info("compiling the solver kernels in the background: another quiddler command started it "
+            logger("quiddler.solver").info("compiling the solver kernels in the background: another quiddler command started it "
                      "(once per install); solving in pure Python until they are ready")  # fmt: skip
         else:
-            log.info("compiling the solver kernels in the background (once per install, about %s s); "
+            logger("quiddler.solver").info("compiling the solver kernels in the background (once per install, about %s s); "
                      "solving in pure Python until they are ready", self.COMPILE_SECONDS_ESTIMATE)  # fmt: skip
         return self.python
 
@@ -534,31 +527,6 @@ def batch_backend(name: str, hands: int) -> NumbaBackend | None:
     return engine if isinstance(engine, NumbaBackend) else None
 
 
-class _NoticeHandler(logging.Handler):
-    """Writes ``quiddler: <message>`` to whatever ``sys.stderr`` is when a
-    record comes (the command line's tests swap it)."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            sys.stderr.write(f"quiddler: {record.getMessage()}\n")
-            sys.stderr.flush()
-        except Exception:  # noqa: BLE001 - a notice must never break a run
-            self.handleError(record)
-
-
-def show_notices() -> None:
-    """Print quiddler's log notices (a compile starting or done, a cache
-    that cannot be written) as ``quiddler: ...`` lines on stderr: what the
-    command line does, so a person watching knows why a run is slow.  Each
-    such notice happens once per process at most."""
-    logger = logging.getLogger("quiddler")
-    if not any(isinstance(handler, _NoticeHandler) for handler in logger.handlers):
-        # Records still propagate: an application's own logging sees them
-        # too (and with no handler above, logging's last resort stays quiet).
-        logger.addHandler(_NoticeHandler(logging.INFO))
-        logger.setLevel(logging.INFO)
-
-
 def warm() -> None:
     """Load the compiled kernels now, in a process that is about to solve a
     great deal (a simulation's worker): at once when numba's cache holds them,
@@ -568,15 +536,6 @@ def warm() -> None:
     auto = get_backend("auto")
     if isinstance(auto, AutoBackend):
         auto.current(upcoming=AutoBackend.PAYOFF_SECONDS)
-
-
-def hide_notices() -> None:
-    """Stop printing quiddler's notices in this process (undoes
-    :func:`show_notices`): a worker process forked from the command line
-    inherits them, and the command has said its piece once already."""
-    logger = logging.getLogger("quiddler")
-    for handler in [h for h in logger.handlers if isinstance(h, _NoticeHandler)]:
-        logger.removeHandler(handler)
 
 
 #: The names :func:`get_backend` knows.

@@ -25,18 +25,18 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import logging
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ..notices import logger
 from . import _kernels
 
 __all__ = ["KERNEL_FILE", "MODULE_NAME", "OPTIONS", "kernel_module", "kernel_names", "signature",
            "unsigned_indices"]  # fmt: skip
 
-log = logging.getLogger("quiddler.solver")
+log = logger("quiddler.solver")
 
 KERNEL_FILE = Path(_kernels.__file__)
 MODULE_NAME = "quiddler.solver._kernels_jit"

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import logging
 import os
 import platform
 import subprocess
@@ -40,11 +39,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ..notices import logger
 from . import _build
 
 __all__ = ["cache_folder", "load", "ready", "start_background_compile"]
 
-log = logging.getLogger("quiddler.solver")
+log = logger("quiddler.solver")
 
 KERNEL_FILE = _build.KERNEL_FILE
 _lock = threading.Lock()
