@@ -60,6 +60,7 @@ from .explanations import (
     Waiting,
     percent,
 )
+from .finals import best_final_play_of
 from .hint_types import Hint, HintOption
 from .players import TARGET_BONUS, register_player, solve_cards
 from .state import Discard, Draw, GoOut, LayDown, Phase, PlayerView
@@ -129,11 +130,14 @@ class _Position:
     """One view seen through one tuning: its vocabulary, scorer and the
     chances of each face on a blind draw."""
 
-    def __init__(self, view: PlayerView, tuning: Tuning, explain: bool = True) -> None:
+    def __init__(self, view: PlayerView, tuning: Tuning, explain: bool = True, best_only: bool = False) -> None:
         self.view = view
         self.tuning = tuning
         #: whether the decision's reason is wanted (a player moving needs only the ranking)
         self.explain = explain
+        #: whether only the best option is wanted (a player moving without noise): a decision
+        #: may then leave out options that provably rank below it
+        self.best_only = best_only and not explain
         self.n = view.round_size
         self.words = vocabulary_wordlist(tuning.vocabulary, view.rules.words)
         self.scorer: HandScorer = scorer_for(self.words)
@@ -422,26 +426,37 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], Explanation | None
         long_targets += [longest] + ([longest - 1] if tuning.deny_bonus and longest > 0 else [])
     if eligible and mb:
         word_targets += [count] + ([count - 1] if tuning.deny_bonus and count > 0 else [])
-    plays: list[Play] = []
-    for lt in long_targets:
-        for wt in word_targets:
-            bonus = TARGET_BONUS if lt is not None or wt is not None else 10
-            play = solve_cards(hand, pos.words, discard=True, beat_longest=lt, beat_words=wt, bonus=bonus).best
-            play = Play(play.words, play.unused, play.discard)
-            if play not in plays:
-                plays.append(play)
     holder_long, holder_words = _bonus_holders(view)
     deny = 1.0 if view.players == 2 else 1.0 / (view.players - 1)
 
-    def value(play: Play) -> float:
-        v = float(play.card_score)
-        if eligible and play.words:
-            v += lb if play.longest_word > longest else 0
-            v += mb if play.word_count > count else 0
+    def worth(card_score: int, letters: int, words: int) -> float:
+        """A play's value from its card score, longest word (letters) and word count."""
+        v = float(card_score)
+        if eligible and words:
+            v += lb if letters > longest else 0
+            v += mb if words > count else 0
             if tuning.deny_bonus:
-                v += deny * lb if holder_long and play.longest_word >= longest else 0
-                v += deny * mb if holder_words and play.word_count >= count else 0
+                v += deny * lb if holder_long and letters >= longest else 0
+                v += deny * mb if holder_words and words >= count else 0
         return v
+
+    def value(play: Play) -> float:
+        return worth(play.card_score, play.longest_word, play.word_count)
+
+    def solve(lt: int | None, wt: int | None) -> Play:
+        bonus = TARGET_BONUS if lt is not None or wt is not None else 10
+        play = solve_cards(hand, pos.words, discard=True, beat_longest=lt, beat_words=wt, bonus=bonus).best
+        return Play(play.words, play.unused, play.discard)
+
+    targets = [(lt, wt) for lt in long_targets for wt in word_targets]
+    if pos.best_only:  # only the best option is wanted: skip the solves that cannot change it
+        found, found_value = best_final_play_of(hand, True, targets, solve, value, worth)
+        return [HintOption("lay-down", found.discard, found.words, found_value)], None
+    plays: list[Play] = []
+    for lt, wt in targets:
+        play = solve(lt, wt)
+        if play not in plays:
+            plays.append(play)
 
     ranked = sorted(((HintOption("lay-down", p.discard, p.words, value(p)), p) for p in plays),
                     key=lambda pair: -pair[0].value)  # fmt: skip
@@ -484,9 +499,15 @@ def advise(view: PlayerView, tuning: Tuning = EXPERT, *, explain: bool = True) -
     best first, with the reason for the first (``explain=False``: an empty
     reason and no explanation; a player only moving skips them and the
     extra scoring some of their figures take)."""
+    return _advise(view, tuning, explain, best_only=False)
+
+
+def _advise(view: PlayerView, tuning: Tuning, explain: bool, *, best_only: bool) -> Hint:
+    """:func:`advise`; with ``best_only`` (and no explanation) the options
+    may be the best alone, when the others cost more to value."""
     if not view.my_turn:
         raise ValueError(f"it is not seat {view.seat}'s move (seat {view.turn} is to move)")
-    pos = _Position(view, tuning, explain)
+    pos = _Position(view, tuning, explain, best_only)
     if view.phase is Phase.DRAW:
         options, why = _draw_options(pos)
     elif view.final_turn:
@@ -524,8 +545,9 @@ class AIPlayer:
         return f"<AIPlayer {self.name!r}>"
 
     def _choose(self, view: PlayerView) -> HintOption:
-        options = advise(view, self.tuning, explain=False).options
-        if self.tuning.noise <= 0 or len(options) == 1:
+        greedy = self.tuning.noise <= 0
+        options = _advise(view, self.tuning, False, best_only=greedy).options
+        if greedy or len(options) == 1:
             return options[0]
         top = options[0].value
         weights = [math.exp((o.value - top) / self.tuning.noise) if math.isfinite(o.value) else 0.0
