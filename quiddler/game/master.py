@@ -149,7 +149,7 @@ def search(view: PlayerView, settings: SearchSettings = MASTER, *, salt: int = 0
             game = sampler.game(hidden)
             game.apply(candidates[k].to_action(seat))
             while game.result is None:
-                game.apply(_next_action(game.view(game.turn), players[game.turn]))
+                game.play_chosen(_next_action(game.view(game.turn), players[game.turn]))
             scores = game.result.scores
             margins[k].append(scores[seat].score - max(s.score for o, s in enumerate(scores) if o != seat))
             top = max(game.totals)

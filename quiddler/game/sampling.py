@@ -155,6 +155,15 @@ class RolloutGame(Game):
     def _record(self, action: Action) -> None:
         """Nothing: a simulated finish is never recorded or replayed."""
 
+    def play_chosen(self, action: Action) -> None:
+        """Play an action that a computer player chose from this game's own
+        view, without :meth:`apply`'s check that it is legal: the players a
+        search simulates only ever choose among legal moves (their every
+        move in whole games goes through :meth:`apply`, and a test plays
+        finishes both ways to the same results), and a search plays
+        thousands of moves a decision."""
+        self._play(action)
+
     def _end_round(self, turn_limit: bool = False) -> RoundResult:
         scores = score_round(self._laid, self._hands, self._went_out, self.rules)
         self.totals = add_to_totals(self.totals, scores, self.rules)
