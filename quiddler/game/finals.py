@@ -63,7 +63,7 @@ class FinalSearch:
         self._max_count = (len(cards) - (1 if discard else 0)) // 2
         self.best = solve(None, None)
         self.value = value(self.best)
-        self._solved: dict[Target, Play] = {(None, None): self.best}
+        self._scores: dict[Target, int] = {(None, None): self.best.card_score}  # each solve's play's card score
         self._pending = list(targets[1:])
 
     def _bound(self, target: Target) -> float:
@@ -74,7 +74,7 @@ class FinalSearch:
         longest, count = target
         aim = (None if longest is None or self._max_long <= longest else longest,
                None if count is None or self._max_count <= count else count)  # fmt: skip
-        score = self._solved[aim if aim in self._solved else (None, None)].card_score
+        score = self._scores[aim if aim in self._scores else (None, None)]
         return self._ceiling(score, self._max_long, self._max_count)
 
     @property
@@ -92,7 +92,8 @@ class FinalSearch:
         else:
             return False
         longest, count = target
-        play = self._solved[target] = self._solve(longest, count)
+        play = self._solve(longest, count)
+        self._scores[target] = play.card_score
         long_missed = longest is not None and play.longest_word <= longest
         count_missed = count is not None and play.word_count <= count
         # Each target carries a bonus no score outweighs: a solve that misses every target

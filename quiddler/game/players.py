@@ -110,12 +110,23 @@ def solve_cards(cards: tuple[Card, ...] | list[Card], wordlist: WordList, *, dis
 
 
 def _final_value(play: Play, view: PlayerView) -> int:
+    return _final_valuer(view)(play)
+
+
+def _final_valuer(view: PlayerView) -> Callable[[Play], int]:
+    """A final-turn play's value in ``view``: its card score plus the bonuses
+    it takes from what the others laid down (the view read once)."""
     longest_bonus, most_bonus = view.rules.bonuses(view.players)
     longest, count = view.others_best()
-    value = play.card_score
-    if play.words and (play.goes_out or not view.rules.bonus_requires_going_out):
-        value += longest_bonus if play.longest_word > longest else 0
-        value += most_bonus if play.word_count > count else 0
+    any_play = not view.rules.bonus_requires_going_out
+
+    def value(play: Play) -> int:
+        score = play.card_score
+        if play.words and (any_play or play.goes_out):
+            score += longest_bonus if play.longest_word > longest else 0
+            score += most_bonus if play.word_count > count else 0
+        return score
+
     return value
 
 
@@ -153,7 +164,7 @@ def _final_search(cards: tuple[Card, ...] | list[Card], view: PlayerView, discar
     def ceiling(card_score: int, letters: int, words: int) -> int:
         return card_score + (longest_bonus if letters > longest else 0) + (most_bonus if words > count else 0)
 
-    return FinalSearch(cards, discard, targets, solve, lambda p: _final_value(p, view), ceiling)
+    return FinalSearch(cards, discard, targets, solve, _final_valuer(view), ceiling)
 
 
 def _final_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
@@ -163,11 +174,12 @@ def _final_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
     taking = _final_search(hand + [top], view, True)
     keeping = _final_search(hand, view, False)
     while True:
-        if taking.value > keeping.high:
+        take_high, keep_high = taking.high, keeping.high
+        if taking.value > keep_high:
             return True
-        if taking.high <= keeping.value:
+        if take_high <= keeping.value:
             return False
-        wider = taking if taking.high - taking.value >= keeping.high - keeping.value else keeping
+        wider = taking if take_high - taking.value >= keep_high - keeping.value else keeping
         if not wider.step():
             (keeping if wider is taking else taking).step()
 
