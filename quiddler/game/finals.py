@@ -5,8 +5,8 @@ once per set of bonus targets (beat the longest word laid down, beat the
 most words, both, or the expert's ties that deny a bonus), each target
 with a bonus too big to pass up, and comparing the plays at their true
 values.  Most of those solves cannot change the answer: a target no play
-of the hand can meet adds nothing, and once the best play found is worth
-as much as any play could be, the rest are skipped.
+of the hand can meet adds nothing, and a solve whose play cannot be worth
+more than the best found so far is skipped.
 
 What any play can be worth is bounded by the plain solve's card score
 (no play scores more without bonuses) plus the bonuses at the longest
@@ -15,7 +15,8 @@ the cards allow (every letter in one word; two cards a word) and shrink as
 solves prove targets out of reach: a solve aiming at one target whose
 play misses it proves that no play meets it (the bonus outweighs any
 score), and a solve aiming at two that meets neither proves both out of
-reach.
+reach.  A solve whose targets, less those out of reach, are those of a
+solve done already finds a play of that play's card score.
 
 The plays are tried in the callers' order and a later play replaces the
 best only when worth strictly more, so the play returned is the first of
