@@ -288,9 +288,9 @@ class GreedyPlayer:
         hand = list(view.hand)
         if view.final_turn:
             return Draw(view.seat, "discard" if _final_draw_takes(hand, top, view) else "pile")
-        now = solve_hand(hand, view, discard=False)
         taken = solve_hand(hand + [top], view)
-        take = (taken.can_go_out and view.may_go_out) or taken.best.score > now.best.score
+        # The hand as it is is solved only when the top does not let it go out.
+        take = (taken.can_go_out and view.may_go_out) or taken.best.score > solve_hand(hand, view, discard=False).best.score
         return Draw(view.seat, "discard" if take else "pile")
 
     def choose_end(self, view: PlayerView) -> Discard | GoOut:
