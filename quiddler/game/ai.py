@@ -37,7 +37,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import mul
@@ -60,6 +60,7 @@ from .explanations import (
     Waiting,
     percent,
 )
+from .finals import best_final_play_of
 from .hint_types import Hint, HintOption
 from .players import TARGET_BONUS, register_player, solve_cards
 from .state import Discard, Draw, GoOut, LayDown, Phase, PlayerView
@@ -129,15 +130,20 @@ class _Position:
     """One view seen through one tuning: its vocabulary, scorer and the
     chances of each face on a blind draw."""
 
-    def __init__(self, view: PlayerView, tuning: Tuning, explain: bool = True) -> None:
+    def __init__(self, view: PlayerView, tuning: Tuning, explain: bool = True, best_only: bool = False) -> None:
         self.view = view
         self.tuning = tuning
         #: whether the decision's reason is wanted (a player moving needs only the ranking)
         self.explain = explain
+        #: whether only the best option is wanted (a player moving without noise): a decision
+        #: may then leave out options that provably rank below it
+        self.best_only = best_only and not explain
         self.n = view.round_size
         self.words = vocabulary_wordlist(tuning.vocabulary, view.rules.words)
         self.scorer: HandScorer = scorer_for(self.words)
-        pool = unseen(view)
+        #: the cards each seat is known to hold (card counting reads them twice)
+        self.held = known_holdings(view)
+        pool = unseen(view, self.held)
         total = sum(pool.values())
         self.faces = sorted(pool, key=_CARD_ORDER)
         self.probs = [pool[f] / total for f in self.faces] if total else []
@@ -274,7 +280,7 @@ def _gifts(pos: _Position, cards: Sequence[Card]) -> dict[Card, float]:
     gains, _, _ = _table(pos.words, pos.n)
     gift = {c: gains[c] for c in cards}
     nxt = (view.seat + 1) % view.players
-    held = known_holdings(view)[nxt]
+    held = pos.held[nxt]
     if held and nxt != view.seat:
         base = list(held.elements())
         scored = pos.scorer.scores([base] + [base + [c] for c in cards], discard=False)
@@ -297,10 +303,15 @@ def _bonus_parts(pos: _Position, play: Play) -> tuple[float, float]:
     their number)."""
     if not play.words:
         return 0.0, 0.0
+    return _bonus_parts_at(pos, play.longest_word, play.word_count)
+
+
+def _bonus_parts_at(pos: _Position, letters: int, words: int) -> tuple[float, float]:
+    """:func:`_bonus_parts` of a play with a longest word of ``letters`` and ``words`` words."""
     _, longest, counts = _table(pos.words, pos.n)
     others = pos.view.players - 1
-    return (pos.longest_bonus * _share_below(longest, play.longest_word) ** others,
-            pos.most_bonus * _share_below(counts, play.word_count) ** others)  # fmt: skip
+    return (pos.longest_bonus * _share_below(longest, letters) ** others,
+            pos.most_bonus * _share_below(counts, words) ** others)  # fmt: skip
 
 
 def _wait_cost(pos: _Position) -> float:
@@ -327,7 +338,15 @@ def _going_out_plays(pos: _Position, kept: Sequence[Card]) -> list[Play]:
         return []
     plays = [first]
     if pos.tuning.bonus_aware:
+        # Every going-out play of these cards scores the same card points, so another is
+        # worth more only by the bonuses it keeps: none can keep more than a play with every
+        # letter in one word and two cards a word; a target past those is out of reach.
+        letters, most = sum(c.letters for c in kept), len(kept) // 2
+        if sum(_bonus_parts_at(pos, letters, most)) <= sum(_bonus_parts(pos, first)):
+            return plays
         for longest, count in ((first.longest_word, None), (None, first.word_count)):
+            if (longest is not None and longest >= letters) or (count is not None and count >= most):
+                continue
             other = solve_cards(list(kept), pos.words, discard=False, beat_longest=longest, beat_words=count,
                                 bonus=TARGET_BONUS).best  # fmt: skip
             if other.goes_out and other.bonus and other not in plays:
@@ -344,16 +363,20 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     gifts = _gifts(pos, cards) if tuning.gift_weight else dict.fromkeys(cards, 0.0)
     options: list[HintOption] = []
     kept_bonuses: dict[Card, tuple[float, float]] = {}  # per going-out discard: (longest-word, most-words) kept
-    if view.may_go_out:
-        for c in cards:
-            if static[c][1] is None:
-                continue
-            ways = [(play, _bonus_parts(pos, play) if tuning.bonus_aware else (0.0, 0.0))
-                    for play in _going_out_plays(pos, kept[c])]  # fmt: skip
-            play, parts = max(ways, key=lambda way: way[0].card_score + sum(way[1]))  # the best way to go out discarding c
-            kept_bonuses[c] = parts
-            value = play.card_score + sum(parts)
-            options.append(HintOption("go-out", c, play.words, value - tuning.gift_weight * gifts[c]))
+
+    def going_out(c: Card) -> HintOption:
+        ways = [(play, _bonus_parts(pos, play) if tuning.bonus_aware else (0.0, 0.0))
+                for play in _going_out_plays(pos, kept[c])]  # fmt: skip
+        play, parts = max(ways, key=lambda way: way[0].card_score + sum(way[1]))  # the best way to go out discarding c
+        kept_bonuses[c] = parts
+        value = play.card_score + sum(parts)
+        return HintOption("go-out", c, play.words, value - tuning.gift_weight * gifts[c])
+
+    out_cards = [c for c in cards if static[c][1] is not None] if view.may_go_out else []
+    if pos.best_only and len(out_cards) > 1:
+        options.append(_best_going_out(pos, out_cards, kept, static, gifts, going_out))
+    else:
+        options += map(going_out, out_cards)
     can_go = bool(options)
     wait = _wait_cost(pos) if can_go else 0.0
     order = sorted(cards, key=lambda c: (-static[c][0], -c.points, c))
@@ -408,6 +431,38 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     return options, Discarding(c, kept_value)
 
 
+def _best_going_out(pos: _Position, outs: list[Card], kept: dict[Card, list[Card]],
+                    static: dict[Card, tuple[int, int | None]], gifts: dict[Card, float],
+                    going_out: Callable[[Card], HintOption]) -> HintOption:  # fmt: skip
+    """The first best of the going-out options ``going_out(c)`` for ``c``
+    in ``outs``, solving only those that can be it.  Going out discarding
+    ``c`` scores every card kept (the scorer's going-out score), plus at
+    most the bonuses of a play with every kept letter in one word and two
+    cards a word, less the gift: the discards are tried from the highest
+    such bound down, and one whose bound cannot beat the best found (or
+    tie it from later in the list) is left out."""
+    tuning = pos.tuning
+    index = {c: i for i, c in enumerate(outs)}
+
+    def bound(c: Card) -> float:
+        score = static[c][1]
+        assert score is not None
+        cards = kept[c]
+        parts = _bonus_parts_at(pos, sum(k.letters for k in cards), len(cards) // 2) if tuning.bonus_aware else (0.0, 0.0)
+        return score + sum(parts) - tuning.gift_weight * gifts[c]
+
+    bounds = {c: bound(c) for c in outs}
+    best: HintOption | None = None
+    for c in sorted(outs, key=lambda c: -bounds[c]):
+        if best is not None and (bounds[c], -index[c]) <= (best.value, -index[best.card]):  # type: ignore[index]
+            continue
+        option = going_out(c)
+        if best is None or (option.value, -index[c]) > (best.value, -index[best.card]):  # type: ignore[index]
+            best = option
+    assert best is not None
+    return best
+
+
 def _final_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     """A final turn: every bonus target worth aiming at is solved exactly
     and the plays are compared at their true value."""
@@ -422,26 +477,37 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], Explanation | None
         long_targets += [longest] + ([longest - 1] if tuning.deny_bonus and longest > 0 else [])
     if eligible and mb:
         word_targets += [count] + ([count - 1] if tuning.deny_bonus and count > 0 else [])
-    plays: list[Play] = []
-    for lt in long_targets:
-        for wt in word_targets:
-            bonus = TARGET_BONUS if lt is not None or wt is not None else 10
-            play = solve_cards(hand, pos.words, discard=True, beat_longest=lt, beat_words=wt, bonus=bonus).best
-            play = Play(play.words, play.unused, play.discard)
-            if play not in plays:
-                plays.append(play)
     holder_long, holder_words = _bonus_holders(view)
     deny = 1.0 if view.players == 2 else 1.0 / (view.players - 1)
 
-    def value(play: Play) -> float:
-        v = float(play.card_score)
-        if eligible and play.words:
-            v += lb if play.longest_word > longest else 0
-            v += mb if play.word_count > count else 0
+    def worth(card_score: int, letters: int, words: int) -> float:
+        """A play's value from its card score, longest word (letters) and word count."""
+        v = float(card_score)
+        if eligible and words:
+            v += lb if letters > longest else 0
+            v += mb if words > count else 0
             if tuning.deny_bonus:
-                v += deny * lb if holder_long and play.longest_word >= longest else 0
-                v += deny * mb if holder_words and play.word_count >= count else 0
+                v += deny * lb if holder_long and letters >= longest else 0
+                v += deny * mb if holder_words and words >= count else 0
         return v
+
+    def value(play: Play) -> float:
+        return worth(play.card_score, play.longest_word, play.word_count)
+
+    def solve(lt: int | None, wt: int | None) -> Play:
+        bonus = TARGET_BONUS if lt is not None or wt is not None else 10
+        play = solve_cards(hand, pos.words, discard=True, beat_longest=lt, beat_words=wt, bonus=bonus).best
+        return Play(play.words, play.unused, play.discard)
+
+    targets = [(lt, wt) for lt in long_targets for wt in word_targets]
+    if pos.best_only:  # only the best option is wanted: skip the solves that cannot change it
+        found, found_value = best_final_play_of(hand, True, targets, solve, value, worth)
+        return [HintOption("lay-down", found.discard, found.words, found_value)], None
+    plays: list[Play] = []
+    for lt, wt in targets:
+        play = solve(lt, wt)
+        if play not in plays:
+            plays.append(play)
 
     ranked = sorted(((HintOption("lay-down", p.discard, p.words, value(p)), p) for p in plays),
                     key=lambda pair: -pair[0].value)  # fmt: skip
@@ -484,9 +550,15 @@ def advise(view: PlayerView, tuning: Tuning = EXPERT, *, explain: bool = True) -
     best first, with the reason for the first (``explain=False``: an empty
     reason and no explanation; a player only moving skips them and the
     extra scoring some of their figures take)."""
+    return _advise(view, tuning, explain, best_only=False)
+
+
+def _advise(view: PlayerView, tuning: Tuning, explain: bool, *, best_only: bool) -> Hint:
+    """:func:`advise`; with ``best_only`` (and no explanation) the options
+    may be the best alone, when the others cost more to value."""
     if not view.my_turn:
         raise ValueError(f"it is not seat {view.seat}'s move (seat {view.turn} is to move)")
-    pos = _Position(view, tuning, explain)
+    pos = _Position(view, tuning, explain, best_only)
     if view.phase is Phase.DRAW:
         options, why = _draw_options(pos)
     elif view.final_turn:
@@ -524,8 +596,9 @@ class AIPlayer:
         return f"<AIPlayer {self.name!r}>"
 
     def _choose(self, view: PlayerView) -> HintOption:
-        options = advise(view, self.tuning, explain=False).options
-        if self.tuning.noise <= 0 or len(options) == 1:
+        greedy = self.tuning.noise <= 0
+        options = _advise(view, self.tuning, False, best_only=greedy).options
+        if greedy or len(options) == 1:
             return options[0]
         top = options[0].value
         weights = [math.exp((o.value - top) / self.tuning.noise) if math.isfinite(o.value) else 0.0

@@ -67,12 +67,13 @@ def known_holdings(view: PlayerView) -> tuple[Counter[Card], ...]:
     return tuple(_counter({card: n for card, n in counts.items() if n > 0}) for counts in held)
 
 
-def unseen(view: PlayerView) -> Counter[Card]:
+def unseen(view: PlayerView, held: tuple[Counter[Card], ...] | None = None) -> Counter[Card]:
     """The cards whose place the player does not know, by face: the deck
     less its own hand, the discard pile, every laid-down word and the cards
     known to be in an opponent's hand.  These are the draw pile and the
     rest of the opponents' hands; a blind draw is taken to be any of them
-    with equal chance.
+    with equal chance.  ``held``: :func:`known_holdings` of the view, if
+    the caller has it already.
 
     >>> from quiddler.game import Game
     >>> view = Game(2, seed=3).view(1)
@@ -88,9 +89,9 @@ def unseen(view: PlayerView) -> Counter[Card]:
         for word in laid:
             for card in word.cards:
                 out[card] -= 1
-    for seat, held in enumerate(known_holdings(view)):
+    for seat, known in enumerate(known_holdings(view) if held is None else held):
         if seat != view.seat:
-            for card, n in held.items():
+            for card, n in known.items():
                 out[card] -= n
     # counts below zero (an inconsistent typed-in position) are dropped
     return _counter({card: n for card, n in out.items() if n > 0})

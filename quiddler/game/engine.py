@@ -340,6 +340,11 @@ class Game:
             :meth:`legal` says (each subclass listed there).
         """
         self.legal(action)
+        return self._play(action)
+
+    def _play(self, action: Action) -> Outcome:
+        """Play ``action``, which :meth:`legal` has passed (or which a
+        simulation's own players chose, see :class:`~quiddler.game.sampling.RolloutGame`)."""
         self._record(action)
         seat = self.turn
         hand = self._hands[seat]

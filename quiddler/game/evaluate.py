@@ -32,7 +32,7 @@ class HandScorer:
         self.wordlist = wordlist
         self.solver = Solver(wordlist)
         self.max_entries = max_entries
-        self._memo: dict[_Options, dict[tuple[int, ...], Scores]] = {}  # per options, by the hand's cards
+        self._memo: dict[_Options, dict[bytes, Scores]] = {}  # per options, by the hand's cards
         self._entries = 0
 
     def scores(self, hands: Sequence[Sequence[Card]], *, discard: bool, beat_longest: int | None = None,
@@ -48,14 +48,14 @@ class HandScorer:
         memo = self._memo.get(options)
         if memo is None:
             memo = self._memo[options] = {}
-        missing: dict[tuple[int, ...], Sequence[Card]] = {}
+        missing: dict[bytes, Sequence[Card]] = {}
         for key, hand in zip(keys, hands):
             if key not in memo and key not in missing:
                 missing[key] = hand
         if missing:
             found = self.solver.score_many(list(missing.values()), discard=discard, beat_longest=beat_longest,
                                            beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
-            memo.update(zip(missing, found))
+            memo.update(zip(missing, map(_shared, found)))
             self._entries += len(missing)
         return list(map(memo.__getitem__, keys))
 
@@ -63,8 +63,24 @@ class HandScorer:
         return self.scores([hand], discard=discard)[0]
 
 
-def _sorted_indices(hand: Iterable[Card]) -> tuple[int, ...]:
-    return tuple(sorted(map(_CARD_INDEX.__getitem__, hand)))  # a dict lookup: cheaper than the property
+def _sorted_indices(hand: Iterable[Card]) -> bytes:
+    """A hand's memo key: its cards' indices (each under 256), sorted, as bytes."""
+    return bytes(sorted(map(_CARD_INDEX.__getitem__, hand)))  # a dict lookup: cheaper than the property
+
+
+_SHARED: dict[Scores, Scores] = {}
+
+
+def _shared(scores: Scores) -> Scores:
+    """One tuple per distinct pair of scores (a few hundred of them).
+
+    Why bytes keys and shared values: the memo holds up to ``max_entries``
+    hands, and a new tuple per entry is an object the garbage collector
+    tracks.  Hundreds of thousands of them made its full collections take a
+    tenth of a second each, landing on whichever decision came next; bytes
+    are never tracked, and a dict holding only untracked objects is not
+    traversed at all."""
+    return _SHARED.setdefault(scores, scores)
 
 
 _SCORERS: dict[WordList, HandScorer] = {}  # word lists hash by identity

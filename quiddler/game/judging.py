@@ -247,7 +247,7 @@ def _finishes(view: PlayerView, actions: list[Action], settings: SearchSettings,
             game = sampler.game(hidden)
             game.apply(action)
             while game.result is None:
-                game.apply(_next_action(game.view(game.turn), players[game.turn]))
+                game.play_chosen(_next_action(game.view(game.turn), players[game.turn]))
             scores = game.result.scores
             margins[k].append(scores[seat].score - max(s.score for o, s in enumerate(scores) if o != seat))
     return margins

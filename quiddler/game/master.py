@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 
 from .ai import EV, EXPERT, AIPlayer, advise
 from .explanations import Candidate, CandidateKind, Simulated, rounded
+from .gcpause import collection_paused
 from .hint_types import Hint, HintOption
 from .players import Player, register_player
 from .sampling import Sampler, decision_seed
@@ -124,6 +125,12 @@ def search(view: PlayerView, settings: SearchSettings = MASTER, *, salt: int = 0
     cannot go out)."""
     if not searchable(view, settings):
         return None
+    with collection_paused():  # see gcpause: the simulated moves make no cycles to collect
+        return _search(view, settings, salt)
+
+
+def _search(view: PlayerView, settings: SearchSettings, salt: int) -> Search | None:
+    """:func:`search` of a searchable move."""
     # Equivalent mutants: explain=True gives the same options with a sentence nobody reads here.
     expert = advise(view, EXPERT, explain=False).recommended  # pragma: no mutate
     wide = advise(view, _CANDIDATES, explain=False).options  # pragma: no mutate
@@ -149,7 +156,7 @@ def search(view: PlayerView, settings: SearchSettings = MASTER, *, salt: int = 0
             game = sampler.game(hidden)
             game.apply(candidates[k].to_action(seat))
             while game.result is None:
-                game.apply(_next_action(game.view(game.turn), players[game.turn]))
+                game.play_chosen(_next_action(game.view(game.turn), players[game.turn]))
             scores = game.result.scores
             margins[k].append(scores[seat].score - max(s.score for o, s in enumerate(scores) if o != seat))
             top = max(game.totals)

@@ -16,12 +16,15 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
-from ..cards import Card
+from ..cards import _CARD_INDEX, Card
 from ..errors import ArgumentTypeError, shown
 from ..solver import Play, Solution, Solver
 from ..wordlist import WordList
 from .errors import UnknownPlayerError
+from .finals import FinalSearch
 from .state import Discard, Draw, GoOut, LayDown, PlayerView
+
+_CARD_ORDER = _CARD_INDEX.__getitem__  # cards' own order, as a sort key at C speed
 
 __all__ = [
     "GreedyPlayer",
@@ -103,16 +106,27 @@ def solve_hand(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discar
 def solve_cards(cards: tuple[Card, ...] | list[Card], wordlist: WordList, *, discard: bool = True,
                 beat_longest: int | None = None, beat_words: int | None = None, bonus: int = 10) -> Solution:  # fmt: skip
     """The solver on a hand (order-free, cached) with any word list (a computer player's vocabulary)."""
-    return _solve(tuple(sorted(cards)), discard, wordlist, beat_longest, beat_words, bonus)
+    return _solve(tuple(sorted(cards, key=_CARD_ORDER)), discard, wordlist, beat_longest, beat_words, bonus)
 
 
 def _final_value(play: Play, view: PlayerView) -> int:
+    return _final_valuer(view)(play)
+
+
+def _final_valuer(view: PlayerView) -> Callable[[Play], int]:
+    """A final-turn play's value in ``view``: its card score plus the bonuses
+    it takes from what the others laid down (the view read once)."""
     longest_bonus, most_bonus = view.rules.bonuses(view.players)
     longest, count = view.others_best()
-    value = play.card_score
-    if play.words and (play.goes_out or not view.rules.bonus_requires_going_out):
-        value += longest_bonus if play.longest_word > longest else 0
-        value += most_bonus if play.word_count > count else 0
+    any_play = not view.rules.bonus_requires_going_out
+
+    def value(play: Play) -> int:
+        score = play.card_score
+        if play.words and (any_play or play.goes_out):
+            score += longest_bonus if play.longest_word > longest else 0
+            score += most_bonus if play.word_count > count else 0
+        return score
+
     return value
 
 
@@ -125,18 +139,49 @@ def best_final_play(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, d
     """The play worth most on a final turn, counting the bonuses it would
     take from what the others have laid down so far.  Exact for differing
     bonus values too: each set of bonuses to aim for is solved with a bonus
-    too big to pass up, and the plays are compared at their true values."""
+    too big to pass up, and the plays are compared at their true values
+    (:mod:`.finals` skips the solves that cannot change the answer)."""
+    return _final_search(cards, view, discard).finish()[0]
+
+
+def _final_search(cards: tuple[Card, ...] | list[Card], view: PlayerView, discard: bool) -> FinalSearch:
+    """:func:`best_final_play`'s solves, to be done as far as they are needed."""
     longest_bonus, most_bonus = view.rules.bonuses(view.players)
     longest, count = view.others_best()
-    plays = [solve_hand(cards, view, discard=discard).best]
+    targets: list[tuple[int | None, int | None]] = [(None, None)]
     if longest_bonus:
-        plays.append(solve_hand(cards, view, discard=discard, beat_longest=longest, bonus=TARGET_BONUS).best)
+        targets.append((longest, None))
     if most_bonus:
-        plays.append(solve_hand(cards, view, discard=discard, beat_words=count, bonus=TARGET_BONUS).best)
+        targets.append((None, count))
     if longest_bonus and most_bonus:
-        plays.append(solve_hand(cards, view, discard=discard, beat_longest=longest, beat_words=count,
-                                bonus=TARGET_BONUS).best)  # fmt: skip
-    return max(plays, key=lambda p: _final_value(p, view))
+        targets.append((longest, count))
+
+    def solve(beat_longest: int | None, beat_words: int | None) -> Play:
+        bonus = 10 if beat_longest is None and beat_words is None else TARGET_BONUS
+        return solve_hand(cards, view, discard=discard, beat_longest=beat_longest, beat_words=beat_words,
+                          bonus=bonus).best  # fmt: skip
+
+    def ceiling(card_score: int, letters: int, words: int) -> int:
+        return card_score + (longest_bonus if letters > longest else 0) + (most_bonus if words > count else 0)
+
+    return FinalSearch(cards, discard, targets, solve, _final_valuer(view), ceiling)
+
+
+def _final_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
+    """Whether the best final play with the discard top is worth more than
+    the best without it: the two searches go only as far as it takes to
+    tell (the one with the wider range of values first)."""
+    taking = _final_search(hand + [top], view, True)
+    keeping = _final_search(hand, view, False)
+    while True:
+        take_high, keep_high = taking.high, keeping.high
+        if taking.value > keep_high:
+            return True
+        if take_high <= keeping.value:
+            return False
+        wider = taking if take_high - taking.value >= keep_high - keeping.value else keeping
+        if not wider.step():
+            (keeping if wider is taking else taking).step()
 
 
 class RandomPlayer:
@@ -242,13 +287,10 @@ class GreedyPlayer:
             return Draw(view.seat, "discard")
         hand = list(view.hand)
         if view.final_turn:
-            better = _final_value(best_final_play(hand + [top], view), view) > _final_value(
-                best_final_play(hand, view, discard=False), view
-            )
-            return Draw(view.seat, "discard" if better else "pile")
-        now = solve_hand(hand, view, discard=False)
+            return Draw(view.seat, "discard" if _final_draw_takes(hand, top, view) else "pile")
         taken = solve_hand(hand + [top], view)
-        take = (taken.can_go_out and view.may_go_out) or taken.best.score > now.best.score
+        # The hand as it is is solved only when the top does not let it go out.
+        take = (taken.can_go_out and view.may_go_out) or taken.best.score > solve_hand(hand, view, discard=False).best.score
         return Draw(view.seat, "discard" if take else "pile")
 
     def choose_end(self, view: PlayerView) -> Discard | GoOut:

@@ -12,9 +12,10 @@ opponents is assumed: every unseen card is as likely to be in a hand as in
 the pile.
 
 :func:`rollout_game` then builds a :class:`~quiddler.game.engine.Game` in
-exactly that state, so a simulated finish of the round is played (and
-checked) by the same engine as a real one; it stops when the round ends
-instead of dealing the next.
+exactly that state, so a simulated finish of the round is played by the
+same engine as a real one (the moves its own computer players choose
+skip the legality check, :meth:`RolloutGame.play_chosen`); it stops when
+the round ends instead of dealing the next.
 """
 
 from __future__ import annotations
@@ -123,8 +124,9 @@ def _horizon_rules(rules: Rules, turn_limit: int) -> Rules:
 
 class RolloutGame(Game):
     """The engine in a sampled state of a round in play.  It plays by the
-    same rules and checks, and stops when the round ends (``result``)
-    instead of dealing the next round."""
+    same rules and checks (:meth:`apply`; :meth:`play_chosen` for a
+    simulated player's own moves), and stops when the round ends
+    (``result``) instead of dealing the next round."""
 
     result: RoundResult | None
 
@@ -154,6 +156,15 @@ class RolloutGame(Game):
 
     def _record(self, action: Action) -> None:
         """Nothing: a simulated finish is never recorded or replayed."""
+
+    def play_chosen(self, action: Action) -> None:
+        """Play an action that a computer player chose from this game's own
+        view, without :meth:`apply`'s check that it is legal: the players a
+        search simulates only ever choose among legal moves (their every
+        move in whole games goes through :meth:`apply`, and a test plays
+        finishes both ways to the same results), and a search plays
+        thousands of moves a decision."""
+        self._play(action)
 
     def _end_round(self, turn_limit: bool = False) -> RoundResult:
         scores = score_round(self._laid, self._hands, self._went_out, self.rules)

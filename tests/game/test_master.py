@@ -264,3 +264,26 @@ def test_master_is_a_registered_player() -> None:
     player = make_player("master", 3)
     assert isinstance(player, MasterPlayer) and player.name == "master"
     assert json.dumps(player.settings.models) == '["expert", "ev"]'
+
+
+def test_a_search_holds_off_garbage_collection_and_restores_it() -> None:
+    """The collector is off while a search simulates and back as it was after
+    (on if it was on, off if it was off; nested uses restore it once)."""
+    import gc
+
+    from quiddler.game.gcpause import collection_paused
+
+    assert gc.isenabled()
+    with collection_paused():
+        assert not gc.isenabled()
+        with collection_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collection_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

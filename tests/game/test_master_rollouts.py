@@ -121,3 +121,31 @@ def test_samples_and_settings_are_values() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         MASTER.samples = 1  # type: ignore[misc]
     assert not hasattr(hidden, "__dict__") and not hasattr(MASTER, "__dict__")  # slots, as every value type
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_policies_moves_played_unchecked_finish_as_through_apply(players: int) -> None:
+    """A search plays its policies' moves without the engine's check
+    (``play_chosen``): on many samples of real positions every such move
+    is legal, and the finish ends in the same state as through ``apply``."""
+    from quiddler.game.master import _POLICIES, _next_action
+
+    game = Game(players, seed=40 + players)
+    seats = [AIPlayer(EXPERT)] * players
+    finishes = 0
+    while not game.over and finishes < 60:
+        view = game.view(game.turn)
+        sampler = Sampler(view)
+        for i in range(3):
+            hidden = sampler.sample(random.Random(i))
+            policy = _POLICIES["expert" if i % 2 else "ev"]
+            checked, unchecked = sampler.game(hidden), sampler.game(hidden)
+            while checked.result is None:
+                action = _next_action(checked.view(checked.turn), policy)
+                assert checked.is_legal(action)
+                checked.apply(action)
+                unchecked.play_chosen(_next_action(unchecked.view(unchecked.turn), policy))
+            assert unchecked.result == checked.result and unchecked._snapshot() == checked._snapshot()
+            finishes += 1
+        game.apply(next_action(game, seats))
+    assert finishes == 60

@@ -1,0 +1,128 @@
+"""The solves that cannot change a player's move are skipped: a final
+turn's bonus targets (:mod:`quiddler.game.finals`) and the going-out
+plays of discards that cannot be the best.  On every position of many
+games, under several rules, the answers are those of every solve done,
+as the players did before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from quiddler.cards import Card
+from quiddler.game import Game, Rules, make_player
+from quiddler.game.ai import EV, EXPERT, _advise, _bonus_parts, _going_out_plays, _Position, advise
+from quiddler.game.plans import next_action
+from quiddler.game.players import (
+    TARGET_BONUS,
+    _final_draw_takes,
+    _final_value,
+    best_final_play,
+    solve_cards,
+    solve_hand,
+)
+from quiddler.game.state import Phase, PlayerView
+from quiddler.solver import Play
+
+RULES = {
+    "default": Rules(),
+    "longest only": Rules(two_player_bonuses="longest"),
+    "bonus needs going out": Rules(bonus_requires_going_out=True),
+    "big bonuses": Rules(longest_word_bonus=25, most_words_bonus=5),
+}
+
+
+def views(rules: Rules, players: int, games: int, seed: int, final: bool) -> Iterator[PlayerView]:
+    """Every view to move (``final``: of a final turn only) of ``games`` games of the expert, greedy and ev."""
+    names = ["expert", "greedy", "ev"]
+    for g in range(games):
+        seats = [make_player(names[(g + s) % 3], seed + s) for s in range(players)]
+        game = Game(players, seed=seed + g, rules=rules)
+        while not game.over:
+            if game.final_turn or not final:
+                yield game.view(game.turn)
+            game.apply(next_action(game, seats))
+
+
+def every_solve_best(cards: list[Card], view: PlayerView, discard: bool) -> Play:
+    """The best final play as it was found before: all four solves, the first best."""
+    longest_bonus, most_bonus = view.rules.bonuses(view.players)
+    longest, count = view.others_best()
+    plays = [solve_hand(cards, view, discard=discard).best]
+    if longest_bonus:
+        plays.append(solve_hand(cards, view, discard=discard, beat_longest=longest, bonus=TARGET_BONUS).best)
+    if most_bonus:
+        plays.append(solve_hand(cards, view, discard=discard, beat_words=count, bonus=TARGET_BONUS).best)
+    if longest_bonus and most_bonus:
+        plays.append(solve_hand(cards, view, discard=discard, beat_longest=longest, beat_words=count,
+                                bonus=TARGET_BONUS).best)  # fmt: skip
+    return max(plays, key=lambda p: _final_value(p, view))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
+def test_final_turns_decide_as_with_every_solve(rules: Rules, players: int) -> None:
+    checked = {"draw": 0, "lay-down": 0}
+    for view in views(rules, players, games=4, seed=900 + players, final=True):
+        hand = list(view.hand)
+        if view.phase is Phase.DRAW:
+            if view.discard_top is None:
+                continue
+            top = view.discard_top
+            taking = _final_value(every_solve_best(hand + [top], view, True), view)
+            keeping = _final_value(every_solve_best(hand, view, False), view)
+            assert _final_draw_takes(hand, top, view) == (taking > keeping)
+            checked["draw"] += 1
+        else:
+            assert best_final_play(hand, view) == every_solve_best(hand, view, True)
+            full = advise(view, EXPERT, explain=False).options
+            assert _advise(view, EXPERT, False, best_only=True).options == full[:1]
+            checked["lay-down"] += 1
+    assert checked["draw"] and checked["lay-down"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
+def test_a_player_moving_chooses_as_the_full_ranking(rules: Rules, players: int) -> None:
+    """What the expert and ev play (their best option, the going-out
+    plays of some discards unsolved) is the first option of the full ranking."""
+    going_out = 0
+    for view in views(rules, players, games=3, seed=700 + players, final=False):
+        for tuning in (EXPERT, EV):
+            best = _advise(view, tuning, False, best_only=True).options[0]
+            assert best == advise(view, tuning, explain=False).options[0]
+            going_out += best.action == "go-out"
+    assert going_out
+
+
+def every_going_out_play(pos: _Position, kept: list[Card]) -> list[Play]:
+    """The going-out plays the expert weighed before: the best, and the best with a longer word or more words."""
+    first = solve_cards(kept, pos.words, discard=False).best_go_out
+    assert first is not None
+    plays = [first]
+    for longest, count in ((first.longest_word, None), (None, first.word_count)):
+        other = solve_cards(kept, pos.words, discard=False, beat_longest=longest, beat_words=count,
+                            bonus=TARGET_BONUS).best  # fmt: skip
+        if other.goes_out and other.bonus and other not in plays:
+            plays.append(Play(other.words, other.unused, None))
+    return plays
+
+
+@pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
+def test_the_going_out_plays_left_unsolved_keep_no_more_bonuses(rules: Rules) -> None:
+    def best(plays: list[Play]) -> tuple[Play, float]:
+        return max(((p, p.card_score + sum(_bonus_parts(pos, p))) for p in plays), key=lambda way: way[1])
+
+    checked = 0
+    for view in views(rules, 2, games=3, seed=500, final=False):
+        if view.phase is not Phase.DISCARD or not view.may_go_out:
+            continue
+        pos = _Position(view, EXPERT, explain=False)
+        for card in set(view.hand):
+            kept = list(view.hand)
+            kept.remove(card)
+            if solve_cards(kept, pos.words, discard=False).best_go_out is not None:
+                assert best(_going_out_plays(pos, kept)) == best(every_going_out_play(pos, kept))
+                checked += 1
+    assert checked
