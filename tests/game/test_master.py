@@ -287,3 +287,36 @@ def test_a_search_holds_off_garbage_collection_and_restores_it() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_searches_that_overlap_for_long_still_collect_now_and_then(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Searches running one over another keep the collector off: one that
+    ends after the longest pause collects once (and the next does not)."""
+    import gc
+
+    from quiddler.game import gcpause
+
+    collections: list[str] = []
+
+    def heard(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            collections.append(phase)
+
+    clock = [1000.0]
+    monkeypatch.setattr(gcpause.time, "monotonic", lambda: clock[0])
+    gc.callbacks.append(heard)
+    try:
+        with gcpause.collection_paused():
+            with gcpause.collection_paused():
+                pass
+            assert collections == []  # a short overlap: nothing collected
+            clock[0] += gcpause.LONGEST_PAUSE
+            with gcpause.collection_paused():
+                pass
+            assert collections == ["start"] and not gc.isenabled()
+            with gcpause.collection_paused():
+                pass
+            assert collections == ["start"]
+        assert gc.isenabled()
+    finally:
+        gc.callbacks.remove(heard)
