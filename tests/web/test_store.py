@@ -7,6 +7,8 @@ database of the first layout is brought up to date."""
 
 from __future__ import annotations
 
+import concurrent.futures
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from quiddler.web.store import SCHEMA_VERSION, RematchRow, SeatRow, StaleError, Store, StoreError, open_store
+
+from .pgcluster import Cluster
 
 Opener = Callable[[], Store]
 
@@ -191,3 +195,33 @@ def test_a_postgresql_database_of_the_first_layout_is_brought_up_to_date(pg_url:
     store.close()
     with psycopg.connect(pg_url) as db:
         assert db.execute("SELECT version FROM quiddler_schema").fetchone() == (SCHEMA_VERSION,)
+
+
+def test_after_postgresql_restarts_no_thread_tries_a_call_on_a_connection_that_died(postgres: Cluster) -> None:
+    """Each thread keeps its own connection, which does not know the
+    database went away until it is used: once one call found it gone,
+    every thread's next call must go through a new connection, not fail."""
+    store = open_store(postgres.new_database())
+    threads = 4
+    together = threading.Barrier(threads)
+    pool = concurrent.futures.ThreadPoolExecutor(threads)  # the same threads before and after
+
+    def on_every_thread(call: Callable[[], object]) -> list[object]:
+        def each(_: int) -> object:
+            together.wait(30)  # every thread of the pool takes one call
+            return call()
+
+        return list(pool.map(each, range(threads)))
+
+    try:
+        assert on_every_thread(store.count_unfinished) == [0] * threads
+        postgres.stop_server()
+        try:
+            with pytest.raises(StoreError, match="cannot read"):
+                store.count_unfinished()
+        finally:
+            postgres.start()
+        assert on_every_thread(store.count_unfinished) == [0] * threads
+    finally:
+        pool.shutdown()
+        store.close()

@@ -130,6 +130,11 @@ class PostgresStore(Store):
         self._opened: list[psycopg.Connection[Any]] = []
         self._opened_lock = threading.Lock()
         self._closed = False
+        #: Bumped when the database is found gone: each thread's connection
+        #: made before is replaced on its next use, so that after a restart
+        #: of the database no thread tries a move on a connection that died
+        #: with it (a connection does not know until it is used).
+        self._generation = 0
         with self._errors("open"):
             db = self._connection()
             with db.transaction():
@@ -168,13 +173,15 @@ class PostgresStore(Store):
         if self._closed:
             raise StoreError(f"the database {self.shown} is closed")
         db: psycopg.Connection[Any] | None = getattr(self._local, "db", None)
-        if db is None or db.closed or db.broken:
+        if db is None or db.closed or db.broken or self._local.generation != self._generation:
             if db is not None:
                 db.close()
                 with self._opened_lock:
                     self._opened.remove(db)
             self._local.db = None
+            generation = self._generation
             db = self._local.db = self._connect()
+            self._local.generation = generation
             with self._opened_lock:
                 self._opened.append(db)
         return db
@@ -184,6 +191,8 @@ class PostgresStore(Store):
         try:
             yield
         except psycopg.Error as exc:
+            if isinstance(exc, psycopg.OperationalError):
+                self._generation += 1
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise StoreError(f"cannot {doing} the database {self.shown}: {message}") from None
 
@@ -409,6 +418,7 @@ class PostgresStore(Store):
                             for table_id in self._forget_the_dead(db):
                                 tell(f"presence {table_id}")
             except psycopg.Error as exc:
+                self._generation += 1
                 if not down:
                     down = True
                     log.warning("lost the connection to %s: %s", self.shown, str(exc).strip().splitlines()[0]
