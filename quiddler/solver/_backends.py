@@ -51,6 +51,7 @@ STACK_SIZE = K.STACK_SIZE
 #: Per-thread scratch buffers up to this size are kept for the next call;
 #: a bigger one (the memo of a huge hand: up to ~1.8 GB) is freed after use.
 KEEP_BYTES = 1 << 27
+_NO_COUNTS = array("q", bytes(8 * FACE_SLOTS))
 
 
 def needed_memo(face_count: Sequence[int], params: Sequence[int]) -> int:
@@ -283,6 +284,38 @@ class NumbaBackend:
             work = self._new_work(K.work_size(capacity, memo_size))
             self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
         return row[JOB_OUT:]
+
+    def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_of: Callable[[Any], int],
+                   params: Sequence[int], memo_size: int) -> array[int]:  # fmt: skip
+        """:meth:`solve_counts` of a hand of cards, counted straight into the
+        job row (``face_of``: a card's kernel face; its KeyError or TypeError
+        for anything else comes through, the row then holding a part count
+        that the next call overwrites).  Returns the job row itself, not a
+        copy: the two play blocks start at ``JOB_OUT``, and the thread's next
+        kernel call overwrites them.  (The solver's quick path: a count array
+        made, copied in and the blocks copied out cost about as much as the
+        rest of its Python.)"""
+        solo = self._local.__dict__.get("solo")
+        if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
+            solo, work = self._solo(trie, memo_size)
+        else:
+            work = solo.work
+        row = solo.row
+        row[:FACE_SLOTS] = _NO_COUNTS
+        for face in map(face_of, hand):
+            row[face] += 1
+        if params is not solo.params:
+            solo.params_row = array("q", params)
+            solo.params = params if type(params) is tuple else ()
+        row[FACE_SLOTS:JOB_STATUS] = solo.params_row
+        self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
+        if row[JOB_STATUS] < 0:  # more words than the work array holds: as solve_counts does
+            capacity = PACKED_WORDS
+            while not _check(row[JOB_STATUS]):
+                capacity *= 4
+                work = self._new_work(K.work_size(capacity, memo_size))
+                self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
+        return row
 
     def _solo(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:
         """This thread's buffers for :meth:`solve_counts`, set up for

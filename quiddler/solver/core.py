@@ -28,6 +28,7 @@ from . import _kernels as K
 from ._backends import (
     BACKEND_NAMES,
     FACE_SLOTS,
+    JOB_OUT,
     MAX_CARDS,
     OUT_BLOCK,
     AutoBackend,
@@ -36,8 +37,22 @@ from ._backends import (
     get_backend,
     needed_memo,
 )
-from .types import (_SET_BONUS, _SET_CARDS, _SET_DISCARD, _SET_GO_OUT, _SET_PLAYS, _SET_REQUIRED, _SET_UNUSED,
-                    _SET_WORDS, Play, Solution, Word, _new, make_play, make_solution)
+from .types import (
+    _SET_BONUS,
+    _SET_CARDS,
+    _SET_DISCARD,
+    _SET_GO_OUT,
+    _SET_PLAYS,
+    _SET_REQUIRED,
+    _SET_UNUSED,
+    _SET_WORDS,
+    Play,
+    Solution,
+    Word,
+    _new,
+    make_play,
+    make_solution,
+)
 
 __all__ = ["DEFAULT_MAX_MEMORY_MB", "MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "MEMORY_ENV", "NO_GO_OUT", "Solver",
            "find_words", "max_memory_bytes", "score_counts", "score_many", "search_size", "solve", "solve_many",
@@ -461,23 +476,28 @@ class Solver:
             return None
         if not 0 < len(hand) <= _ROOMY_CARDS or (discard is not True and discard is not False):
             return None
-        counts = _NO_COUNTS[:]
-        try:
-            for face in map(_KERNEL_INDEX.__getitem__, hand):
-                counts[face] += 1
-        except (KeyError, TypeError):  # not all cards
-            return None
         engine = self._engine
         if engine is self._auto:
             engine = self._current()
-        out = engine.solve_counts(self._trie, counts, _PLAIN_PARAMS[discard], _ROOMY[len(hand)])
-        best = self._plain_play(out, 0)
-        if out[_OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
+        try:
+            if type(engine) is NumbaBackend:  # counts in its job row, whose blocks start at JOB_OUT
+                out = engine.solve_hand(self._trie, hand, _KERNEL_INDEX.__getitem__, _PLAIN_PARAMS[discard],
+                                        _ROOMY[len(hand)])  # fmt: skip
+                ob = JOB_OUT
+            else:
+                counts = _NO_COUNTS[:]
+                for face in map(_KERNEL_INDEX.__getitem__, hand):
+                    counts[face] += 1
+                out, ob = engine.solve_counts(self._trie, counts, _PLAIN_PARAMS[discard], _ROOMY[len(hand)]), 0
+        except (KeyError, TypeError):  # not all cards
+            return None
+        best = self._plain_play(out, ob)
+        if out[ob + _OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
             go_out: Play | None = best
-        elif out[_OUT_BLOCK_KEY] < 0:
+        elif out[ob + _OUT_BLOCK_KEY] < 0:
             go_out = None
         else:
-            go_out = self._plain_play(out, OUT_BLOCK)
+            go_out = self._plain_play(out, ob + OUT_BLOCK)
         solution: Solution = _new(Solution)
         _SET_CARDS(solution, hand)
         _SET_REQUIRED(solution, discard)
