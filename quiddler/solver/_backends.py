@@ -51,7 +51,6 @@ STACK_SIZE = K.STACK_SIZE
 #: Per-thread scratch buffers up to this size are kept for the next call;
 #: a bigger one (the memo of a huge hand: up to ~1.8 GB) is freed after use.
 KEEP_BYTES = 1 << 27
-_NO_COUNTS = array("q", bytes(8 * FACE_SLOTS))
 
 
 def needed_memo(face_count: Sequence[int], params: Sequence[int]) -> int:
@@ -167,10 +166,11 @@ class _Solo:
     every number on every kernel call (docs/solver.md has the figures).
     """
 
-    __slots__ = ("edges", "job", "memo_room", "params", "params_row", "ranks", "row", "trie", "work")
+    __slots__ = ("bytes", "edges", "job", "memo_room", "params", "params_row", "ranks", "row", "trie", "work")
 
     def __init__(self, row: array[int], job: Any) -> None:
         self.row, self.job = row, job
+        self.bytes = memoryview(row).cast("B")  # the row's bytes, to write a hand's faces in at C speed
         self.params: Sequence[int] = ()  # the last parameters, and as an array
         self.params_row = array("q")
         self.trie: Callable[[], CardTrie | None] = _dead
@@ -285,25 +285,26 @@ class NumbaBackend:
             self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
         return row[JOB_OUT:]
 
-    def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_of: Callable[[Any], int],
+    def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Callable[[Any], bytes],
                    params: Sequence[int], memo_size: int) -> array[int]:  # fmt: skip
-        """:meth:`solve_counts` of a hand of cards, counted straight into the
-        job row (``face_of``: a card's kernel face; its KeyError or TypeError
-        for anything else comes through, the row then holding a part count
-        that the next call overwrites).  Returns the job row itself, not a
+        """:meth:`solve_counts` of a hand of at most ``FACE_SLOTS - 1`` cards,
+        given by their kernel faces, which the kernel counts
+        (:func:`~quiddler.solver._kernels.solve_rows`); ``face_bytes``: a
+        card's kernel face as 8 bytes of int64 (its KeyError or TypeError for
+        anything else comes through).  Returns the job row itself, not a
         copy: the two play blocks start at ``JOB_OUT``, and the thread's next
-        kernel call overwrites them.  (The solver's quick path: a count array
-        made, copied in and the blocks copied out cost about as much as the
-        rest of its Python.)"""
+        kernel call overwrites them.  (The solver's quick path: counting in
+        Python, a count array copied in and the blocks copied out cost about
+        as much as the rest of its Python.)"""
         solo = self._local.__dict__.get("solo")
         if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
             solo, work = self._solo(trie, memo_size)
         else:
             work = solo.work
         row = solo.row
-        row[:FACE_SLOTS] = _NO_COUNTS
-        for face in map(face_of, hand):
-            row[face] += 1
+        faces = b"".join(map(face_bytes, hand))
+        row[FACE_SLOTS - 1] = -len(hand)
+        solo.bytes[: len(faces)] = faces
         if params is not solo.params:
             solo.params_row = array("q", params)
             solo.params = params if type(params) is tuple else ()

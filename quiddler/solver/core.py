@@ -82,6 +82,8 @@ _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 # and points without a Python call (Card.__lt__ and Card.points are calls).
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
 _CARD_ORDER_OF = {card: card.index for card in _KERNEL_CARDS}.__getitem__
+# Each card's kernel face as int64 bytes, for the compiled backend's solve_hand.
+_FACE_BYTES = {card: array("q", [k]).tobytes() for card, k in _KERNEL_INDEX.items()}
 _CARD_POINTS = {card: card.points for card in _KERNEL_CARDS}
 _CARD_OF_FACE = {card.face: card for card in _KERNEL_CARDS}
 _FACE_POINTS = {card.face: card.points for card in _KERNEL_CARDS}
@@ -480,8 +482,8 @@ class Solver:
         if engine is self._auto:
             engine = self._current()
         try:
-            if type(engine) is NumbaBackend:  # counts in its job row, whose blocks start at JOB_OUT
-                out = engine.solve_hand(self._trie, hand, _KERNEL_INDEX.__getitem__, _PLAIN_PARAMS[discard],
+            if type(engine) is NumbaBackend:  # the kernel counts the faces; the blocks start at JOB_OUT
+                out = engine.solve_hand(self._trie, hand, _FACE_BYTES.__getitem__, _PLAIN_PARAMS[discard],
                                         _ROOMY[len(hand)])  # fmt: skip
                 ob = JOB_OUT
             else:
