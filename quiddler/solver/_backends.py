@@ -305,10 +305,10 @@ class NumbaBackend:
         faces = b"".join(map(face_bytes, hand))
         row[FACE_SLOTS - 1] = -len(hand)
         solo.bytes[: len(faces)] = faces
-        if params is not solo.params:
+        if params is not solo.params:  # else the row holds them: every call writes its own, the kernel none
             solo.params_row = array("q", params)
             solo.params = params if type(params) is tuple else ()
-        row[FACE_SLOTS:JOB_STATUS] = solo.params_row
+            row[FACE_SLOTS:JOB_STATUS] = solo.params_row
         self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
         if row[JOB_STATUS] < 0:  # more words than the work array holds: as solve_counts does
             capacity = PACKED_WORDS
