@@ -8,7 +8,9 @@ the first 60 of them.
 CPU time, not wall time: on this shared machine the other processes' load
 moves wall-time figures by more than the differences sought.  Each tree runs
 in a fresh process per repeat, the trees alternating; a process reports, per
-figure, the fastest of 7 sweeps over the hands (microseconds per call).
+figure, the fastest of 7 sweeps over the hands (microseconds per call), the
+sweeps of the kernel, ``solve()`` and the prepared solve taking turns, and
+``solve_over_kernel_N``, its own ``solve()`` over its kernel.
 
 Usage: python benchmarks/compare_calls.py [--baseline REV] [--repeats N] [--json PATH]
 """
@@ -48,6 +50,21 @@ def per_call(fn, items):
         best = min(best, time.process_time() - started)
     return best / len(items) * 1e6
 
+def sweep(fn, items):
+    started = time.process_time()
+    for item in items:
+        fn(item)
+    return (time.process_time() - started) / len(items) * 1e6
+
+def interleaved(figures):
+    # Each figure's fastest of 7 sweeps, the sweeps of the figures taking turns, so that
+    # a change of load on the shared machine weighs on all of them alike.
+    best = dict.fromkeys(figures, float("inf"))
+    for _ in range(7):
+        for key, (fn, items) in figures.items():
+            best[key] = min(best[key], sweep(fn, items))
+    return best
+
 out = {}
 for size in (4, 6, 8, 11):
     hands = [rng.sample(deck, size) for _ in range(300)]
@@ -57,9 +74,12 @@ for size in (4, 6, 8, 11):
     for hand in hands:
         counts, params = _face_counts(hand), _params(size, True, None, None, 10)
         jobs.append((counts, params, _memo_size(counts, params)))
-    out[f"kernel_{size}_cpu_us"] = per_call(lambda job: engine.solve_counts(trie, *job), jobs)
-    out[f"solve_{size}_cpu_us"] = per_call(lambda hand: solve(hand, discard=True, backend="numba"), hands)
-    out[f"prepared_solve_{size}_cpu_us"] = per_call(lambda hand: prepared(hand, discard=True), hands)
+    out.update(interleaved({
+        f"kernel_{size}_cpu_us": (lambda job: engine.solve_counts(trie, *job), jobs),
+        f"solve_{size}_cpu_us": (lambda hand: solve(hand, discard=True, backend="numba"), hands),
+        f"prepared_solve_{size}_cpu_us": (lambda hand: prepared(hand, discard=True), hands),
+    }))
+    out[f"solve_over_kernel_{size}"] = out[f"solve_{size}_cpu_us"] / out[f"kernel_{size}_cpu_us"]
     # The pure-Python backend (a one-shot solve's, the browser's): fewer hands, it is slower.
     out[f"python_solve_{size}_cpu_us"] = per_call(lambda hand: solve(hand, discard=True, backend="python"), hands[:60])
 print(json.dumps(out))
@@ -87,7 +107,7 @@ def main() -> None:
     print(f"\nmedians of {args.repeats} processes (CPU us per call, the fastest of 7 sweeps);"
           f" baseline {baseline[:10]}; ratio = this tree / baseline")  # fmt: skip
     for key in medians["baseline"]:
-        print(f"{key:<26} {medians['baseline'][key]:>8.2f} {medians['this tree'][key]:>8.2f} {ratios[key]:>6.2f}")
+        print(f"{key:<26} {medians['baseline'][key]:>8.3f} {medians['this tree'][key]:>8.3f} {ratios[key]:>6.3f}")
     machine = {"cores": os.cpu_count(), "python": platform.python_version(), "load_average_before": load_before,
                "load_average_after": os.getloadavg()}  # fmt: skip
     result = {"machine": machine, "baseline": baseline, "hands_per_size": 300, "runs": runs, "medians": medians,

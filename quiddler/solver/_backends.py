@@ -166,10 +166,11 @@ class _Solo:
     every number on every kernel call (docs/solver.md has the figures).
     """
 
-    __slots__ = ("edges", "job", "memo_room", "params", "params_row", "ranks", "row", "trie", "work")
+    __slots__ = ("bytes", "edges", "job", "memo_room", "params", "params_row", "ranks", "row", "trie", "work")
 
     def __init__(self, row: array[int], job: Any) -> None:
         self.row, self.job = row, job
+        self.bytes = memoryview(row).cast("B")  # the row's bytes, to write a hand's faces in at C speed
         self.params: Sequence[int] = ()  # the last parameters, and as an array
         self.params_row = array("q")
         self.trie: Callable[[], CardTrie | None] = _dead
@@ -283,6 +284,39 @@ class NumbaBackend:
             work = self._new_work(K.work_size(capacity, memo_size))
             self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
         return row[JOB_OUT:]
+
+    def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Callable[[Any], bytes],
+                   params: Sequence[int], memo_size: int) -> array[int]:  # fmt: skip
+        """:meth:`solve_counts` of a hand of at most ``FACE_SLOTS - 1`` cards,
+        given by their kernel faces, which the kernel counts
+        (:func:`~quiddler.solver._kernels.solve_rows`); ``face_bytes``: a
+        card's kernel face as 8 bytes of int64 (its KeyError or TypeError for
+        anything else comes through).  Returns the job row itself, not a
+        copy: the two play blocks start at ``JOB_OUT``, and the thread's next
+        kernel call overwrites them.  (The solver's quick path: counting in
+        Python, a count array copied in and the blocks copied out cost about
+        as much as the rest of its Python.)"""
+        solo = self._local.__dict__.get("solo")
+        if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
+            solo, work = self._solo(trie, memo_size)
+        else:
+            work = solo.work
+        row = solo.row
+        faces = b"".join(map(face_bytes, hand))
+        row[FACE_SLOTS - 1] = -len(hand)
+        solo.bytes[: len(faces)] = faces
+        if params is not solo.params:  # else the row holds them: every call writes its own, the kernel none
+            solo.params_row = array("q", params)
+            solo.params = params if type(params) is tuple else ()
+            row[FACE_SLOTS:JOB_STATUS] = solo.params_row
+        self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
+        if row[JOB_STATUS] < 0:  # more words than the work array holds: as solve_counts does
+            capacity = PACKED_WORDS
+            while not _check(row[JOB_STATUS]):
+                capacity *= 4
+                work = self._new_work(K.work_size(capacity, memo_size))
+                self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
+        return row
 
     def _solo(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:
         """This thread's buffers for :meth:`solve_counts`, set up for

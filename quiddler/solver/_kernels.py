@@ -1215,7 +1215,8 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     hand (a one-row ``jobs``) and for batches (one call per thread, each
     with its own ``work``; the GIL is released, so threads run in parallel).
 
-    A row of ``jobs`` is ``JOB_WIDTH`` numbers: the hand's ``FACE_SLOTS`` face counts,
+    A row of ``jobs`` is ``JOB_WIDTH`` numbers: the hand's ``FACE_SLOTS`` face counts
+    (or, where the last of them is ``-n``, the hand's ``n`` kernel faces, counted here),
     the solve parameters from ``JOB_PARAMS``, then the result: :func:`solve_counts`' return
     value at ``JOB_STATUS`` (negative: the packed buffers were too small,
     solve that hand with more room) and its two play blocks from ``JOB_OUT``.
@@ -1239,6 +1240,14 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     memo = work[at:]
     for i in range(first, len(jobs), step):
         job = jobs[i]
+        if job[FACE_SLOTS - 1] < 0:  # the hand's n faces at job[:n], n = -job[FACE_SLOTS - 1]: count them
+            n = -job[FACE_SLOTS - 1]
+            for k in range(n):
+                hand[k] = job[k]
+            for k in range(FACE_SLOTS):
+                job[k] = 0
+            for k in range(n):
+                job[hand[k]] += 1
         job[JOB_STATUS] = solve_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
                                        work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
                                        words, group, memo, stack, kstack, job[JOB_OUT:])  # fmt: skip

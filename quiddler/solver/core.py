@@ -28,6 +28,7 @@ from . import _kernels as K
 from ._backends import (
     BACKEND_NAMES,
     FACE_SLOTS,
+    JOB_OUT,
     MAX_CARDS,
     OUT_BLOCK,
     AutoBackend,
@@ -36,7 +37,22 @@ from ._backends import (
     get_backend,
     needed_memo,
 )
-from .types import Play, Solution, Word, make_play, make_solution
+from .types import (
+    _SET_BONUS,
+    _SET_CARDS,
+    _SET_DISCARD,
+    _SET_GO_OUT,
+    _SET_PLAYS,
+    _SET_REQUIRED,
+    _SET_UNUSED,
+    _SET_WORDS,
+    Play,
+    Solution,
+    Word,
+    _new,
+    make_play,
+    make_solution,
+)
 
 __all__ = ["DEFAULT_MAX_MEMORY_MB", "MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "MEMORY_ENV", "NO_GO_OUT", "Solver",
            "find_words", "max_memory_bytes", "score_counts", "score_many", "search_size", "solve", "solve_many",
@@ -66,6 +82,8 @@ _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 # and points without a Python call (Card.__lt__ and Card.points are calls).
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
 _CARD_ORDER_OF = {card: card.index for card in _KERNEL_CARDS}.__getitem__
+# Each card's kernel face as int64 bytes, for the compiled backend's solve_hand.
+_FACE_BYTES = {card: array("q", [k]).tobytes() for card, k in _KERNEL_INDEX.items()}
 _CARD_POINTS = {card: card.points for card in _KERNEL_CARDS}
 _CARD_OF_FACE = {card.face: card for card in _KERNEL_CARDS}
 _FACE_POINTS = {card.face: card.points for card in _KERNEL_CARDS}
@@ -93,6 +111,11 @@ _FIRST_TOP = 64  # top=K starts with room for this many plays and grows while mo
 _OUT_DISCARD, _OUT_WORDS, _OUT_LEFT, _OUT_KEY = K.OUT_DISCARD, K.OUT_WORDS, K.OUT_LEFT, K.OUT_KEY
 _OUT_HEAD, _OUT_TIES, _OUT_MAXC = K.OUT_HEAD, K.OUT_TIES, K.OUT_MAXC
 _SCORE_SHIFT, _SCORE_OFFSET = K.SCORE_SHIFT, K.SCORE_OFFSET
+_OUT_BLOCK_KEY = OUT_BLOCK + _OUT_KEY
+_OUT_LEFTOVERS = K.OUT_LEFTOVERS
+#: The defaults of ``top`` and ``bonus``: :meth:`Solver.solve` takes its quick
+#: path when they are these very objects (CPython keeps one object per small int).
+_TOP, _BONUS = 1, 10
 _PLAY_ORDER = itemgetter(0)
 _WORD = itemgetter(1)
 
@@ -186,6 +209,10 @@ class Solver:
         :raises ArgumentTypeError: An option has the wrong type.
         :raises InvalidArgumentError: An option is out of range.
         """
+        if top is _TOP and beat_longest is None and beat_words is None and bonus is _BONUS:
+            solution = self._plain(cards, discard)
+            if solution is not None:
+                return solution
         hand, counts = _hand_and_counts(cards)
         if type(top) is not int or top < 1:
             top = _integer("top", top, 1)
@@ -435,6 +462,77 @@ class Solver:
                 return out, count
             limit = min(top, 16 * limit, MAX_TOP_PLAYS + 1)
 
+    def _plain(self, cards: object, discard: object) -> Solution | None:
+        """:meth:`solve` of the usual call, or None for anything else (the
+        plain path then checks it, with its errors): a tuple or list of 1 to
+        :data:`_ROOMY_CARDS` cards and no option but ``discard``, True or
+        False.  Such a hand needs no check but that its items are cards (the
+        counting's lookups find only cards), its memo room comes from
+        :data:`_ROOMY` and no memory bound refuses it, and its plays have no
+        bonus."""
+        if type(cards) is tuple:
+            hand = cards
+        elif type(cards) is list:
+            hand = tuple(cards)
+        else:
+            return None
+        if not 0 < len(hand) <= _ROOMY_CARDS or (discard is not True and discard is not False):
+            return None
+        engine = self._engine
+        if engine is self._auto:
+            engine = self._current()
+        try:
+            if type(engine) is NumbaBackend:  # the kernel counts the faces; the blocks start at JOB_OUT
+                out = engine.solve_hand(self._trie, hand, _FACE_BYTES.__getitem__, _PLAIN_PARAMS[discard],
+                                        _ROOMY[len(hand)])  # fmt: skip
+                ob = JOB_OUT
+            else:
+                counts = _NO_COUNTS[:]
+                for face in map(_KERNEL_INDEX.__getitem__, hand):
+                    counts[face] += 1
+                out, ob = engine.solve_counts(self._trie, counts, _PLAIN_PARAMS[discard], _ROOMY[len(hand)]), 0
+        except (KeyError, TypeError):  # not all cards
+            return None
+        best = self._plain_play(out, ob)
+        if out[ob + _OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
+            go_out: Play | None = best
+        elif out[ob + _OUT_BLOCK_KEY] < 0:
+            go_out = None
+        else:
+            go_out = self._plain_play(out, ob + OUT_BLOCK)
+        solution: Solution = _new(Solution)
+        _SET_CARDS(solution, hand)
+        _SET_REQUIRED(solution, discard)
+        _SET_PLAYS(solution, (best,))
+        _SET_GO_OUT(solution, go_out)
+        return solution
+
+    def _plain_play(self, out: Sequence[int], ob: int) -> Play:
+        """:meth:`_play_from` of a solve without bonus targets (its bonus is 0),
+        the usual play's steps only: named words, no tie, no leftover or one."""
+        start = ob + _OUT_HEAD
+        try:
+            words = tuple(map(self._words.__getitem__, out[start : start + out[ob + _OUT_WORDS]]))
+        except KeyError:  # a word not named yet
+            return self._play_from(out, ob, False)
+        if out[ob + _OUT_TIES]:
+            return self._play_from(out, ob, False)
+        left = out[ob + _OUT_LEFT]
+        play: Play = _new(Play)
+        _SET_WORDS(play, words)
+        if left == 0:
+            _SET_UNUSED(play, ())
+        elif left == 1:
+            _SET_UNUSED(play, (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],))
+        else:
+            start = ob + _OUT_LEFTOVERS
+            _SET_UNUSED(play, tuple(sorted(map(_KERNEL_CARDS.__getitem__, out[start : start + left]),
+                                           key=_CARD_ORDER_OF)))  # fmt: skip
+        discard = out[ob]
+        _SET_DISCARD(play, _KERNEL_CARDS[discard] if discard >= 0 else None)
+        _SET_BONUS(play, 0)
+        return play
+
     def _best_plays(self, out: Sequence[int], targets: bool) -> tuple[Play, Play | None]:
         """The best play and the best going-out play from ``solve_counts``' two
         blocks; ``targets``: whether the solve had bonus targets."""
@@ -607,6 +705,10 @@ def solve(
     solver = _DEFAULT_SOLVERS.get(backend) if wordlist is None and type(backend) is str else None
     if solver is None:
         solver = default_solver(wordlist, backend)
+    elif top is _TOP and beat_longest is None and beat_words is None and bonus is _BONUS:
+        solution = solver._plain(cards, discard)  # Solver.solve's quick path, without its call
+        if solution is not None:
+            return solution
     return solver.solve(cards, discard=discard, top=top, beat_longest=beat_longest, beat_words=beat_words,
                         bonus=bonus)  # fmt: skip
 

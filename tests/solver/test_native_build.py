@@ -65,7 +65,8 @@ def test_writable_probe(tmp_path):
 
 def test_numba_backend_source_runs_as_plain_python():
     """With NUMBA_DISABLE_JIT=1 the numba backend's own entry points (the
-    packed call, the parallel batch, top-K on numpy arrays) run as plain
+    packed call, a hand of cards counted by the kernel, the parallel batch,
+    top-K on numpy arrays) run as plain
     Python and agree with the pure-Python backend."""
     import os
     import subprocess
@@ -73,9 +74,10 @@ def test_numba_backend_source_runs_as_plain_python():
 
     code = """
 import json
-from quiddler import solve, solve_many
+from quiddler import parse_hand, solve, solve_many
 hands = ['d,cl,o,g,a,b', 'qu,i,th,er,a', 'a,b,c', 'e,r,t,s,a,e', 'z,z']
 compiled = [solve(h, discard=True, backend='numba') for h in hands]
+assert compiled == [solve(parse_hand(h), discard=True, backend='numba') for h in hands]  # the kernel counts
 plain = [solve(h, discard=True, backend='python') for h in hands]
 batch = solve_many(hands, discard=True)
 top = [solve(h, top=3, beat_words=1, backend='numba') for h in hands]

@@ -511,3 +511,77 @@ def test_a_plays_words_come_most_points_then_most_letters_then_by_text(backend):
                 assert keys == sorted(keys), play
                 ties += len({key[:2] for key in keys}) < len(keys)
     assert ties >= 10  # words equal on points and letters, ordered by their text, were met
+
+
+# -- the quick path: the compiled kernel counts the hand's faces ----------------------------
+
+
+def test_a_hand_given_by_its_faces_gives_the_blocks_of_its_counts(monkeypatch):
+    backend = NumbaBackend()  # a fresh backend: its buffers are sized with the small capacity below
+    face_bytes = core._FACE_BYTES.__getitem__
+    for size in (1, 2, 5, 11, 12, 16, 20):
+        for hand in _deals(6, size, seed=size):
+            for discard in (True, False):
+                params = core._params(size, discard, None, None, 10)
+                counts = core._face_counts(hand)
+                memo = core._memo_size(counts, params)
+                expected = list(backend.solve_counts(get_trie(), counts, params, memo))
+                row = backend.solve_hand(get_trie(), hand, face_bytes, params, memo)
+                assert list(row[_backends.JOB_OUT :]) == expected
+                assert list(row[: _backends.FACE_SLOTS]) == list(counts)  # counted in place
+    monkeypatch.setattr(_backends, "PACKED_WORDS", 4)  # more words than the buffers hold: solved again
+    small = NumbaBackend()
+    for hand in _deals(5, 11):
+        params = core._params(11, True, None, None, 10)
+        counts = core._face_counts(hand)
+        row = small.solve_hand(get_trie(), hand, face_bytes, params, core._memo_size(counts, params))
+        assert _plays(row[_backends.JOB_OUT :], hand, params) == _python_blocks(hand, params)
+
+
+def test_a_hand_refused_half_way_leaves_the_next_solve_right():
+    hand = parse_hand(HAND)
+    expected = solve(hand, backend="numba")
+    for bad in ([*hand[:5], "zz", *hand[5:]], [*hand, None], [*hand[:3], [1]]):
+        with pytest.raises(InvalidCardError):
+            solve(bad, backend="numba")  # type: ignore[arg-type]
+        assert solve(hand, backend="numba") == expected
+        assert solve(hand[:4], backend="numba") == solve(iter(hand[:4]), backend="numba")
+
+
+def test_the_quick_path_gives_the_checked_paths_plays_with_leftovers_ties_and_new_words():
+    # A list of its own: its words are named by the first solves here, and its
+    # hands leave cards over and tie words on points and letters.
+    wordlist = WordList(["ab", "ac", "ka", "cab", "bad", "dab", "ad", "qi", "ta", "at"])
+    solver = Solver(wordlist, "numba")
+    checked = Solver(wordlist, "numba")
+    seen = {"left 2+": 0, "tie": 0}
+    for hand in _deals(300, 8, seed=5) + [parse_hand("a,b,a,c,a,k,q,z")]:
+        for discard in (True, False):
+            quick = solver.solve(hand, discard=discard)
+            assert quick == checked.solve(iter(hand), discard=discard)
+            assert repr(quick) == repr(_rebuilt(quick))
+            for play in (quick.best, quick.best_go_out):
+                if play is not None:
+                    seen["left 2+"] += len(play.unused) >= 2
+                    keys = [(w.points, w.letters) for w in play.words]
+                    seen["tie"] += len(set(keys)) < len(keys)
+    assert all(seen.values()), seen
+
+
+def test_threads_solving_at_once_each_read_their_own_row():
+    deals = _deals(40, 11, seed=17)
+    expected = [solve(hand, discard=True, backend="numba") for hand in deals]
+    failures: list[int] = []
+
+    def run() -> None:
+        for _ in range(5):
+            for i, hand in enumerate(deals):
+                if solve(hand, discard=True, backend="numba") != expected[i]:
+                    failures.append(i)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures
