@@ -124,6 +124,7 @@ def test_each_language_from_the_browser_s_preference(server: str, open_tab: Call
 def test_the_switch_names_each_language_in_itself(server: str, open_tab: Callable[..., Tab]) -> None:
     page = open_tab().page
     page.goto(server + "/")
+    page.locator("#language option").nth(len(LANGUAGES) - 1).wait_for(state="attached")  # the switch fills itself in
     options = page.eval_on_selector_all("#language option", "os => os.map(o => [o.value, o.lang, o.textContent])")
     assert options == [[tag, tag, name] for tag, (_, _, name) in LANGUAGES.items()]
     categories = page.evaluate("tags => tags.map(t => new Intl.PluralRules(t).resolvedOptions().pluralCategories)", list(LANGUAGES))
