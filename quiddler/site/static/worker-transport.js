@@ -28,6 +28,9 @@ export const manifest = fetch(here("../quiddler-site.json")).then((response) => 
  * The worker, called one operation at a time: call(op, body) resolves to
  * {status, body, ms}, the answer of quiddler.web.local.LocalHost.handle and
  * how long the engine took; it rejects if the engine could not start.
+ * `started` resolves to {from, ms} once the engine is ready: "snapshot" if
+ * it started from the copy of its memory a visit before kept, "start"
+ * otherwise, and the worker's time to get there.
  */
 export class Engine {
   constructor() {
@@ -35,8 +38,15 @@ export class Engine {
     this.pending = new Map();
     this.next = 1;
     this.failure = null;
+    this.started = new Promise((resolve) => {
+      this.onStarted = resolve;
+    });
     this.worker.addEventListener("message", (event) => {
-      const { id, answer, ms, failed } = event.data;
+      const { id, answer, ms, failed, started } = event.data;
+      if (started !== undefined) {
+        this.onStarted(started);
+        return;
+      }
       const waiting = this.pending.get(id);
       if (!waiting) return;
       this.pending.delete(id);
