@@ -24,6 +24,17 @@ export const manifest = fetch(here("../quiddler-site.json")).then((response) => 
   return response.json();
 });
 
+let settle;
+/**
+ * Resolves once an engine of this page has started or failed to: the
+ * service worker (site.js) fills its cache of the site's files after that,
+ * so that the first visit's own downloads and start do not share the
+ * machine with it.
+ */
+export const engineSettled = new Promise((resolve) => {
+  settle = resolve;
+});
+
 /**
  * The worker, called one operation at a time: call(op, body) resolves to
  * {status, body, ms}, the answer of quiddler.web.local.LocalHost.handle and
@@ -45,8 +56,10 @@ export class Engine {
       const { id, answer, ms, failed, started } = event.data;
       if (started !== undefined) {
         this.onStarted(started);
+        settle();
         return;
       }
+      if (failed !== undefined) settle();
       const waiting = this.pending.get(id);
       if (!waiting) return;
       this.pending.delete(id);
@@ -55,6 +68,7 @@ export class Engine {
     });
     this.worker.addEventListener("error", (event) => {
       this.failure = new Error(`the game engine did not start: ${event.message}`);
+      settle();
       for (const waiting of this.pending.values()) waiting.reject(this.failure);
       this.pending.clear();
     });
