@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from quiddler.cardtrie import CardTrie
 from quiddler.cli import main
+from quiddler.game.vocabulary import VOCABULARY_ZIPF, vocabulary_wordlist
 from quiddler.site.runtime import PYODIDE_VERSION, RUNTIME_FILES
+from quiddler.wordlist import default_wordlist
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> Result:
@@ -50,6 +53,17 @@ def test_the_site_holds_the_page_the_runtime_with_its_licence_and_the_wheels(sit
     names = zipfile.ZipFile(wheels["quiddler"]).namelist()
     assert "quiddler/data/enable.cardtrie" in names and "quiddler/web/local.py" in names
     assert not any(n.startswith("quiddler/web/static/") for n in names)  # served beside it, not twice
+
+
+def test_the_site_ships_the_vocabularies_card_tries_for_the_engines_cache(built_site: Path) -> None:
+    manifest = json.loads((built_site / "quiddler-site.json").read_text())
+    lists = [vocabulary_wordlist(name, default_wordlist()) for name in VOCABULARY_ZIPF]
+    assert sorted(manifest["cache"]) == sorted(f"cache/{words.cache_file.name}" for words in lists)
+    for words in lists:
+        source = bytes.fromhex(words.digest)
+        shipped = CardTrie.from_bytes((built_site / "cache" / words.cache_file.name).read_bytes(), source)
+        assert shipped.to_bytes(source) == words.card_trie.to_bytes(source)
+        assert f"cache/{words.cache_file.name}" in manifest["files"]  # and so in the service worker's cache
 
 
 #: Names that look like addresses but are never fetched: XML namespaces.
