@@ -105,6 +105,7 @@ def site_index(front_index: str) -> str:
         "style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
         "base-uri 'none'; form-action 'self'\">\n"
         '  <meta name="quiddler-transport" content="worker">\n'
+        '  <script src="static/engine-early.js"></script>\n'
         '  <link rel="stylesheet" href="static/site.css">\n'
         '  <script type="module" src="static/site.js"></script>\n'
     )

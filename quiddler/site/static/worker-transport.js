@@ -45,7 +45,10 @@ export const engineSettled = new Promise((resolve) => {
  */
 export class Engine {
   constructor() {
-    this.worker = new Worker(here("./worker.js"), { type: "module" });
+    // The page's first engine is the worker engine-early.js started, if it did.
+    const early = globalThis.quiddlerEarlyEngine;
+    globalThis.quiddlerEarlyEngine = undefined;
+    this.worker = early ? early.worker : new Worker(here("./worker.js"), { type: "module" });
     this.pending = new Map();
     this.next = 1;
     this.failure = null;
@@ -72,6 +75,11 @@ export class Engine {
       for (const waiting of this.pending.values()) waiting.reject(this.failure);
       this.pending.clear();
     });
+    if (early) {
+      this.worker.removeEventListener("message", early.keep);
+      this.worker.removeEventListener("error", early.keep);
+      for (const event of early.early) this.worker.dispatchEvent(new event.constructor(event.type, event));
+    }
   }
 
   call(op, body = "") {

@@ -137,12 +137,17 @@ async function fromStart(store) {
   pyodide.runPython(PREPARE);
   mark("prepare");
   if (store !== null) {
+    let snapshot = null;
     try {
-      store.keep(pyodide.makeMemorySnapshot()).catch((exc) => console.warn("the engine's snapshot was not kept:", exc));
+      snapshot = pyodide.makeMemorySnapshot();
     } catch (exc) {
       console.warn("the engine's snapshot could not be made:", exc);
     }
     mark("snapshot");
+    // Kept once the messages already waiting are answered (the first hand's, on a first visit).
+    if (snapshot) {
+      setTimeout(() => store.keep(snapshot).catch((exc) => console.warn("the engine's snapshot was not kept:", exc)), 0);
+    }
   }
   return pyodide;
 }
