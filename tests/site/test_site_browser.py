@@ -229,3 +229,31 @@ def test_another_builds_snapshot_is_deleted_and_never_started_from(manifest_page
     assert page.evaluate("caches.keys()").count(f"quiddler-engine-{build}") == 1
     assert not [name for name in page.evaluate("caches.keys()")
                 if name.startswith("quiddler-engine-") and name != f"quiddler-engine-{build}"]  # fmt: skip
+
+
+COUNT_WORKERS = """
+window.__workers = [];
+const PageWorker = window.Worker;
+window.Worker = class extends PageWorker {
+  constructor(url, ...rest) {
+    super(url, ...rest);
+    window.__workers.push([String(url), document.currentScript ? document.currentScript.src : null]);
+  }
+};
+"""
+
+
+def test_each_page_runs_one_engine_started_from_its_head(site_tab: Callable[[], tuple[Tab, list[str]]],
+                                                         site_url: str) -> None:  # fmt: skip
+    tab, _ = site_tab()
+    page = tab.page
+    page.context.add_init_script(COUNT_WORKERS)
+    play_now(page, base(site_url), level="easy", rounds=1)
+    page.locator("#hand button.card").first.wait_for()
+    # engine-early.js started it (a classic script: the page's modules had not loaded), the transport took it over.
+    started = [site_url + "static/worker.js", site_url + "static/engine-early.js"]
+    assert page.evaluate("window.__workers") == [started]
+    assert page.evaluate("window.quiddlerEarlyEngine") is None
+    page.goto(site_url + "solver.html")
+    page.locator("#solve:enabled").wait_for()
+    assert page.evaluate("window.__workers") == [started]
