@@ -17,7 +17,7 @@
 // starts from that copy instead ("snapshot"), skipping Python's start and
 // the imports.  It is kept under the build's name (quiddler-site.json's
 // "build"), so a rebuilt site never starts from an older build's engine:
-// the copies of other builds are deleted.  A copy that is missing, cannot
+// the copies of other builds are deleted when a new copy is kept.  A copy that is missing, cannot
 // be read or does not start is dropped, and the engine starts as on a first
 // visit ("start"), which keeps a new copy.  Where Cache Storage is not
 // offered (a page on plain http from another host), every visit starts so.
@@ -91,30 +91,38 @@ function mark(phase) {
   lastMark = now;
 }
 
-/** The snapshot cache of this build: load, keep or drop its copy; null where Cache Storage is not offered. */
-async function snapshotStore(build) {
+/**
+ * The snapshot of this build in Cache Storage: find, keep or drop it; null
+ * where Cache Storage is not offered.  Finding it reads no list of caches
+ * and opens none (what a later visit waits on); keeping it deletes the
+ * snapshots of other builds first.
+ */
+function snapshotStore(build) {
   if (!self.caches || typeof build !== "string") return null;
   const name = SNAPSHOT_CACHE + build;
-  try {
-    const names = await caches.keys();
-    await Promise.all(names.filter((n) => n.startsWith(SNAPSHOT_CACHE) && n !== name).map((n) => caches.delete(n)));
-    const cache = await caches.open(name);
-    return {
-      async load() {
-        const hit = await cache.match(SNAPSHOT_KEY);
-        return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
-      },
-      keep: (snapshot) => cache.put(SNAPSHOT_KEY, new Response(snapshot, { headers: { "content-type": "application/octet-stream" } })),
-      drop: () => caches.delete(name),
-    };
-  } catch {
-    return null; // storage refused (a private window, quota): start every time
-  }
+  return {
+    /** null, or the promise of the snapshot's bytes (read while the runtime's files load). */
+    async find() {
+      const hit = await caches.match(SNAPSHOT_KEY, { cacheName: name });
+      return hit ? hit.arrayBuffer().then((bytes) => new Uint8Array(bytes)) : null;
+    },
+    async keep(snapshot) {
+      const names = await caches.keys();
+      await Promise.all(names.filter((n) => n.startsWith(SNAPSHOT_CACHE) && n !== name).map((n) => caches.delete(n)));
+      const cache = await caches.open(name);
+      await cache.put(SNAPSHOT_KEY, new Response(snapshot, { headers: { "content-type": "application/octet-stream" } }));
+    },
+    drop: () => caches.delete(name),
+  };
 }
+
+// The runtime's module loads at once, while the manifest and the snapshot are looked up.
+const runtimeModule = import("../pyodide/pyodide.asm.mjs");
+runtimeModule.catch(() => {});
 
 /** Pyodide from a snapshot: its memory is grown to the snapshot's size before the snapshot is copied in. */
 async function fromSnapshot(snapshot) {
-  const { default: create } = await import("../pyodide/pyodide.asm.mjs");
+  const { default: create } = await runtimeModule;
   const createPyodideModule = async (settings) => {
     const module = await create(settings);
     module.growMemory(settings.INITIAL_MEMORY);
@@ -128,7 +136,8 @@ async function fromSnapshot(snapshot) {
 }
 
 async function fromStart(store) {
-  const pyodide = await loadPyodide({ ...options, _makeSnapshot: store !== null });
+  const createPyodideModule = (await runtimeModule).default;
+  const pyodide = await loadPyodide({ ...options, _makeSnapshot: store !== null, createPyodideModule });
   mark("runtime");
   install(pyodide, await wheels);
   pyodide.FS.mkdirTree(CACHE_DIR);
@@ -153,15 +162,15 @@ async function fromStart(store) {
 }
 
 async function start() {
-  const build = (await manifest).build;
-  let store = await snapshotStore(build);
+  const store = snapshotStore((await manifest).build);
+  mark("manifest");
   let snapshot = null;
   try {
-    snapshot = store && (await store.load());
+    snapshot = store && (await store.find());
   } catch (exc) {
-    console.warn("the engine's snapshot could not be read:", exc);
+    console.warn("the engine's snapshot could not be looked up:", exc); // storage refused: start every time
   }
-  mark("manifest and snapshot read");
+  mark("snapshot found");
   let pyodide = null;
   let from = "start";
   if (snapshot) {
@@ -171,7 +180,6 @@ async function start() {
     } catch (exc) {
       console.warn("the engine did not start from its snapshot, it starts afresh:", exc);
       await store.drop().catch(() => {});
-      store = await snapshotStore(build);
     }
   }
   pyodide ??= await fromStart(store);
