@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..web.local import players_answer
+from .bytecode import compile_with_runtime
 from .runtime import (
     CPYTHON_LICENSE_TEXT,
     LICENSE_TEXT,
@@ -42,7 +43,7 @@ from .runtime import (
     find_runtime,
     python_version,
 )
-from .wheels import SITE_PACKAGES, prebuilt_enable_trie, vocabulary_tries, write_wheel
+from .wheels import SITE_PACKAGES, package_sources, prebuilt_enable_trie, vocabulary_tries, write_wheel
 
 __all__ = ["MANIFEST", "SiteReport", "build_site"]
 
@@ -175,8 +176,15 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
         for path in sorted(SITE_PAGES.iterdir()):
             if path.name != "sw.js":
                 copy(path, path.name)
+        progress("the bytecode of the wheels' modules (the runtime's Python, in node)")
+        extra: dict[str, dict[str, bytes]] = {"quiddler": {"quiddler/data/enable.cardtrie": prebuilt_enable_trie()}}
+        sources = {package.dist: package_sources(package) for package in SITE_PACKAGES}
+        bytecode, why_not = compile_with_runtime(pyodide, {n: d for files in sources.values() for n, d in files.items()})
+        if why_not is not None:
+            progress(f"no bytecode ({why_not}): the page compiles the modules as it imports them")
+        for package in SITE_PACKAGES:
+            extra.setdefault(package.dist, {}).update(bytecode[name] for name in sources[package.dist] if name in bytecode)
         progress("the wheels (quiddler with ENABLE's card trie, pygtrie)")
-        extra = {"quiddler": {"quiddler/data/enable.cardtrie": prebuilt_enable_trie()}}
         wheels = [write_wheel(package, target / "wheels", extra.get(package.dist)) for package in SITE_PACKAGES]
         written += [w.relative_to(target).as_posix() for w in wheels]
         progress("the vocabularies' card tries")

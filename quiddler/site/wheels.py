@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .runtime import SiteError
 
-__all__ = ["SITE_PACKAGES", "Package", "prebuilt_enable_trie", "vocabulary_tries", "write_wheel"]
+__all__ = ["SITE_PACKAGES", "Package", "package_sources", "prebuilt_enable_trie", "vocabulary_tries", "write_wheel"]
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 #: Folders of a package that the site ships apart or the worker never reads.
@@ -71,6 +71,11 @@ def _module_files(package: Package) -> Iterator[tuple[str, Path]]:
         if any(relative.as_posix() == out or relative.as_posix().startswith(out + "/") for out in package.leave_out):
             continue
         yield f"{package.module}/{relative.as_posix()}", path
+
+
+def package_sources(package: Package) -> dict[str, bytes]:
+    """The Python sources of the installed ``package`` the wheel carries, by their name in it."""
+    return {name: path.read_bytes() for name, path in _module_files(package) if name.endswith(".py")}
 
 
 def _dist_info(dist: importlib.metadata.Distribution) -> Iterator[tuple[str, bytes]]:

@@ -66,6 +66,28 @@ test("unzip.js unpacks each wheel to the files Python's zipfile does", () => {
   assert.deepEqual(digests, expected.wheel_files);
 });
 
+test("the wheels carry each module's bytecode for this runtime, used without its source's time", () => {
+  const [checked, missing, stale] = py(`
+import importlib.util, sys, quiddler.web.local, pygtrie
+checked, missing, stale = 0, [], []
+for name, module in sorted(sys.modules.items()):
+    origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
+    if not (name == "pygtrie" or name.split(".")[0] == "quiddler") or not origin.endswith(".py"):
+        continue
+    checked += 1
+    try:
+        with open(importlib.util.cache_from_source(origin), "rb") as pyc:
+            head = pyc.read(8)
+    except OSError:
+        missing.append(name)
+        continue
+    if head[:4] != importlib.util.MAGIC_NUMBER or int.from_bytes(head[4:8], "little") != 1:  # unchecked hash
+        stale.append(name)
+json.dumps([checked, missing, stale])`);
+  assert.ok(checked > 30, `only ${checked} modules checked`);
+  assert.deepEqual([missing, stale], [[], []]);
+});
+
 test("the vocabularies' card tries are read from the site's cache files, not indexed", () => {
   assert.deepEqual(py(`
 from quiddler.game.vocabulary import VOCABULARY_ZIPF, vocabulary_wordlist

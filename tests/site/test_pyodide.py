@@ -2,8 +2,8 @@
 ``node --test``): the site's wheels in the pinned runtime must give the
 answers native Python gives here, for solving, a whole game at every
 computer level, a replayed record and a hint; with the wheels unpacked by
-the worker's own unzip.js, and the vocabularies' card tries read from the
-site's cache files.  Needs node (20 or later) and the runtime (fetched
+the worker's own unzip.js, their modules' bytecode for that runtime, and the
+vocabularies' card tries read from the site's cache files.  Needs node (20 or later) and the runtime (fetched
 with npm into the user cache by the fixture)."""
 
 from __future__ import annotations
@@ -71,4 +71,4 @@ def test_the_engine_under_pyodide_in_node_answers_as_native_python(built_site: P
     sys.stdout.write(done.stdout)
     assert done.returncode == 0, (done.stdout[-6000:], done.stderr[-3000:])
     counts = dict(line[2:].split(" ", 1) for line in done.stdout.splitlines() if line.startswith("# ") and " " in line[2:])
-    assert counts.get("fail") == "0" and counts.get("pass") == counts.get("tests") == str(7 + len(GAMES)), counts
+    assert counts.get("fail") == "0" and counts.get("pass") == counts.get("tests") == str(8 + len(GAMES)), counts
