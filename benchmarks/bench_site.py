@@ -288,9 +288,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             result["engine_ready_cached_s"] = spread(ready_cached, 2)
             result["pyodide_alone_first_s"] = spread(boot, 2)
             result["first_visit_over_pyodide_alone"] = round(statistics.median(first) / statistics.median(boot), 2)
+            # (A site built before its worker said how it started reports nothing here.)
             result["engine_start"] = {visit_kind: {
                 "from": [seen["from"] if seen else None for seen in seen_list],
-                "ms": spread([seen["ms"] for seen in seen_list if seen], 0),
+                "ms": spread([seen["ms"] for seen in seen_list if seen], 0) if any(seen_list) else None,
                 "phases_ms": {phase: spread([seen["phases"][phase] for seen in seen_list
                                              if seen and phase in seen["phases"]], 0)
                               for phase in dict.fromkeys(p for seen in seen_list if seen for p in seen["phases"])},
@@ -335,6 +336,8 @@ def show(result: dict[str, Any]) -> None:
         print(f"{key:<22} median {entry['median']:.2f} s  max {entry['max']:.2f} s  ({entry['count']} visits)")
     print(f"first visit / Pyodide alone: {result['first_visit_over_pyodide_alone']}x")
     for kind, entry in result["engine_start"].items():
+        if entry["ms"] is None:
+            continue
         phases = ", ".join(f"{phase} {spread_['median']:.0f}" for phase, spread_ in entry["phases_ms"].items())
         print(f"engine of the {kind} visit: from {entry['from']}, {entry['ms']['median']:.0f} ms median ({phases})")
     for size_key, entry in result["solve_ms"].items():

@@ -5,13 +5,13 @@
 // stays English: it loads no catalog.)
 
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
-  // Registered once the page's engine has started (or after a while, on a page that starts
-  // none): installing it downloads every file of the site again into its cache, which would
+  // Registered once the page's engine has started and is idle (the first hand shown), or after
+  // a while: installing it downloads every file of the site again into its cache, which would
   // only slow a first visit down.  A page it already controls registers it at once.
-  const { engineSettled } = await import("./worker-transport.js");
+  const { engineIdle } = await import("./worker-transport.js");
   const waited = navigator.serviceWorker.controller
     ? Promise.resolve()
-    : Promise.race([engineSettled, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+    : Promise.race([engineIdle, new Promise((resolve) => setTimeout(resolve, 30_000))]);
   waited.then(() => navigator.serviceWorker.register(new URL("../sw.js", import.meta.url), { scope: "../" })).catch(() => {
     // no service worker (a private window, a host that refuses it): the site still plays, online
   });

@@ -26,14 +26,25 @@ export const manifest = fetch(here("../quiddler-site.json")).then((response) => 
 
 let settle;
 /**
- * Resolves once an engine of this page has started or failed to: the
- * service worker (site.js) fills its cache of the site's files after that,
- * so that the first visit's own downloads and start do not share the
- * machine with it.
+ * Resolves once an engine of this page has started and answered all it was
+ * asked, with nothing more asked for half a second (on the game's page:
+ * the first hand is shown), or has failed to start.  The service worker
+ * (site.js) fills its cache of the site's files only then, so that a first
+ * visit's own downloads, start and first hand do not share the machine
+ * with it.
  */
-export const engineSettled = new Promise((resolve) => {
+export const engineIdle = new Promise((resolve) => {
   settle = resolve;
 });
+const IDLE_MS = 500;
+let asked = 0; // calls of this page's engines not yet answered
+let anyStarted = false;
+let idleTimer = null;
+
+function maybeIdle() {
+  clearTimeout(idleTimer);
+  if (anyStarted && asked === 0) idleTimer = setTimeout(settle, IDLE_MS);
+}
 
 /**
  * The worker, called one operation at a time: call(op, body) resolves to
@@ -59,13 +70,16 @@ export class Engine {
       const { id, answer, ms, failed, started } = event.data;
       if (started !== undefined) {
         this.onStarted(started);
-        settle();
+        anyStarted = true;
+        maybeIdle();
         return;
       }
       if (failed !== undefined) settle();
       const waiting = this.pending.get(id);
       if (!waiting) return;
       this.pending.delete(id);
+      asked -= 1;
+      maybeIdle();
       if (failed !== undefined) waiting.reject(new Error(failed));
       else waiting.resolve({ ...JSON.parse(answer), ms });
     });
@@ -85,6 +99,8 @@ export class Engine {
   call(op, body = "") {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
+    asked += 1;
+    clearTimeout(idleTimer);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, op, body: typeof body === "string" ? body : JSON.stringify(body) });
