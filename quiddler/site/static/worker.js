@@ -6,21 +6,20 @@
 // {id, failed} if the engine could not start.  Once started, the worker
 // posts {started: {from, ms, phases}} once: "snapshot" or "start" (below),
 // the time from the worker's start to an engine ready to answer, and the
-// parts of that time.  Every file
-// comes from the site itself: the runtime (../pyodide/) and the wheels the
-// manifest names.
+// parts of that time.  Every file comes from the site itself: the runtime
+// (../pyodide/), the wheels and the cache files the manifest names.
 //
 // The engine's memory snapshot.  Starting Python and importing quiddler
 // takes seconds of the first visit; the engine's memory right after that
-// (Python started, quiddler imported, the word list's card trie read, no
-// game yet) is kept in this browser's Cache Storage, and a later visit
-// starts from that copy instead ("snapshot"), skipping Python's start and
-// the imports.  It is kept under the build's name (quiddler-site.json's
+// (Python started, quiddler imported, the word lists and their card tries
+// read, no game yet) is kept in this browser's Cache Storage, and a later
+// visit starts from that copy instead ("snapshot"), skipping Python's start
+// and the imports.  It is kept under the build's name (quiddler-site.json's
 // "build"), so a rebuilt site never starts from an older build's engine:
-// the copies of other builds are deleted when a new copy is kept.  A copy that is missing, cannot
-// be read or does not start is dropped, and the engine starts as on a first
-// visit ("start"), which keeps a new copy.  Where Cache Storage is not
-// offered (a page on plain http from another host), every visit starts so.
+// the copies of other builds are deleted when a new copy is kept.  A copy
+// that cannot be read or does not start is dropped, and the engine starts
+// as on a first visit ("start"), which keeps a new copy.  Where Cache
+// Storage is not offered or refused, every visit starts so.
 
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { unzip } from "./unzip.js";
