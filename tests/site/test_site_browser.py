@@ -154,7 +154,7 @@ ENGINE = """async ({ cards }) => {
     await engine.call("create", { seats: ["human", "medium"], rules: { round_sizes: [3] } });
     const step = await engine.call("step");
     const saved = await engine.call("save");
-    (window.__engines ??= []).push(engine); // idle, it keeps its snapshot: stopped by STOP_ENGINES
+    engine.worker.terminate();
     return { from: started.from, phases: started.phases, solved: solved.body, step: step.status,
              saved: JSON.parse(saved.body) };
 }"""
@@ -167,7 +167,6 @@ SNAPSHOT_KEPT = """async () => {
     }
     return null;
 }"""
-STOP_ENGINES = "() => { for (const engine of window.__engines ?? []) engine.worker.terminate(); window.__engines = []; }"
 #: Garbage where the snapshot goes: for this build's cache or another's.
 SPOIL = """async ({ build }) => {
     const cache = await caches.open("quiddler-engine-" + build);
@@ -197,9 +196,7 @@ def test_a_later_start_is_from_the_snapshot_the_first_kept_and_plays_exactly(man
     assert first["from"] == "start"
     build = page.evaluate(SNAPSHOT_KEPT)
     assert build is not None, "no snapshot was kept"
-    page.evaluate(STOP_ENGINES)
     later = [engine_in(page), engine_in(page)]
-    page.evaluate(STOP_ENGINES)
     for started in (first, *later):
         assert started["solved"]["solution"]["best"]["score"] == native["best"]["score"]
         assert started["solved"]["solution"]["best"]["words"] == native["best"]["words"]
@@ -215,12 +212,10 @@ def test_a_snapshot_that_does_not_start_is_dropped_and_the_engine_starts_afresh(
     page = manifest_page
     assert engine_in(page)["from"] == "start"
     build = page.evaluate(SNAPSHOT_KEPT)
-    page.evaluate(STOP_ENGINES)
     page.evaluate(SPOIL, {"build": build})
     spoiled = engine_in(page)
     assert spoiled["from"] == "start" and spoiled["step"] == 200
     assert page.evaluate(SNAPSHOT_KEPT) == build  # a good one kept again
-    page.evaluate(STOP_ENGINES)
     assert engine_in(page)["from"] == "snapshot"
 
 
@@ -231,7 +226,6 @@ def test_another_builds_snapshot_is_deleted_and_never_started_from(manifest_page
     started = engine_in(page)
     assert started["from"] == "start" and started["step"] == 200
     build = page.evaluate(SNAPSHOT_KEPT)
-    page.evaluate(STOP_ENGINES)
     assert page.evaluate("caches.keys()").count(f"quiddler-engine-{build}") == 1
     assert not [name for name in page.evaluate("caches.keys()")
                 if name.startswith("quiddler-engine-") and name != f"quiddler-engine-{build}"]  # fmt: skip

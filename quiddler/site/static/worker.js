@@ -134,25 +134,6 @@ async function fromSnapshot(snapshot) {
   return pyodide;
 }
 
-/** After IDLE_MS with no message to answer. */
-const IDLE_MS = 1000;
-let idleTask = null;
-let idleTimer = null;
-function whenIdle(task) {
-  idleTask = task;
-  restartIdle();
-}
-function restartIdle() {
-  clearTimeout(idleTimer);
-  if (idleTask) {
-    idleTimer = setTimeout(() => {
-      const task = idleTask;
-      idleTask = null;
-      task();
-    }, IDLE_MS);
-  }
-}
-
 async function fromStart(store) {
   const createPyodideModule = (await runtimeModule).default;
   const pyodide = await loadPyodide({ ...options, _makeSnapshot: store !== null, createPyodideModule });
@@ -171,10 +152,9 @@ async function fromStart(store) {
       console.warn("the engine's snapshot could not be made:", exc);
     }
     mark("snapshot");
-    // Written to the browser's storage once the engine is idle (on a first visit: the first
-    // hand shown), so that the first hand does not wait for 65 MB to be stored.
+    // Kept once the messages already waiting are answered (the first hand's, on a first visit).
     if (snapshot) {
-      whenIdle(() => store.keep(snapshot).catch((exc) => console.warn("the engine's snapshot was not kept:", exc)));
+      setTimeout(() => store.keep(snapshot).catch((exc) => console.warn("the engine's snapshot was not kept:", exc)), 0);
     }
   }
   return pyodide;
@@ -212,7 +192,6 @@ host.catch(() => {}); // reported to each message below
 
 self.addEventListener("message", async (event) => {
   const { id, op, body } = event.data;
-  restartIdle();
   let engine;
   try {
     engine = await host;
@@ -223,5 +202,4 @@ self.addEventListener("message", async (event) => {
   const started = performance.now();
   const answer = engine.handle(op, body);
   self.postMessage({ id, answer, ms: performance.now() - started });
-  restartIdle();
 });
