@@ -160,7 +160,7 @@ ENGINE = """async ({ cards }) => {
 }"""
 SNAPSHOT_KEPT = """async () => {
     const build = (await (await fetch("./quiddler-site.json")).json()).build;
-    for (let i = 0; i < 600; i++) {
+    for (let i = 0; i < 1800; i++) {
         const cache = await caches.open("quiddler-engine-" + build);
         if ((await cache.keys()).length > 0) return build;
         await new Promise((resolve) => setTimeout(resolve, 100));
