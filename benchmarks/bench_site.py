@@ -18,6 +18,10 @@ Measured:
   wheels unpacked, quiddler imported); the baseline is Pyodide alone started
   in a page of the same browser, ``pyodide_alone_first_s``, and the first
   visit is given as a ratio to it;
+* ``engine_start``: how the game page's engine started on each first and
+  cached visit (``from``: "start", or "snapshot": the copy of its memory a
+  visit before kept, see worker.js), its time to ready and the medians of
+  the parts of that time;
 * ``solve_ms``: the engine's time for one solve in the page (the worker's
   own clock: no message passing), per hand size, and the same solves natively
   in this Python (pure-Python backend) as the baseline of the same run;
@@ -108,7 +112,23 @@ def refuse_elsewhere(context: Any, base: str, refused: list[str]) -> None:
     context.route("**/*", only_the_site)
 
 
-def visit(context: Any, base: str) -> dict[str, float]:
+#: Added to every page: what the page's engine reports when it has started (worker.js's
+#: {started: {from, ms, phases}}: from its snapshot or a start, and the parts of its time).
+WATCH_ENGINE = """
+window.__engineStarted = null;
+const PageWorker = window.Worker;
+window.Worker = class extends PageWorker {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      if (event.data && event.data.started && !window.__engineStarted) window.__engineStarted = event.data.started;
+    });
+  }
+};
+"""
+
+
+def visit(context: Any, base: str) -> dict[str, Any]:
     """Open the site, "Play now" at once, and wait for a playable hand."""
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
@@ -119,24 +139,26 @@ def visit(context: Any, base: str) -> dict[str, float]:
     page.locator("#hand button.card").first.wait_for()
     page.locator("#turn-line.mine").wait_for()
     playable = time.perf_counter() - started
+    engine = page.evaluate("window.__engineStarted")
     page.close()
-    return {"playable_s": round(playable, 2)}
+    return {"playable_s": round(playable, 2), "engine": engine}
 
 
-def engine_ready(context: Any, base: str) -> float:
+def engine_ready(context: Any, base: str) -> tuple[float, dict[str, Any]]:
     """From opening a page to the worker's first answer (a page of the
-    site that starts no engine of its own: its manifest)."""
+    site that starts no engine of its own: its manifest), and how it started."""
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.goto(base + "quiddler-site.json")
-    seconds = page.evaluate("""async () => {
+    seconds, started = page.evaluate("""async () => {
         const started = performance.now();
         const { Engine } = await import("./static/worker-transport.js");
-        await new Engine().call("players");
-        return (performance.now() - started) / 1000;
+        const engine = new Engine();
+        await engine.call("players");
+        return [(performance.now() - started) / 1000, await engine.started];
     }""")
     page.close()
-    return round(float(seconds), 2)
+    return round(float(seconds), 2), started
 
 
 def pyodide_boot(context: Any, base: str) -> float:
@@ -235,6 +257,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             first, cached, ready_first, ready_cached, boot = [], [], [], [], []
+            engines: dict[str, list[dict[str, Any]]] = {"first": [], "cached": []}
             for _ in range(args.visits):
                 context = browser.new_context()
                 refuse_elsewhere(context, base, refused)
@@ -242,17 +265,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 context.close()
                 context = browser.new_context()
                 refuse_elsewhere(context, base, refused)
-                ready_first.append(engine_ready(context, base))
+                ready_first.append(engine_ready(context, base)[0])
                 context.close()
                 context = browser.new_context()
+                context.add_init_script(WATCH_ENGINE)
                 refuse_elsewhere(context, base, refused)
-                first.append(visit(context, base)["playable_s"])
+                seen = visit(context, base)
+                first.append(seen["playable_s"])
+                engines["first"].append(seen["engine"])
                 page = context.new_page()
                 page.goto(base)
                 page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT_MS)
                 page.close()
-                cached.append(visit(context, base)["playable_s"])
-                ready_cached.append(engine_ready(context, base))
+                seen = visit(context, base)
+                cached.append(seen["playable_s"])
+                engines["cached"].append(seen["engine"])
+                ready_cached.append(engine_ready(context, base)[0])
                 context.close()
             result["first_visit_s"] = spread(first, 2)
             result["cached_visit_s"] = spread(cached, 2)
@@ -260,6 +288,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             result["engine_ready_cached_s"] = spread(ready_cached, 2)
             result["pyodide_alone_first_s"] = spread(boot, 2)
             result["first_visit_over_pyodide_alone"] = round(statistics.median(first) / statistics.median(boot), 2)
+            # (A site built before its worker said how it started reports nothing here.)
+            result["engine_start"] = {visit_kind: {
+                "from": [seen["from"] if seen else None for seen in seen_list],
+                "ms": spread([seen["ms"] for seen in seen_list if seen], 0) if any(seen_list) else None,
+                "phases_ms": {phase: spread([seen["phases"][phase] for seen in seen_list
+                                             if seen and phase in seen["phases"]], 0)
+                              for phase in dict.fromkeys(p for seen in seen_list if seen for p in seen["phases"])},
+            } for visit_kind, seen_list in engines.items()}  # fmt: skip
             context = browser.new_context()
             refuse_elsewhere(context, base, refused)
             page = context.new_page()
@@ -299,6 +335,11 @@ def show(result: dict[str, Any]) -> None:
         entry = result[key]
         print(f"{key:<22} median {entry['median']:.2f} s  max {entry['max']:.2f} s  ({entry['count']} visits)")
     print(f"first visit / Pyodide alone: {result['first_visit_over_pyodide_alone']}x")
+    for kind, entry in result["engine_start"].items():
+        if entry["ms"] is None:
+            continue
+        phases = ", ".join(f"{phase} {spread_['median']:.0f}" for phase, spread_ in entry["phases_ms"].items())
+        print(f"engine of the {kind} visit: from {entry['from']}, {entry['ms']['median']:.0f} ms median ({phases})")
     for size_key, entry in result["solve_ms"].items():
         print(f"solve {size_key:>2} cards: page {entry['page']['median']:.1f} ms, native pure Python "
               f"{entry['native_python']['median']:.1f} ms ({entry['page_over_native']}x)")  # fmt: skip

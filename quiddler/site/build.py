@@ -10,6 +10,7 @@ The layout of the site folder::
     static/locales/     the front end's message catalogs, one per language
     pyodide/            the Pyodide runtime files, its licence and CPython's
     wheels/             quiddler's and pygtrie's wheels
+    cache/              the card tries of the computer players' vocabularies, for the engine's cache folder
     quiddler-site.json  what was built: versions, the wheels, the computer levels offered,
                         and every file with its size and SHA-256
 
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..web.local import players_answer
+from .bytecode import compile_with_runtime
 from .runtime import (
     CPYTHON_LICENSE_TEXT,
     LICENSE_TEXT,
@@ -41,7 +43,7 @@ from .runtime import (
     find_runtime,
     python_version,
 )
-from .wheels import SITE_PACKAGES, prebuilt_enable_trie, write_wheel
+from .wheels import SITE_PACKAGES, package_sources, prebuilt_enable_trie, vocabulary_tries, write_wheel
 
 __all__ = ["MANIFEST", "SiteReport", "build_site"]
 
@@ -104,6 +106,7 @@ def site_index(front_index: str) -> str:
         "style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
         "base-uri 'none'; form-action 'self'\">\n"
         '  <meta name="quiddler-transport" content="worker">\n'
+        '  <script src="static/engine-early.js"></script>\n'
         '  <link rel="stylesheet" href="static/site.css">\n'
         '  <script type="module" src="static/site.js"></script>\n'
     )
@@ -155,7 +158,7 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
         for path in _previous_files(target):
             path.unlink()
         target.mkdir(parents=True, exist_ok=True)
-        for folder in ("static", "static/locales", "pyodide", "wheels"):
+        for folder in ("static", "static/locales", "pyodide", "wheels", "cache"):
             (target / folder).mkdir(exist_ok=True)
         progress("the runtime")
         for name in RUNTIME_FILES:
@@ -173,10 +176,23 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
         for path in sorted(SITE_PAGES.iterdir()):
             if path.name != "sw.js":
                 copy(path, path.name)
+        progress("the bytecode of the wheels' modules (the runtime's Python, in node)")
+        extra: dict[str, dict[str, bytes]] = {"quiddler": {"quiddler/data/enable.cardtrie": prebuilt_enable_trie()}}
+        sources = {package.dist: package_sources(package) for package in SITE_PACKAGES}
+        bytecode, why_not = compile_with_runtime(pyodide, {n: d for files in sources.values() for n, d in files.items()})
+        if why_not is not None:
+            progress(f"no bytecode ({why_not}): the page compiles the modules as it imports them")
+        for package in SITE_PACKAGES:
+            extra.setdefault(package.dist, {}).update(bytecode[name] for name in sources[package.dist] if name in bytecode)
         progress("the wheels (quiddler with ENABLE's card trie, pygtrie)")
-        extra = {"quiddler": {"quiddler/data/enable.cardtrie": prebuilt_enable_trie()}}
         wheels = [write_wheel(package, target / "wheels", extra.get(package.dist)) for package in SITE_PACKAGES]
         written += [w.relative_to(target).as_posix() for w in wheels]
+        progress("the vocabularies' card tries")
+        cache = []
+        for name, data in sorted(vocabulary_tries().items()):
+            (target / "cache" / name).write_bytes(data)
+            cache.append(f"cache/{name}")
+        written += cache
         listing = {name: {"size": (target / name).stat().st_size, "sha256": _sha256(target / name)}
                    for name in sorted(written)}  # fmt: skip
         build = hashlib.sha256(json.dumps(listing, sort_keys=True).encode("utf-8")).hexdigest()[:16]
@@ -186,7 +202,7 @@ def build_site(target: Path, *, force: bool = False, runtime: Path | None = None
         listing["sw.js"] = {"size": (target / "sw.js").stat().st_size, "sha256": _sha256(target / "sw.js")}
         manifest: dict[str, Any] = {
             "format": MANIFEST_FORMAT, "build": build, "pyodide": PYODIDE_VERSION, "python": python,
-            "wheels": [w.relative_to(target).as_posix() for w in wheels], "players": players_answer(),
+            "wheels": [w.relative_to(target).as_posix() for w in wheels], "cache": cache, "players": players_answer(),
             "files": listing,
         }  # fmt: skip
         write(MANIFEST, json.dumps(manifest, indent=1) + "\n")

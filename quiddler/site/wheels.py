@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .runtime import SiteError
 
-__all__ = ["SITE_PACKAGES", "Package", "write_wheel"]
+__all__ = ["SITE_PACKAGES", "Package", "package_sources", "prebuilt_enable_trie", "vocabulary_tries", "write_wheel"]
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 #: Folders of a package that the site ships apart or the worker never reads.
@@ -71,6 +71,11 @@ def _module_files(package: Package) -> Iterator[tuple[str, Path]]:
         if any(relative.as_posix() == out or relative.as_posix().startswith(out + "/") for out in package.leave_out):
             continue
         yield f"{package.module}/{relative.as_posix()}", path
+
+
+def package_sources(package: Package) -> dict[str, bytes]:
+    """The Python sources of the installed ``package`` the wheel carries, by their name in it."""
+    return {name: path.read_bytes() for name, path in _module_files(package) if name.endswith(".py")}
 
 
 def _dist_info(dist: importlib.metadata.Distribution) -> Iterator[tuple[str, bytes]]:
@@ -114,6 +119,23 @@ def write_wheel(package: Package, folder: Path, extra: dict[str, bytes] | None =
             item.external_attr = 0o644 << 16
             wheel.writestr(item, entries[name])
     return target
+
+
+def vocabulary_tries() -> dict[str, bytes]:
+    """The card tries of the easy and medium players' vocabularies (see
+    :mod:`quiddler.game.vocabulary`) in ENABLE games, by the name of their
+    file in quiddler's cache (``cardtrie-<digest>.bin``), in the cache format.
+    Without them the page would index a vocabulary on every visit, at its
+    player's first move (about a second in the browser's Python); with them
+    in the engine's cache folder it reads it."""
+    from ..game.vocabulary import VOCABULARY_ZIPF, vocabulary_wordlist
+    from ..wordlist import default_wordlist
+
+    tries = {}
+    for name in VOCABULARY_ZIPF:
+        words = vocabulary_wordlist(name, default_wordlist())
+        tries[words.cache_file.name] = words.card_trie.to_bytes(bytes.fromhex(words.digest))
+    return tries
 
 
 def prebuilt_enable_trie() -> bytes:

@@ -140,3 +140,120 @@ def test_the_solver_page_answers_as_quiddler_solve(site_tab: Callable[[], tuple[
     page.fill("#hand", "qu, zz")
     page.click("#solve")
     page.locator("#solve-error:has-text(\"unknown card: 'zz'\")").wait_for()
+
+
+# The engine's memory snapshot (worker.js): kept in Cache Storage under the
+# build's name on a first start, started from on the next, dropped when it
+# fails or belongs to another build.  Each check opens an engine of its own
+# in a page of the site (a Worker, as the game's page does).
+ENGINE = """async ({ cards }) => {
+    const { Engine } = await import("./static/worker-transport.js");
+    const engine = new Engine();
+    const started = await engine.started;
+    const solved = await engine.call("solve", { cards });
+    await engine.call("create", { seats: ["human", "medium"], rules: { round_sizes: [3] } });
+    const step = await engine.call("step");
+    const saved = await engine.call("save");
+    engine.worker.terminate();
+    return { from: started.from, phases: started.phases, solved: solved.body, step: step.status,
+             saved: JSON.parse(saved.body) };
+}"""
+SNAPSHOT_KEPT = """async () => {
+    const build = (await (await fetch("./quiddler-site.json")).json()).build;
+    for (let i = 0; i < 1800; i++) {
+        const cache = await caches.open("quiddler-engine-" + build);
+        if ((await cache.keys()).length > 0) return build;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return null;
+}"""
+#: Garbage where the snapshot goes: for this build's cache or another's.
+SPOIL = """async ({ build }) => {
+    const cache = await caches.open("quiddler-engine-" + build);
+    const keys = await cache.keys();
+    const key = keys.length ? keys[0] : new URL("./quiddler-engine.snapshot", location.href).href;
+    await cache.put(key, new Response(new Uint8Array(4096).fill(7)));
+}"""
+HAND = "d,cl,o,g,a,b,er,in,n,y,s"
+
+
+def engine_in(page: Any, cards: str = HAND) -> dict[str, Any]:
+    return page.evaluate(ENGINE, {"cards": cards})
+
+
+@pytest.fixture
+def manifest_page(site_tab: Callable[[], tuple[Tab, list[str]]], site_url: str) -> Any:
+    """A page of the site that starts no engine of its own (its manifest), in a fresh context."""
+    tab, _ = site_tab()
+    tab.page.goto(site_url + "quiddler-site.json")
+    return tab.page
+
+
+def test_a_later_start_is_from_the_snapshot_the_first_kept_and_plays_exactly(manifest_page: Any) -> None:
+    page = manifest_page
+    native = json.loads(CliRunner().invoke(main, ["solve", HAND, "--json"]).stdout)
+    first = engine_in(page)
+    assert first["from"] == "start"
+    build = page.evaluate(SNAPSHOT_KEPT)
+    assert build is not None, "no snapshot was kept"
+    later = [engine_in(page), engine_in(page)]
+    for started in (first, *later):
+        assert started["solved"]["solution"]["best"]["score"] == native["best"]["score"]
+        assert started["solved"]["solution"]["best"]["words"] == native["best"]["words"]
+        assert started["step"] == 200
+    assert [started["from"] for started in later] == ["snapshot", "snapshot"]
+    # Nothing of a game is in the snapshot: each start deals its own game, at its own table.
+    games = [started["saved"] for started in (first, *later)]
+    assert len({g["record"]["seed"] for g in games}) == 3 and len({g["table"] for g in games}) == 3
+    assert len({g["token"] for g in games}) == 3
+
+
+def test_a_snapshot_that_does_not_start_is_dropped_and_the_engine_starts_afresh(manifest_page: Any) -> None:
+    page = manifest_page
+    assert engine_in(page)["from"] == "start"
+    build = page.evaluate(SNAPSHOT_KEPT)
+    page.evaluate(SPOIL, {"build": build})
+    spoiled = engine_in(page)
+    assert spoiled["from"] == "start" and spoiled["step"] == 200
+    assert page.evaluate(SNAPSHOT_KEPT) == build  # a good one kept again
+    assert engine_in(page)["from"] == "snapshot"
+
+
+def test_another_builds_snapshot_is_deleted_and_never_started_from(manifest_page: Any) -> None:
+    page = manifest_page
+    page.evaluate(SPOIL, {"build": "0123456789abcdef"})
+    assert "quiddler-engine-0123456789abcdef" in page.evaluate("caches.keys()")
+    started = engine_in(page)
+    assert started["from"] == "start" and started["step"] == 200
+    build = page.evaluate(SNAPSHOT_KEPT)
+    assert page.evaluate("caches.keys()").count(f"quiddler-engine-{build}") == 1
+    assert not [name for name in page.evaluate("caches.keys()")
+                if name.startswith("quiddler-engine-") and name != f"quiddler-engine-{build}"]  # fmt: skip
+
+
+COUNT_WORKERS = """
+window.__workers = [];
+const PageWorker = window.Worker;
+window.Worker = class extends PageWorker {
+  constructor(url, ...rest) {
+    super(url, ...rest);
+    window.__workers.push([String(url), document.currentScript ? document.currentScript.src : null]);
+  }
+};
+"""
+
+
+def test_each_page_runs_one_engine_started_from_its_head(site_tab: Callable[[], tuple[Tab, list[str]]],
+                                                         site_url: str) -> None:  # fmt: skip
+    tab, _ = site_tab()
+    page = tab.page
+    page.context.add_init_script(COUNT_WORKERS)
+    play_now(page, base(site_url), level="easy", rounds=1)
+    page.locator("#hand button.card").first.wait_for()
+    # engine-early.js started it (a classic script: the page's modules had not loaded), the transport took it over.
+    started = [site_url + "static/worker.js", site_url + "static/engine-early.js"]
+    assert page.evaluate("window.__workers") == [started]
+    assert page.evaluate("window.quiddlerEarlyEngine") is None
+    page.goto(site_url + "solver.html")
+    page.locator("#solve:enabled").wait_for()
+    assert page.evaluate("window.__workers") == [started]

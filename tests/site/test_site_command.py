@@ -12,8 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from quiddler.cardtrie import CardTrie
 from quiddler.cli import main
+from quiddler.game.vocabulary import VOCABULARY_ZIPF, vocabulary_wordlist
+from quiddler.site.bytecode import pyc_name
 from quiddler.site.runtime import PYODIDE_VERSION, RUNTIME_FILES
+from quiddler.wordlist import default_wordlist
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> Result:
@@ -50,6 +54,36 @@ def test_the_site_holds_the_page_the_runtime_with_its_licence_and_the_wheels(sit
     names = zipfile.ZipFile(wheels["quiddler"]).namelist()
     assert "quiddler/data/enable.cardtrie" in names and "quiddler/web/local.py" in names
     assert not any(n.startswith("quiddler/web/static/") for n in names)  # served beside it, not twice
+
+
+def test_the_site_ships_the_vocabularies_card_tries_for_the_engines_cache(built_site: Path) -> None:
+    manifest = json.loads((built_site / "quiddler-site.json").read_text())
+    lists = [vocabulary_wordlist(name, default_wordlist()) for name in VOCABULARY_ZIPF]
+    assert sorted(manifest["cache"]) == sorted(f"cache/{words.cache_file.name}" for words in lists)
+    for words in lists:
+        source = bytes.fromhex(words.digest)
+        shipped = CardTrie.from_bytes((built_site / "cache" / words.cache_file.name).read_bytes(), source)
+        assert shipped.to_bytes(source) == words.card_trie.to_bytes(source)
+        assert f"cache/{words.cache_file.name}" in manifest["files"]  # and so in the service worker's cache
+
+
+def test_the_wheels_carry_the_bytecode_the_runtime_compiled(built_site: Path) -> None:
+    manifest = json.loads((built_site / "quiddler-site.json").read_text())
+    for wheel in manifest["wheels"]:
+        names = set(zipfile.ZipFile(built_site / wheel).namelist())
+        sources = {n for n in names if n.endswith(".py")}
+        assert sources
+        tag = "cpython-" + "".join(manifest["python"].split(".")[:2])
+        assert {n for n in names if n.endswith(".pyc")} == {pyc_name(n, tag) for n in sources}
+
+
+def test_without_node_the_site_is_built_without_bytecode(pyodide_runtime: Path, tmp_path: Path) -> None:
+    result = run(str(tmp_path / "out"), "--pyodide", str(pyodide_runtime), env={"PATH": str(tmp_path)})
+    assert result.exit_code == 0, result.stderr
+    assert "no bytecode (node is not installed)" in result.stderr
+    manifest = json.loads((tmp_path / "out" / "quiddler-site.json").read_text())
+    for wheel in manifest["wheels"]:
+        assert not [n for n in zipfile.ZipFile(tmp_path / "out" / wheel).namelist() if n.endswith(".pyc")]
 
 
 #: Names that look like addresses but are never fetched: XML namespaces.

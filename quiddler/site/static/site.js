@@ -5,7 +5,14 @@
 // stays English: it loads no catalog.)
 
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
-  navigator.serviceWorker.register(new URL("../sw.js", import.meta.url), { scope: "../" }).catch(() => {
+  // Registered once the page's engine has started and is idle (the first hand shown), or after
+  // a while: installing it downloads every file of the site again into its cache, which would
+  // only slow a first visit down.  A page it already controls registers it at once.
+  const { engineIdle } = await import("./worker-transport.js");
+  const waited = navigator.serviceWorker.controller
+    ? Promise.resolve()
+    : Promise.race([engineIdle, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+  waited.then(() => navigator.serviceWorker.register(new URL("../sw.js", import.meta.url), { scope: "../" })).catch(() => {
     // no service worker (a private window, a host that refuses it): the site still plays, online
   });
 }

@@ -24,35 +24,83 @@ export const manifest = fetch(here("../quiddler-site.json")).then((response) => 
   return response.json();
 });
 
+let settle;
+/**
+ * Resolves once an engine of this page has started and answered all it was
+ * asked, with nothing more asked for half a second (on the game's page:
+ * the first hand is shown), or has failed to start.  The service worker
+ * (site.js) fills its cache of the site's files only then, so that a first
+ * visit's own downloads, start and first hand do not share the machine
+ * with it.
+ */
+export const engineIdle = new Promise((resolve) => {
+  settle = resolve;
+});
+const IDLE_MS = 500;
+let asked = 0; // calls of this page's engines not yet answered
+let anyStarted = false;
+let idleTimer = null;
+
+function maybeIdle() {
+  clearTimeout(idleTimer);
+  if (anyStarted && asked === 0) idleTimer = setTimeout(settle, IDLE_MS);
+}
+
 /**
  * The worker, called one operation at a time: call(op, body) resolves to
  * {status, body, ms}, the answer of quiddler.web.local.LocalHost.handle and
  * how long the engine took; it rejects if the engine could not start.
+ * `started` resolves to {from, ms} once the engine is ready: "snapshot" if
+ * it started from the copy of its memory a visit before kept, "start"
+ * otherwise, and the worker's time to get there.
  */
 export class Engine {
   constructor() {
-    this.worker = new Worker(here("./worker.js"), { type: "module" });
+    // The page's first engine is the worker engine-early.js started, if it did.
+    const early = globalThis.quiddlerEarlyEngine;
+    globalThis.quiddlerEarlyEngine = undefined;
+    this.worker = early ? early.worker : new Worker(here("./worker.js"), { type: "module" });
     this.pending = new Map();
     this.next = 1;
     this.failure = null;
+    this.started = new Promise((resolve) => {
+      this.onStarted = resolve;
+    });
     this.worker.addEventListener("message", (event) => {
-      const { id, answer, ms, failed } = event.data;
+      const { id, answer, ms, failed, started } = event.data;
+      if (started !== undefined) {
+        this.onStarted(started);
+        anyStarted = true;
+        maybeIdle();
+        return;
+      }
+      if (failed !== undefined) settle();
       const waiting = this.pending.get(id);
       if (!waiting) return;
       this.pending.delete(id);
+      asked -= 1;
+      maybeIdle();
       if (failed !== undefined) waiting.reject(new Error(failed));
       else waiting.resolve({ ...JSON.parse(answer), ms });
     });
     this.worker.addEventListener("error", (event) => {
       this.failure = new Error(`the game engine did not start: ${event.message}`);
+      settle();
       for (const waiting of this.pending.values()) waiting.reject(this.failure);
       this.pending.clear();
     });
+    if (early) {
+      this.worker.removeEventListener("message", early.keep);
+      this.worker.removeEventListener("error", early.keep);
+      for (const event of early.early) this.worker.dispatchEvent(new event.constructor(event.type, event));
+    }
   }
 
   call(op, body = "") {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
+    asked += 1;
+    clearTimeout(idleTimer);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, op, body: typeof body === "string" ? body : JSON.stringify(body) });
