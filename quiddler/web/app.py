@@ -451,6 +451,7 @@ class _Server:
                 raise ProtocolError("bad_message", "this connection already said hello", reason="hello_twice")
             seat = None
             if request.token is not None:
+                await table.take_in_missed()  # a seat taken at another process meanwhile
                 seat = table.seat_of(request.token)
                 if seat is None:
                     raise ProtocolError("bad_token", "that token holds no seat at this table")

@@ -19,8 +19,9 @@ one process has to itself (SQLite) each is a no-op.
   when someone comes for it (:meth:`~quiddler.web.tables.Tables.get`, and
   again on connecting, since a note may come between the two), so a process
   spends nothing on the moves of tables it does not serve.  (Dropping such a
-  table from memory instead would leave a connection made to it after the
-  drop on a copy that no note reaches.)  A note names what changed (a seat
+  table from memory at once would leave a connection made to it after the
+  drop on a copy that no note reaches; one nobody has asked for in
+  :data:`~quiddler.web.tables.UNSERVED_SECONDS` leaves at the next purge.)  A note names what changed (a seat
   taken, an action, a seat's connections, a rematch), and only that is
   read again.  After the connection to the database was lost,
   every table served catches up (what was said meanwhile is not heard

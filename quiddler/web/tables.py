@@ -67,6 +67,10 @@ T = TypeVar("T")
 #: waits for the database's disk; PostgreSQL lets commits that wait at once
 #: share one flush, so the moves stored a second grow with the threads.
 STORE_THREADS = 16
+#: How long a table nobody here is connected to, and that other processes
+#: change, stays in memory after it was last asked for (seconds): far longer
+#: than a connection takes from its arrival to its hello.
+UNSERVED_SECONDS = 120.0
 
 
 def hash_secret(secret: str) -> str:
@@ -154,6 +158,7 @@ class Table:
         #: What other processes changed while this one served the table to
         #: nobody (of :data:`~quiddler.web.coordination.CHANGES`), not read yet.
         self.missed: frozenset[str] = frozenset()
+        self.fetched = time.monotonic()  #: when :meth:`Tables.get` last handed it out
         #: The rematch offered, once the game is over (:mod:`~quiddler.web.rematch`).
         self.rematch = rematch
         self._computer_task: asyncio.Task[None] | None = None
@@ -405,10 +410,17 @@ class Table:
 
     async def _take_in_missed(self) -> None:
         """Read what other processes changed while nobody here was served
-        the table (under the lock)."""
-        if self.missed:
+        the table, and what they change meanwhile (under the lock).  A
+        database out of reach leaves the table as last read, the rest still
+        to be read."""
+        while self.missed:
             missed, self.missed = self.missed, frozenset()
-            await self._catch_up(missed)
+            try:
+                await self._catch_up(missed)
+            except StoreError as exc:
+                self.missed |= missed
+                log.warning("table %s: %s", self.id, exc)
+                return
 
     async def take_in_missed(self) -> None:
         """Read what other processes changed while nobody here was served the table."""
@@ -600,6 +612,7 @@ class Tables:
                 if table.over and not row.finished:
                     await self.stored(self.store.mark_finished, row.id)  # killed between its last move and this
             self.tables[table_id] = table
+        table.fetched = time.monotonic()
         await table.take_in_missed()
         table.start_computers()  # a computer to move plays on (on a shared store, unless another process is)
         return table
@@ -642,6 +655,12 @@ class Tables:
         for table_id in gone:
             self.tables.pop(table_id, None)
             self._finished.pop(table_id, None)
+        # Tables other processes play that nobody here has asked for lately:
+        # rebuilt from the store if someone does (see the coordination module).
+        idle = time.monotonic() - UNSERVED_SECONDS
+        for table in [t for t in self.tables.values() if t.missed and not t.listeners and not t.playing]:
+            if table.fetched < idle:
+                del self.tables[table.id]
 
     def forget_if_done(self, table: Table) -> None:
         """A finished game nobody watches leaves the tables in play (the store

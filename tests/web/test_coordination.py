@@ -26,7 +26,7 @@ from quiddler.web.app import create_app
 from quiddler.web.limits import Limits
 from quiddler.web.rematch import Rematches
 from quiddler.web.store import SeatRow, open_store
-from quiddler.web.tables import Table, Tables
+from quiddler.web.tables import UNSERVED_SECONDS, Table, Tables
 
 from .test_web_hardening import Listener, eventually
 
@@ -251,6 +251,31 @@ def test_two_servers_asked_for_a_rematch_at_once_make_one(pg_url: str) -> None:
         assert there is not None
         asked = await asyncio.gather(Rematches().claim(first, old, ann), Rematches().claim(second, there, bo))
         assert asked[0][0] == asked[1][0] and [seat for _, seat, _ in asked] == [0, 1]
+        for tables in (first, second):
+            await tables.close()
+            tables.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_other_servers_play_leaves_memory_once_nobody_here_asked_for_it_lately(pg_url: str) -> None:
+    async def scenario() -> None:
+        first = Tables(open_store(pg_url), Limits(), workers=2)
+        second = Tables(open_store(pg_url), Limits(), workers=2)
+        for tables in (first, second):
+            await tables.resume()
+        made, invite, _ = await first.create(["human", "human"], SHORT, True, "Ann")
+        there = await second.get(made.id)
+        assert there is not None
+        await made.join(invite, "Bo")
+        await eventually(lambda: bool(there.missed), "the second server noted the seat taken")
+        await second.purge()
+        assert second.tables.get(made.id) is there  # asked for just now: a hello may be on its way
+        there.fetched -= UNSERVED_SECONDS
+        await second.purge()
+        assert made.id not in second.tables
+        again = await second.get(made.id)  # rebuilt from the store, with the seat taken
+        assert again is not None and again is not there and again.seats[1].taken
         for tables in (first, second):
             await tables.close()
             tables.store.close()

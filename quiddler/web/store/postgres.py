@@ -191,7 +191,8 @@ class PostgresStore(Store):
         try:
             yield
         except psycopg.Error as exc:
-            if isinstance(exc, psycopg.OperationalError):
+            db = getattr(self._local, "db", None)
+            if db is None or db.broken or db.closed:  # the database went away, not just this statement
                 self._generation += 1
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise StoreError(f"cannot {doing} the database {self.shown}: {message}") from None
