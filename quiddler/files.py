@@ -123,8 +123,8 @@ def read_bytes(path: Path | str, *, limit: int) -> bytes:
         total = 0
         # The first read asks for the whole file and one byte more: a file that
         # did not change comes in one piece, which ``join`` returns as it is
-        # (reading it in pieces and joining them copied a cached card trie's
-        # 7.6 MB once more on every start).
+        # (reading it in pieces and joining them copied a cached card trie
+        # once more on every start).
         step = max(size + 1, 1 << 16)
         while True:
             chunk = os.read(fd, min(step, limit + 1 - total))

@@ -76,8 +76,8 @@ def _shared(scores: Scores) -> Scores:
 
     Why bytes keys and shared values: the memo holds up to ``max_entries``
     hands, and a new tuple per entry is an object the garbage collector
-    tracks.  Hundreds of thousands of them made its full collections take a
-    tenth of a second each, landing on whichever decision came next; bytes
+    tracks.  Hundreds of thousands of them made its full collections long,
+    each landing on whichever decision came next; bytes
     are never tracked, and a dict holding only untracked objects is not
     traversed at all."""
     return _SHARED.setdefault(scores, scores)

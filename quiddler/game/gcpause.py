@@ -3,8 +3,8 @@
 A search plays thousands of simulated moves, and the players' memos and
 caches keep many of the objects those moves make: enough that Python's
 cycle collector ran every few hundred allocations and, every few
-searches, a full collection over the whole heap (a tenth of a second on a
-busy machine) landed on whichever decision came next.  Simulated moves
+searches, a full collection over the whole heap (long, on a heap that
+large) landed on whichever decision came next.  Simulated moves
 make almost no reference cycles, so while a search runs the collector is
 switched off and the memory is freed by reference counting as before; the
 collector is switched back on when the last search running in the process

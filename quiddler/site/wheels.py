@@ -126,7 +126,7 @@ def vocabulary_tries() -> dict[str, bytes]:
     :mod:`quiddler.game.vocabulary`) in ENABLE games, by the name of their
     file in quiddler's cache (``cardtrie-<digest>.bin``), in the cache format.
     Without them the page would index a vocabulary on every visit, at its
-    player's first move (about a second in the browser's Python); with them
+    player's first move (slow in the browser's Python); with them
     in the engine's cache folder it reads it."""
     from ..game.vocabulary import VOCABULARY_ZIPF, vocabulary_wordlist
     from ..wordlist import default_wordlist

@@ -129,19 +129,24 @@ async function fromSnapshot(snapshot) {
   };
   const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot, createPyodideModule });
   mark("runtime");
-  install(pyodide, await wheels);
-  mark("wheels");
+  await installFiles(pyodide);
   return pyodide;
+}
+
+/** The wheels into site-packages and the cache files into quiddler's cache
+ * folder: the files are not in the memory a snapshot keeps, so both starts do this. */
+async function installFiles(pyodide) {
+  install(pyodide, await wheels);
+  pyodide.FS.mkdirTree(CACHE_DIR);
+  for (const [name, content] of await cacheFiles) pyodide.FS.writeFile(`${CACHE_DIR}/${name}`, content);
+  mark("wheels");
 }
 
 async function fromStart(store) {
   const createPyodideModule = (await runtimeModule).default;
   const pyodide = await loadPyodide({ ...options, _makeSnapshot: store !== null, createPyodideModule });
   mark("runtime");
-  install(pyodide, await wheels);
-  pyodide.FS.mkdirTree(CACHE_DIR);
-  for (const [name, content] of await cacheFiles) pyodide.FS.writeFile(`${CACHE_DIR}/${name}`, content);
-  mark("wheels");
+  await installFiles(pyodide);
   pyodide.runPython(PREPARE);
   mark("prepare");
   if (store !== null) {
