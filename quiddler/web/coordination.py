@@ -21,9 +21,10 @@ one process has to itself (SQLite) each is a no-op.
   spends nothing on the moves of tables it does not serve.  (Dropping such a
   table from memory at once would leave a connection made to it after the
   drop on a copy that no note reaches; one nobody has asked for in
-  :data:`~quiddler.web.tables.UNSERVED_SECONDS` leaves at the next purge.)  A note names what changed (a seat
-  taken, an action, a seat's connections, a rematch), and only that is
-  read again.  After the connection to the database was lost,
+  :data:`~quiddler.web.tables.UNSERVED_SECONDS` leaves at the next purge.)
+  A note names what changed (a seat taken, an action, a seat's
+  connections, a rematch), and only that is read again.  After the
+  connection to the database was lost,
   every table served catches up (what was said meanwhile is not heard
   again) and says again which seats it holds connections of.
 * **Who is connected.**  Each process marks in the store the seats it
