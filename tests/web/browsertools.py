@@ -233,9 +233,15 @@ def play_hinted_move(page: Any) -> str:
     """Ask the page for a hint and play its best option by clicking: the
     pile, the discard, a card; or type the words with the discard to go out
     (or lay down).  Returns the option's action."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.click("#hint-button")
     best = page.locator("#hint li").first
-    best.wait_for()
+    try:
+        best.wait_for(timeout=45_000)
+    except PlaywrightTimeout:  # asked once more: the page drops a hint whose answer meets an error or a new move
+        page.click("#hint-button")
+        best.wait_for()
     action = best.get_attribute("data-action") or ""
     card = best.get_attribute("data-card") or ""
     words = [w.split(",") for w in (best.get_attribute("data-words") or "").split()]
