@@ -229,19 +229,26 @@ def next_round(page: Any, on_result: Callable[[Any], None] | None = None) -> boo
     return False
 
 
-def play_hinted_move(page: Any) -> str:
-    """Ask the page for a hint and play its best option by clicking: the
-    pile, the discard, a card; or type the words with the discard to go out
-    (or lay down).  Returns the option's action."""
+def show_hint(page: Any) -> Any:
+    """Ask the page for a hint; its best option once shown.  Asked once more
+    after 45 s: the page drops a hint whose answer meets an error or a new move."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     page.click("#hint-button")
     best = page.locator("#hint li").first
     try:
         best.wait_for(timeout=45_000)
-    except PlaywrightTimeout:  # asked once more: the page drops a hint whose answer meets an error or a new move
+    except PlaywrightTimeout:
         page.click("#hint-button")
         best.wait_for()
+    return best
+
+
+def play_hinted_move(page: Any) -> str:
+    """Ask the page for a hint and play its best option by clicking: the
+    pile, the discard, a card; or type the words with the discard to go out
+    (or lay down).  Returns the option's action."""
+    best = show_hint(page)
     action = best.get_attribute("data-action") or ""
     card = best.get_attribute("data-card") or ""
     words = [w.split(",") for w in (best.get_attribute("data-words") or "").split()]

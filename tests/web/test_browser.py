@@ -37,6 +37,7 @@ from .browsertools import (
     no_sideways_scroll,
     play_hinted_move,
     play_to_the_end,
+    show_hint,
     start_listening,
     start_server,
     stop_server,
@@ -87,8 +88,7 @@ def test_a_whole_game_against_the_computer_by_clicking(server: str, open_tab: Ca
         phase = "table-final" if "final turn" in line else "table-draw" if "draw" in line else "table-discard"
         if phase not in seen:
             if phase == "table-discard":
-                page.click("#hint-button")
-                page.locator("#hint li").first.wait_for()
+                show_hint(page)
             audit(page, phase, shots=phase != "table-final")  # the final turn's pictures come from its own test
             seen.add(phase)
         actions.append(play_hinted_move(page))
