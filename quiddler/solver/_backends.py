@@ -261,28 +261,14 @@ class NumbaBackend:
         called without numba's type dispatch, and the two play blocks come
         back as a copy of the row's tail (an int64 ``array``).
         """
-        solo = self._local.__dict__.get("solo")
-        if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
-            solo, work = self._solo(trie, memo_size)
-        else:
-            work = solo.work
+        solo, work = self._ready(trie, memo_size)
         row = solo.row
         row[:FACE_SLOTS] = face_count if type(face_count) is array else array("q", face_count)
         if params is not solo.params:  # the solver passes the same tuple for the same options
             solo.params_row = array("q", params)
             solo.params = params if type(params) is tuple else ()  # a list may change: never reused
         row[FACE_SLOTS:JOB_STATUS] = solo.params_row
-        self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
-        if row[JOB_STATUS] >= 0:
-            return row[JOB_OUT:]
-        # More words than the work array holds (only huge hands): again,
-        # with more room, in a fresh work array (the memo moves with the
-        # words, and a moved memo must start all unknown).
-        capacity = PACKED_WORDS
-        while not _check(row[JOB_STATUS]):
-            capacity *= 4
-            work = self._new_work(K.work_size(capacity, memo_size))
-            self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
+        self._run(solo, work, memo_size)
         return row[JOB_OUT:]
 
     def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Callable[[Any], bytes],
@@ -296,11 +282,7 @@ class NumbaBackend:
         kernel call overwrites them.  (The solver's quick path: counting in
         Python, a count array copied in and the blocks copied out cost about
         as much as the rest of its Python.)"""
-        solo = self._local.__dict__.get("solo")
-        if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
-            solo, work = self._solo(trie, memo_size)
-        else:
-            work = solo.work
+        solo, work = self._ready(trie, memo_size)
         row = solo.row
         faces = b"".join(map(face_bytes, hand))
         row[FACE_SLOTS - 1] = -len(hand)
@@ -309,14 +291,28 @@ class NumbaBackend:
             solo.params_row = array("q", params)
             solo.params = params if type(params) is tuple else ()
             row[FACE_SLOTS:JOB_STATUS] = solo.params_row
-        self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
-        if row[JOB_STATUS] < 0:  # more words than the work array holds: as solve_counts does
-            capacity = PACKED_WORDS
-            while not _check(row[JOB_STATUS]):
-                capacity *= 4
-                work = self._new_work(K.work_size(capacity, memo_size))
-                self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
+        self._run(solo, work, memo_size)
         return row
+
+    def _ready(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:
+        """This thread's buffers and work array for a solve of ``trie`` whose
+        memo holds ``memo_size``: as they are when they fit, else set up anew."""
+        solo = self._local.__dict__.get("solo")
+        if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
+            return self._solo(trie, memo_size)
+        return solo, solo.work
+
+    def _run(self, solo: _Solo, work: Any, memo_size: int) -> None:
+        """The kernel on the thread's job row.  With more words than the work
+        array holds (only huge hands) it runs again, with more room, in a
+        fresh work array (the memo moves with the words, and a moved memo
+        must start all unknown)."""
+        self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
+        capacity = PACKED_WORDS
+        while not _check(solo.row[JOB_STATUS]):
+            capacity *= 4
+            work = self._new_work(K.work_size(capacity, memo_size))
+            self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
 
     def _solo(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:
         """This thread's buffers for :meth:`solve_counts`, set up for
