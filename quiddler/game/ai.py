@@ -168,11 +168,13 @@ class _Position:
             return None, count, mb
         return None, None, 0
 
-    def going_values(self, hands: Sequence[Sequence[Card]], may_out: bool) -> tuple[list[float], list[bool]]:
-        """W(X) for (n+1)-card hands on an ordinary turn: the going-out score
-        (plus the premium) when the hand can and may go out, else its best
-        score; and whether each can go out."""
-        scored = self.scorer.scores(hands, discard=True)
+    def going_values(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card],
+                     may_out: bool) -> tuple[list[float], list[bool]]:  # fmt: skip
+        """W(X) for the (n+1)-card hands X = base + [card] (each base, each
+        card of ``extra``) on an ordinary turn: the going-out score (plus the
+        premium) when the hand can and may go out, else its best score; and
+        whether each can go out."""
+        scored = self.scorer.scores_plus(bases, extra, discard=True)
         values, outs = [], []
         for best, out in scored:
             can = out is not None and may_out
@@ -180,13 +182,14 @@ class _Position:
             values.append(out + self.tuning.out_premium if can and out is not None else float(best))
         return values, outs
 
-    def final_values(self, hands: Sequence[Sequence[Card]]) -> list[float]:
-        """Best score of (n+1)-card hands on a final turn, bonuses for beating the others counted."""
+    def final_values(self, base: Sequence[Card], extra: Sequence[Card]) -> list[float]:
+        """Best score of the (n+1)-card hands ``base + [card]`` for each card
+        of ``extra`` on a final turn, bonuses for beating the others counted."""
         if not self.tuning.final_draw_bonuses:
-            return [float(best) for best, _ in self.scorer.scores(hands, discard=True)]
+            return [float(best) for best, _ in self.scorer.scores_plus([base], extra, discard=True)]
         longest, count, bonus = self.final_targets()
-        return [float(best) for best, _ in self.scorer.scores(hands, discard=True, beat_longest=longest,
-                                                                beat_words=count, bonus=bonus)]  # fmt: skip
+        return [float(best) for best, _ in self.scorer.scores_plus([base], extra, discard=True, beat_longest=longest,
+                                                                     beat_words=count, bonus=bonus)]  # fmt: skip
 
 
 # -- tables learned once per word list and round size ------------------------------
@@ -227,12 +230,12 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]
     hand = list(view.hand)
     top = view.discard_top
     can_pile = view.may_draw_from_pile
-    hands = ([hand + [top]] if top is not None else []) + [hand + [f] for f in pos.faces]
+    drawn = ([top] if top is not None else []) + pos.faces  # the hand is valued with each card it may draw
     if view.final_turn:
-        values = pos.final_values(hands)
+        values = pos.final_values(hand, drawn)
         outs = [False] * len(values)
     else:
-        values, outs = pos.going_values(hands, view.may_go_out)
+        values, outs = pos.going_values([hand], drawn, view.may_go_out)
     top_value = values[0] if top is not None else None
     face_values = values[1:] if top is not None else values
     blind = pos.blind(face_values) if pos.probs else (top_value or 0.0)
@@ -255,7 +258,7 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]
     assert top is not None and top_value is not None
     premium = tuning.out_premium if view.may_go_out and not view.final_turn else 0.0
     if view.final_turn:  # the values count the bonuses the words would win from the others' words
-        plain = [float(best) for best, _ in pos.scorer.scores(hands, discard=True)]
+        plain = [float(best) for best, _ in pos.scorer.scores_plus([hand], drawn, discard=True)]
         take = Sum.of("words", plain[0], [Term("bonuses_won", top_value - plain[0])], top_value)
     elif outs[0] and view.may_go_out:
         take = Sum.of("go_out_now", top_value - premium, [Term("going_out", premium)], top_value)
@@ -384,8 +387,7 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     values: dict[Card, float] = {}
     chances: dict[Card, float] = {}
     if looked and pos.probs:
-        hands = [kept[c] + [f] for c in looked for f in pos.faces]
-        w, outs = pos.going_values(hands, True)
+        w, outs = pos.going_values([kept[c] for c in looked], pos.faces, True)
         k = len(pos.faces)
         for i, c in enumerate(looked):
             chances[c] = pos.blind([float(o) for o in outs[i * k : (i + 1) * k]])

@@ -11,7 +11,9 @@ small, and the machines that run many games at once have no core to spare.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 from ..cards import _CARD_INDEX, Card
 from ..solver import Solver
@@ -39,22 +41,47 @@ class HandScorer:
                beat_words: int | None = None, bonus: int = 10) -> list[Scores]:  # fmt: skip
         """Scores of ``hands`` in order; every hand not in the memo is
         scored in one batch."""
+        keys = list(map(_sorted_indices, hands))
+        return self._scored(keys, hands.__getitem__, discard, beat_longest, beat_words, bonus)
+
+    def scores_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card], *, discard: bool,
+                    beat_longest: int | None = None, beat_words: int | None = None,
+                    bonus: int = 10) -> list[Scores]:  # fmt: skip
+        """:meth:`scores` of ``base + [card]`` for each base, for each card
+        of ``extra`` (base by base): a decision's hands are a few bases
+        (the hand, each kept hand) plus each card a draw may bring.  Each
+        key is its base's key with the card's index put in place, and a hand
+        is built only if the memo lacks it."""
+        indices = list(map(_CARD_INDEX.__getitem__, extra))
+        keys = []
+        for base in bases:
+            key = _sorted_indices(base)
+            keys += [key[:at] + _BYTE[i] + key[at:] for i, at in zip(indices, map(partial(bisect_right, key), indices))]
+        width = len(extra)
+
+        def hand(i: int) -> list[Card]:
+            return [*bases[i // width], extra[i % width]]
+
+        return self._scored(keys, hand, discard, beat_longest, beat_words, bonus)
+
+    def _scored(self, keys: list[bytes], hand: Callable[[int], Sequence[Card]], discard: bool,
+                beat_longest: int | None, beat_words: int | None, bonus: int) -> list[Scores]:  # fmt: skip
+        """The scores of the hands with these memo keys (``hand(i)`` is the
+        hand of ``keys[i]``): those not in the memo are scored in one batch."""
         options = (discard, -1 if beat_longest is None else beat_longest,
                    -1 if beat_words is None else beat_words, bonus)  # fmt: skip
-        keys = list(map(_sorted_indices, hands))
         if self._entries + len(keys) > self.max_entries:
             self._memo.clear()  # a crude bound: decisions need hundreds of hands, the memo holds many games' worth
             self._entries = 0
         memo = self._memo.get(options)
         if memo is None:
             memo = self._memo[options] = {}
-        missing: dict[bytes, Sequence[Card]] = {}
-        for key, hand in zip(keys, hands):
-            if key not in memo and key not in missing:
-                missing[key] = hand
+        where = dict(zip(keys, range(len(keys))))  # each distinct hand once (at its last place: the same cards)
+        missing = [key for key in where if key not in memo]
         if missing:
-            found = self.solver.score_many(list(missing.values()), discard=discard, beat_longest=beat_longest,
-                                           beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
+            found = self.solver.score_many([hand(where[key]) for key in missing], discard=discard,
+                                           beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
+                                           threads=1)  # fmt: skip
             memo.update(zip(missing, map(_shared, found)))
             self._entries += len(missing)
         return list(map(memo.__getitem__, keys))
@@ -67,6 +94,8 @@ def _sorted_indices(hand: Iterable[Card]) -> bytes:
     """A hand's memo key: its cards' indices (each under 256), sorted, as bytes."""
     return bytes(sorted(map(_CARD_INDEX.__getitem__, hand)))  # a dict lookup: cheaper than the property
 
+
+_BYTE = [bytes((i,)) for i in range(256)]  # each index as a one-byte key piece
 
 _SHARED: dict[Scores, Scores] = {}
 

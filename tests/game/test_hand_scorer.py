@@ -1,0 +1,66 @@
+"""The computer players' hand scorer: its memo and its two ways in (whole
+hands, or bases each with every card a draw may bring) give exactly the
+solver's scores, in the order asked, whatever is in the memo already."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from quiddler.cards import full_deck
+from quiddler.game.evaluate import HandScorer
+from quiddler.solver import score_many
+from quiddler.wordlist import default_wordlist
+
+DECK = list(full_deck())
+FACES = sorted(set(DECK))
+
+
+@pytest.fixture(scope="module")
+def words():
+    return default_wordlist()
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("discard", [True, False])
+def test_bases_plus_each_card_score_as_the_whole_hands(words, seed, discard):
+    rng = random.Random(seed)
+    size = rng.randint(2, 10)
+    bases = [rng.sample(DECK, size) for _ in range(rng.randint(1, 4))]
+    bases.append(list(bases[0]))  # a base given twice, its hands met again in the same call
+    extra = rng.sample(FACES, rng.randint(1, len(FACES)))
+    extra.append(extra[0])  # a card given twice
+    hands = [base + [card] for base in bases for card in extra]
+    expected = score_many(hands, discard=discard, wordlist=words)
+    scorer = HandScorer(words)
+    warm = scorer.scores(hands[::3], discard=discard)  # a third of them already in the memo
+    assert warm == expected[::3]
+    assert scorer.scores_plus(bases, extra, discard=discard) == expected
+    distinct = {tuple(sorted(hand)) for hand in hands}
+    assert scorer._entries == len(distinct)  # the same keys as whole hands: each hand solved once
+    assert scorer.scores_plus(bases, extra, discard=discard) == expected  # all from the memo now
+    assert scorer._entries == len(distinct)
+    assert HandScorer(words).scores(hands, discard=discard) == expected
+
+
+def test_bonus_targets_keep_their_own_memo(words):
+    rng = random.Random(7)
+    base = rng.sample(DECK, 7)
+    plain = score_many([base + [c] for c in FACES], discard=True, wordlist=words)
+    aimed = score_many([base + [c] for c in FACES], discard=True, wordlist=words, beat_longest=4, bonus=25)
+    assert plain != aimed  # the targets change some scores: the memo must not mix them up
+    scorer = HandScorer(words)
+    assert scorer.scores_plus([base], FACES, discard=True) == plain
+    assert scorer.scores_plus([base], FACES, discard=True, beat_longest=4, bonus=25) == aimed
+    assert scorer.scores_plus([base], FACES, discard=True) == plain
+
+
+def test_a_full_memo_starts_again(words):
+    rng = random.Random(8)
+    scorer = HandScorer(words, max_entries=40)
+    bases = [rng.sample(DECK, 5) for _ in range(3)]
+    for _ in range(2):
+        got = scorer.scores_plus(bases, FACES[:20], discard=True)
+        assert got == score_many([b + [c] for b in bases for c in FACES[:20]], discard=True, wordlist=words)
+        assert scorer._entries <= 60
