@@ -43,7 +43,7 @@ from functools import lru_cache
 from operator import mul
 
 from ..cards import _CARD_INDEX, Card, full_deck
-from ..solver.types import Play
+from ..solver.types import Play, make_play
 from ..wordlist import WordList
 from .counting import known_holdings, unseen
 from .evaluate import HandScorer, scorer_for
@@ -499,7 +499,7 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], Explanation | None
     def solve(lt: int | None, wt: int | None) -> Play:
         bonus = TARGET_BONUS if lt is not None or wt is not None else 10
         play = solve_cards(hand, pos.words, discard=True, beat_longest=lt, beat_words=wt, bonus=bonus).best
-        return Play(play.words, play.unused, play.discard)
+        return make_play(play.words, play.unused, play.discard, 0)  # valued by value(): the solve's bonus dropped
 
     targets = [(lt, wt) for lt in long_targets for wt in word_targets]
     if pos.best_only:  # only the best option is wanted: skip the solves that cannot change it

@@ -63,7 +63,10 @@ def known_holdings(view: PlayerView) -> tuple[Counter[Card], ...]:
                 counts[action.card] -= 1
         else:
             held[action.player] = {}
-    held[view.seat] = Counter(view.hand)
+    own: dict[Card, int] = {}
+    for card in view.hand:
+        own[card] = own.get(card, 0) + 1
+    held[view.seat] = own
     return tuple(_counter({card: n for card, n in counts.items() if n > 0}) for counts in held)
 
 

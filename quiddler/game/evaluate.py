@@ -11,9 +11,7 @@ small, and the machines that run many games at once have no core to spare.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 
 from ..cards import _CARD_INDEX, Card
 from ..solver import Solver
@@ -34,14 +32,14 @@ class HandScorer:
         self.wordlist = wordlist
         self.solver = Solver(wordlist)
         self.max_entries = max_entries
-        self._memo: dict[_Options, dict[bytes, Scores]] = {}  # per options, by the hand's cards
+        self._memo: dict[_Options, dict[int, Scores]] = {}  # per options, by the hand's cards
         self._entries = 0
 
     def scores(self, hands: Sequence[Sequence[Card]], *, discard: bool, beat_longest: int | None = None,
                beat_words: int | None = None, bonus: int = 10) -> list[Scores]:  # fmt: skip
         """Scores of ``hands`` in order; every hand not in the memo is
         scored in one batch."""
-        keys = list(map(_sorted_indices, hands))
+        keys = list(map(_key, hands))
         return self._scored(keys, hands.__getitem__, discard, beat_longest, beat_words, bonus)
 
     def scores_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card], *, discard: bool,
@@ -50,13 +48,12 @@ class HandScorer:
         """:meth:`scores` of ``base + [card]`` for each base, for each card
         of ``extra`` (base by base): a decision's hands are a few bases
         (the hand, each kept hand) plus each card a draw may bring.  Each
-        key is its base's key with the card's index put in place, and a hand
-        is built only if the memo lacks it."""
-        indices = list(map(_CARD_INDEX.__getitem__, extra))
+        key is its base's key plus the card's count (one addition), and a
+        hand is built only if the memo lacks it."""
+        counts = list(map(_COUNT_OF.__getitem__, extra))
         keys = []
         for base in bases:
-            key = _sorted_indices(base)
-            keys += [key[:at] + _BYTE[i] + key[at:] for i, at in zip(indices, map(partial(bisect_right, key), indices))]
+            keys += map(_key(base).__add__, counts)
         width = len(extra)
 
         def hand(i: int) -> list[Card]:
@@ -64,7 +61,7 @@ class HandScorer:
 
         return self._scored(keys, hand, discard, beat_longest, beat_words, bonus)
 
-    def _scored(self, keys: list[bytes], hand: Callable[[int], Sequence[Card]], discard: bool,
+    def _scored(self, keys: list[int], hand: Callable[[int], Sequence[Card]], discard: bool,
                 beat_longest: int | None, beat_words: int | None, bonus: int) -> list[Scores]:  # fmt: skip
         """The scores of the hands with these memo keys (``hand(i)`` is the
         hand of ``keys[i]``): those not in the memo are scored in one batch."""
@@ -90,12 +87,17 @@ class HandScorer:
         return self.scores([hand], discard=discard)[0]
 
 
-def _sorted_indices(hand: Iterable[Card]) -> bytes:
-    """A hand's memo key: its cards' indices (each under 256), sorted, as bytes."""
-    return bytes(sorted(map(_CARD_INDEX.__getitem__, hand)))  # a dict lookup: cheaper than the property
+#: Each card as a one in its face's byte of an int (the face's index picks the byte).
+_COUNT_OF = {card: 1 << (8 * index) for card, index in _CARD_INDEX.items()}
 
 
-_BYTE = [bytes((i,)) for i in range(256)]  # each index as a one-byte key piece
+def _key(hand: Iterable[Card]) -> int:
+    """A hand's memo key, order-free: how many of each face it holds, a byte
+    per face, summed at C speed (a hand of the game's cards holds at most 12
+    of a face; the kernel solves at most 20 cards).  Adding a card to a hand
+    adds its count to the key."""
+    return sum(map(_COUNT_OF.__getitem__, hand))
+
 
 _SHARED: dict[Scores, Scores] = {}
 
@@ -103,12 +105,11 @@ _SHARED: dict[Scores, Scores] = {}
 def _shared(scores: Scores) -> Scores:
     """One tuple per distinct pair of scores (a few hundred of them).
 
-    Why bytes keys and shared values: the memo holds up to ``max_entries``
+    Why int keys and shared values: the memo holds up to ``max_entries``
     hands, and a new tuple per entry is an object the garbage collector
     tracks.  Hundreds of thousands of them made its full collections long,
-    each landing on whichever decision came next; bytes
-    are never tracked, and a dict holding only untracked objects is not
-    traversed at all."""
+    each landing on whichever decision came next; ints are never tracked,
+    and a dict holding only untracked objects is not traversed at all."""
     return _SHARED.setdefault(scores, scores)
 
 
