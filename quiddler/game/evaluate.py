@@ -51,7 +51,7 @@ class HandScorer:
         key is its base's key plus the card's count (one addition), and a
         hand is built only if the memo lacks it."""
         counts = list(map(_COUNT_OF.__getitem__, extra))
-        keys = []
+        keys: list[int] = []
         for base in bases:
             keys += map(_key(base).__add__, counts)
         width = len(extra)
