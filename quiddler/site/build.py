@@ -101,10 +101,14 @@ def site_index(front_index: str) -> str:
     ours), the switch to the worker transport, and the note that a table
     with friends needs the server."""
     text = re.sub(r'(href|src)="/static/', r'\1="static/', front_index)
-    head = (
-        '  <meta http-equiv="Content-Security-Policy" content="default-src \'self\'; script-src \'self\'; '
+    # The policy governs only what the page loads after it: it goes right after the charset,
+    # before the front end's own stylesheet and script.
+    policy = (
+        '\n  <meta http-equiv="Content-Security-Policy" content="default-src \'self\'; script-src \'self\'; '
         "style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
-        "base-uri 'none'; form-action 'self'\">\n"
+        "base-uri 'none'; form-action 'self'\">"
+    )
+    head = (
         '  <meta name="quiddler-transport" content="worker">\n'
         '  <script src="static/engine-early.js"></script>\n'
         '  <link rel="stylesheet" href="static/site.css">\n'
@@ -117,8 +121,10 @@ def site_index(front_index: str) -> str:
         '<a href="solver.html">The solver</a>.</p>\n'
         "  </footer>\n"
     )
-    if "</head>" not in text or "</body>" not in text:
-        raise SiteError("the front end's index.html has no </head> or </body>: cannot make the site's page")
+    charset = '<meta charset="utf-8">'
+    if "</head>" not in text or "</body>" not in text or charset not in text:
+        raise SiteError("the front end's index.html has no </head>, </body> or charset: cannot make the site's page")
+    text = text.replace(charset, charset + policy, 1)
     return text.replace("</head>", head + "</head>", 1).replace("</body>", foot + "</body>", 1)
 
 

@@ -145,3 +145,15 @@ def test_without_npm_or_a_runtime_the_command_says_how_to_get_one(tmp_path: Path
 @pytest.mark.parametrize("args", [[], ["a", "b"]])
 def test_the_folder_is_one_argument(args: list[str]) -> None:
     assert run(*args).exit_code == 2
+
+
+def test_the_pages_security_policy_comes_before_everything_it_governs(built_site: Path) -> None:
+    """A policy given in a meta element covers only what the page loads after
+    it: in each page it comes before any script, stylesheet or other load."""
+    for name in ("index.html", "solver.html"):
+        page = (built_site / name).read_text()
+        policy = page.index('<meta http-equiv="Content-Security-Policy"')
+        head = page[: page.index("</head>")]
+        loads = [head.find(tag) for tag in ("<script", "<link", "<style", "<base")]
+        assert all(at == -1 or policy < at for at in loads), (name, head)
+        assert policy < page.index("<title>") and page.index('<meta charset="utf-8">') < policy
