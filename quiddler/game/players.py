@@ -109,10 +109,6 @@ def solve_cards(cards: tuple[Card, ...] | list[Card], wordlist: WordList, *, dis
     return _solve(tuple(sorted(cards, key=_CARD_ORDER)), discard, wordlist, beat_longest, beat_words, bonus)
 
 
-def _final_value(play: Play, view: PlayerView) -> int:
-    return _final_valuer(view)(play)
-
-
 def _final_valuer(view: PlayerView) -> Callable[[Play], int]:
     """A final-turn play's value in ``view``: its card score plus the bonuses
     it takes from what the others laid down (the view read once)."""

@@ -208,7 +208,7 @@ def test_custom_round_sizes() -> None:
 
 def test_greedy_takes_the_discard_to_go_out_and_discards_the_least_useful_card() -> None:
     from quiddler.game import GreedyPlayer
-    from quiddler.game.players import _final_value, best_final_play
+    from quiddler.game.players import _final_valuer, best_final_play
 
     game = Game(2, seed=21)
     rig(game, 1, "c,a,z", top="t")
@@ -226,7 +226,7 @@ def test_greedy_takes_the_discard_to_go_out_and_discards_the_least_useful_card()
     view = game.view(0)
     plain = solve(view.hand, discard=True).best
     chosen = best_final_play(view.hand, view)
-    assert _final_value(chosen, view) >= _final_value(plain, view)
+    assert _final_valuer(view)(chosen) >= _final_valuer(view)(plain)
     assert game.is_legal(greedy.choose_lay_down(view))
     assert view.laid_down[1][0].text == "act" and view.others_best() == (3, 1)
     assert view.seen[-1] == Card("z") and view.final_turn and not view.may_go_out

@@ -17,7 +17,7 @@ from quiddler.game.plans import next_action
 from quiddler.game.players import (
     TARGET_BONUS,
     _final_draw_takes,
-    _final_value,
+    _final_valuer,
     best_final_play,
     solve_cards,
     solve_hand,
@@ -57,7 +57,7 @@ def every_solve_best(cards: list[Card], view: PlayerView, discard: bool) -> Play
     if longest_bonus and most_bonus:
         plays.append(solve_hand(cards, view, discard=discard, beat_longest=longest, beat_words=count,
                                 bonus=TARGET_BONUS).best)  # fmt: skip
-    return max(plays, key=lambda p: _final_value(p, view))
+    return max(plays, key=lambda p: _final_valuer(view)(p))
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -70,8 +70,8 @@ def test_final_turns_decide_as_with_every_solve(rules: Rules, players: int) -> N
             if view.discard_top is None:
                 continue
             top = view.discard_top
-            taking = _final_value(every_solve_best(hand + [top], view, True), view)
-            keeping = _final_value(every_solve_best(hand, view, False), view)
+            taking = _final_valuer(view)(every_solve_best(hand + [top], view, True))
+            keeping = _final_valuer(view)(every_solve_best(hand, view, False))
             assert _final_draw_takes(hand, top, view) == (taking > keeping)
             checked["draw"] += 1
         else:
