@@ -37,22 +37,7 @@ from ._backends import (
     get_backend,
     needed_memo,
 )
-from .types import (
-    _SET_BONUS,
-    _SET_CARDS,
-    _SET_DISCARD,
-    _SET_GO_OUT,
-    _SET_PLAYS,
-    _SET_REQUIRED,
-    _SET_UNUSED,
-    _SET_WORDS,
-    Play,
-    Solution,
-    Word,
-    _new,
-    make_play,
-    make_solution,
-)
+from .types import Play, Solution, Word, _new, _PlayDraft, _SolutionDraft, make_play, make_solution
 
 __all__ = ["DEFAULT_MAX_MEMORY_MB", "MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "MEMORY_ENV", "NO_GO_OUT", "Solver",
            "find_words", "max_memory_bytes", "score_counts", "score_many", "search_size", "solve", "solve_many",
@@ -84,6 +69,7 @@ _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
 _CARD_ORDER_OF = {card: card.index for card in _KERNEL_CARDS}.__getitem__
 # Each card's kernel face as int64 bytes, for the compiled backend's solve_hand.
 _FACE_BYTES = {card: array("q", [k]).tobytes() for card, k in _KERNEL_INDEX.items()}
+_FACE_BYTES_OF = _FACE_BYTES.__getitem__
 _CARD_POINTS = {card: card.points for card in _KERNEL_CARDS}
 _CARD_OF_FACE = {card.face: card for card in _KERNEL_CARDS}
 _FACE_POINTS = {card.face: card.points for card in _KERNEL_CARDS}
@@ -116,6 +102,10 @@ _OUT_LEFTOVERS = K.OUT_LEFTOVERS
 #: The defaults of ``top`` and ``bonus``: :meth:`Solver.solve` takes its quick
 #: path when they are these very objects (CPython keeps one object per small int).
 _TOP, _BONUS = 1, 10
+#: A play block's discard as a card: the kernel face's card, or None for the
+#: kernel's NO_DISCARD (-1, the last item).
+_CARD_OR_NONE = (*_KERNEL_CARDS, None)
+assert K.NO_DISCARD == -1 and len(_CARD_OR_NONE) == len(_KERNEL_CARDS) + 1
 _PLAY_ORDER = itemgetter(0)
 _WORD = itemgetter(1)
 
@@ -158,7 +148,7 @@ class Solver:
         at least 1.
     """
 
-    __slots__ = ("_auto", "_engine", "_follows_environment", "_orders", "_trie", "_words", "backend",
+    __slots__ = ("_auto", "_engine", "_follows_environment", "_orders", "_trie", "_word_of", "_words", "backend",
                  "max_memory_bytes", "wordlist")
 
     def __init__(self, wordlist: WordList | None = None, backend: str = "auto") -> None:
@@ -180,6 +170,7 @@ class Solver:
         # The words named so far for this trie, shared by every Solver on it:
         # each word once, by rank, and each one's order among a play's words.
         self._words, self._orders = _names(self._trie)
+        self._word_of = self._words.__getitem__
 
     def __repr__(self) -> str:
         return f"Solver(wordlist={self.wordlist.name!r}, backend={self.backend!r})"
@@ -483,8 +474,7 @@ class Solver:
             engine = self._current()
         try:
             if type(engine) is NumbaBackend:  # the kernel counts the faces; the blocks start at JOB_OUT
-                out = engine.solve_hand(self._trie, hand, _FACE_BYTES.__getitem__, _PLAIN_PARAMS[discard],
-                                        _ROOMY[len(hand)])  # fmt: skip
+                out = engine.solve_hand(self._trie, hand, _FACE_BYTES_OF, _PLAIN_PARAMS[discard], _ROOMY[len(hand)])
                 ob = JOB_OUT
             else:
                 counts = _NO_COUNTS[:]
@@ -500,38 +490,32 @@ class Solver:
             go_out = None
         else:
             go_out = self._plain_play(out, ob + OUT_BLOCK)
-        solution: Solution = _new(Solution)
-        _SET_CARDS(solution, hand)
-        _SET_REQUIRED(solution, discard)
-        _SET_PLAYS(solution, (best,))
-        _SET_GO_OUT(solution, go_out)
-        return solution
+        solution = _new(_SolutionDraft)  # make_solution, written out
+        solution.cards = hand
+        solution.discard_required = discard
+        solution.plays = (best,)
+        solution.best_go_out = go_out
+        solution.__class__ = Solution
+        return solution  # type: ignore[no-any-return]
 
     def _plain_play(self, out: Sequence[int], ob: int) -> Play:
         """:meth:`_play_from` of a solve without bonus targets (its bonus is 0),
         the usual play's steps only: named words, no tie, no leftover or one."""
+        left = out[ob + _OUT_LEFT]
+        if out[ob + _OUT_TIES] or left > 1:
+            return self._play_from(out, ob, False)
         start = ob + _OUT_HEAD
         try:
-            words = tuple(map(self._words.__getitem__, out[start : start + out[ob + _OUT_WORDS]]))
+            words = tuple(map(self._word_of, out[start : start + out[ob + _OUT_WORDS]]))
         except KeyError:  # a word not named yet
             return self._play_from(out, ob, False)
-        if out[ob + _OUT_TIES]:
-            return self._play_from(out, ob, False)
-        left = out[ob + _OUT_LEFT]
-        play: Play = _new(Play)
-        _SET_WORDS(play, words)
-        if left == 0:
-            _SET_UNUSED(play, ())
-        elif left == 1:
-            _SET_UNUSED(play, (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],))
-        else:
-            start = ob + _OUT_LEFTOVERS
-            _SET_UNUSED(play, tuple(sorted(map(_KERNEL_CARDS.__getitem__, out[start : start + left]),
-                                           key=_CARD_ORDER_OF)))  # fmt: skip
-        discard = out[ob]
-        _SET_DISCARD(play, _KERNEL_CARDS[discard] if discard >= 0 else None)
-        _SET_BONUS(play, 0)
-        return play
+        play = _new(_PlayDraft)  # make_play, written out
+        play.words = words
+        play.unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],) if left else ()
+        play.discard = _CARD_OR_NONE[out[ob]]
+        play.bonus = 0
+        play.__class__ = Play
+        return play  # type: ignore[no-any-return]
 
     def _best_plays(self, out: Sequence[int], targets: bool) -> tuple[Play, Play | None]:
         """The best play and the best going-out play from ``solve_counts``' two
