@@ -16,7 +16,7 @@ import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
-from operator import index, itemgetter
+from operator import attrgetter, index, itemgetter
 from typing import Any
 
 from ..cards import Card, parse_hand
@@ -108,6 +108,9 @@ _CARD_OR_NONE = (*_KERNEL_CARDS, None)
 assert K.NO_DISCARD == -1 and len(_CARD_OR_NONE) == len(_KERNEL_CARDS) + 1
 _PLAY_ORDER = itemgetter(0)
 _WORD = itemgetter(1)
+_TEXT = attrgetter("text")
+_PARAM_NEED_WORDS, _PARAM_LONG_TARGET, _PARAM_LONG_AFTER = K.PARAM_NEED_WORDS, K.PARAM_LONG_TARGET, K.PARAM_LONG_AFTER
+_PARAM_WORD_BONUS, _PARAM_LONG_BONUS = K.PARAM_WORD_BONUS, K.PARAM_LONG_BONUS
 
 
 class Solver:
@@ -200,8 +203,11 @@ class Solver:
         :raises ArgumentTypeError: An option has the wrong type.
         :raises InvalidArgumentError: An option is out of range.
         """
-        if top is _TOP and beat_longest is None and beat_words is None and bonus is _BONUS:
-            solution = self._plain(cards, discard)
+        if top is _TOP:
+            if beat_longest is None and beat_words is None and bonus is _BONUS:
+                solution = self._plain(cards, discard)
+            else:
+                solution = self._aimed(cards, discard, beat_longest, beat_words, bonus)
             if solution is not None:
                 return solution
         hand, counts = _hand_and_counts(cards)
@@ -223,11 +229,11 @@ class Solver:
         if engine is self._auto:
             engine = self._current()
         out = engine.solve_counts(self._trie, counts, params, memo_size)
-        best, best_go_out = self._best_plays(out, targets)
+        best, best_go_out = self._best_plays(out, 0, params)
         if top == 1:
             return make_solution(hand, discard, (best,), best_go_out)
         out, count = self._top_blocks(engine, counts, params, memo_size, top)
-        ranked = [self._play_from(out, i * OUT_BLOCK, targets) for i in range(count)]
+        ranked = [self._play_from(out, i * OUT_BLOCK, params) for i in range(count)]
         # The best play leads; where equally good plays tie, the order among
         # them is the enumeration's, so put the solver's choice first.
         plays = (best,) + tuple(play for play in ranked if play != best)[: top - 1]
@@ -307,12 +313,12 @@ class Solver:
             if batch is None:
                 solutions += [self.solve(hand, **options) for hand in chunk]  # type: ignore[arg-type]
                 continue
-            out, status, targets = batch
+            out, status, params = batch
             for i, hand in enumerate(chunk):
                 if status[i] < 0:  # more words than the batch buffers hold: solve alone
                     solutions.append(self._compiled_twin().solve(hand, **options))  # type: ignore[arg-type]
                     continue
-                best, go_out = self._best_plays(out[i].tolist(), targets)
+                best, go_out = self._best_plays(out[i].tolist(), 0, params)
                 solutions.append(make_solution(hand, discard, (best,), go_out))
         return solutions
 
@@ -503,12 +509,12 @@ class Solver:
         the usual play's steps only: named words, no tie, no leftover or one."""
         left = out[ob + _OUT_LEFT]
         if out[ob + _OUT_TIES] or left > 1:
-            return self._play_from(out, ob, False)
+            return self._play_from(out, ob, _PLAIN_PARAMS[0])
         start = ob + _OUT_HEAD
         try:
             words = tuple(map(self._word_of, out[start : start + out[ob + _OUT_WORDS]]))
         except KeyError:  # a word not named yet
-            return self._play_from(out, ob, False)
+            return self._play_from(out, ob, _PLAIN_PARAMS[0])
         play = _new(_PlayDraft)  # make_play, written out
         play.words = words
         play.unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],) if left else ()
@@ -517,56 +523,117 @@ class Solver:
         play.__class__ = Play
         return play  # type: ignore[no-any-return]
 
-    def _best_plays(self, out: Sequence[int], targets: bool) -> tuple[Play, Play | None]:
-        """The best play and the best going-out play from ``solve_counts``' two
-        blocks; ``targets``: whether the solve had bonus targets."""
-        best = self._play_from(out, 0, targets)
-        if out[_OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
-            return best, best
-        if out[OUT_BLOCK + _OUT_KEY] < 0:
-            return best, None
-        return best, self._play_from(out, OUT_BLOCK, targets)
-
-    def _play_from(self, out: Sequence[int], ob: int, targets: bool) -> Play:
-        """The Play a kernel wrote to the block of ``out`` at ``ob``: its words
-        as ranks, in the order a play shows them but for ties on points and
-        letters (flagged at ``[OUT_TIES]``: those go by text), its discard and
-        leftovers as kernel faces.  Without bonus targets the bonus is 0 (the
-        kernel's score is the cards'); with them it is the kernel's score less
-        the cards'."""
-        start = ob + _OUT_HEAD
-        ranks = out[start : start + out[ob + _OUT_WORDS]]
+    def _aimed(self, cards: object, discard: object, beat_longest: object, beat_words: object,
+               bonus: object) -> Solution | None:  # fmt: skip
+        """:meth:`solve` with bonus targets, ``top`` its default, or None for
+        anything but the usual such call (the plain path then checks it, with
+        its errors): a tuple or list of 1 to :data:`_ROOMY_CARDS` cards,
+        ``discard`` True or False, each target None or an int of at least 0
+        and ``bonus`` an int of 0 to :data:`MAX_BONUS` (a computer player's
+        final turn).  The memo room is the table's for the hand's size times
+        the targets' states, more than an exact count of the faces would give
+        (spare room changes nothing): what it costs a memory bound to allow
+        is checked only when it is over the least bound one can set."""
+        if type(cards) is tuple:
+            hand = cards
+        elif type(cards) is list:
+            hand = tuple(cards)
+        else:
+            return None
+        size = len(hand)
+        if not 0 < size <= _ROOMY_CARDS or (discard is not True and discard is not False):
+            return None
+        if beat_longest is None:
+            long_target, long_after = 0, _NO_TARGET
+        elif type(beat_longest) is int and beat_longest >= 0:
+            long_target, long_after = 1, min(beat_longest, _NO_TARGET)
+        else:
+            return None
+        if beat_words is None:
+            need_words = 0
+        elif type(beat_words) is int and beat_words >= 0:
+            # A word target no play can reach is dropped, as _params does.
+            need_words = beat_words + 1 if beat_words + 1 <= (size - discard) // 2 else 0
+        else:
+            return None
+        if type(bonus) is not int or not 0 <= bonus <= MAX_BONUS:
+            return None
+        params = (int(discard), need_words, long_target, long_after, bonus, bonus)
+        memo_size = 1 + _MEMO_UNIT * (1 << size) * (need_words + 1) * (long_target + 1)
+        if 8 * memo_size > _LEAST_MEMORY_BOUND and (self._follows_environment or 8 * memo_size > self.max_memory_bytes):
+            return None  # the checked path sizes it exactly, and refuses it if it must
+        engine = self._engine
+        if engine is self._auto:
+            engine = self._current()
         try:
-            words = tuple(map(self._words.__getitem__, ranks))
+            if type(engine) is NumbaBackend:  # the kernel counts the faces; the blocks start at JOB_OUT
+                out = engine.solve_hand(self._trie, hand, _FACE_BYTES_OF, params, memo_size)
+                ob = JOB_OUT
+            else:
+                counts = _NO_COUNTS[:]
+                for face in map(_KERNEL_INDEX.__getitem__, hand):
+                    counts[face] += 1
+                out, ob = engine.solve_counts(self._trie, counts, params, memo_size), 0
+        except (KeyError, TypeError):  # not all cards
+            return None
+        best, go_out = self._best_plays(out, ob, params)
+        return make_solution(hand, discard, (best,), go_out)
+
+    def _best_plays(self, out: Sequence[int], ob: int, params: Sequence[int]) -> tuple[Play, Play | None]:
+        """The best play and the best going-out play from the two blocks at
+        ``ob`` of a solve with the kernel parameters ``params``."""
+        best = self._play_from(out, ob, params)
+        if out[ob + _OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
+            return best, best
+        if out[ob + _OUT_BLOCK_KEY] < 0:
+            return best, None
+        return best, self._play_from(out, ob + OUT_BLOCK, params)
+
+    def _play_from(self, out: Sequence[int], ob: int, params: Sequence[int]) -> Play:
+        """The Play a kernel wrote to the block of ``out`` at ``ob`` in a solve
+        with the kernel parameters ``params``: its words as ranks, in the
+        order a play shows them but for ties on points and letters (flagged
+        at ``[OUT_TIES]``: those go by text), its discard and leftovers as
+        kernel faces.  Its bonus is what the targets it meets add, as the
+        kernel counts them (more words than ``beat_words``: at least
+        ``need_words``; a word longer than ``long_after`` letters)."""
+        start = ob + _OUT_HEAD
+        count = out[ob + _OUT_WORDS]
+        ranks = out[start : start + count]
+        try:
+            words = tuple(map(self._word_of, ranks))
         except KeyError:  # a word this trie's Solvers have not named yet
             words = tuple([self._words.get(rank) or self._name(rank) for rank in ranks])
         if out[ob + _OUT_TIES]:  # words equal on points and letters (a few plays in a hundred): by text
             orders = self._orders.__getitem__
             words = tuple(map(_WORD, sorted(zip(map(orders, ranks), words), key=_PLAY_ORDER)))
         left = out[ob + _OUT_LEFT]
-        unused: tuple[Card, ...] = ()
-        if left:
-            start += _OUT_MAXC
+        if left == 0:
+            unused: tuple[Card, ...] = ()
+        elif left == 1:
+            unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],)
+        else:
+            start = ob + _OUT_LEFTOVERS
             unused = tuple(sorted(map(_KERNEL_CARDS.__getitem__, out[start : start + left]), key=_CARD_ORDER_OF))
         bonus = 0
-        if targets:
-            card_score = (sum(_POINTS_TOP - (self._orders[rank] >> _POINTS_SHIFT) for rank in ranks)
-                          - sum(map(_CARD_POINTS.__getitem__, unused)))  # fmt: skip
-            bonus = (out[ob + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET - card_score
-        discard = out[ob + _OUT_DISCARD]
-        return make_play(words, unused, _KERNEL_CARDS[discard] if discard >= 0 else None, bonus)
+        need_words = params[_PARAM_NEED_WORDS]
+        if need_words and count >= need_words:
+            bonus = params[_PARAM_WORD_BONUS]
+        if params[_PARAM_LONG_TARGET] and count and max(map(len, map(_TEXT, words))) > params[_PARAM_LONG_AFTER]:
+            bonus += params[_PARAM_LONG_BONUS]
+        return make_play(words, unused, _CARD_OR_NONE[out[ob + _OUT_DISCARD]], bonus)
 
     def _name(self, rank: int) -> Word:
         """Name the word of ``rank``: its multiset's alphabetically first spelling."""
         return _name(self._trie, rank, (self._words, self._orders))
 
     def _batches(self, hands: Iterable[Iterable[Card] | str], threads: int | None, options: dict[str, Any]
-                 ) -> Iterator[tuple[list[tuple[Card, ...]], tuple[Any, Any, bool] | None]]:  # fmt: skip
+                 ) -> Iterator[tuple[list[tuple[Card, ...]], tuple[Any, Any, Sequence[int]] | None]]:  # fmt: skip
         """The shared course of :meth:`solve_many` and :meth:`score_many`: every
         argument checked and every hand parsed and counted first (nothing is
         solved if one is bad), then the hands in order, in chunks, each with
-        the compiled batch's results (out, status, whether there are bonus
-        targets) or None (solve that chunk one by one).  Once the compiled
+        the compiled batch's results (out, status, the kernel parameters)
+        or None (solve that chunk one by one).  Once the compiled
         backend is ready, the rest goes to it in one batch."""
         if isinstance(hands, (str, Card)):
             raise ArgumentTypeError(f"hands must be an iterable of hands (a list of str, say), not one "
@@ -585,7 +652,7 @@ class Solver:
             matrix = np.bincount(rows + faces, minlength=len(hands) * FACE_SLOTS).reshape(len(hands), FACE_SLOTS)
             params = _PLAIN_PARAMS[options["discard"]]
             out, status = self._batch_counts(engine, matrix, params, _ROOMY[max(sizes)], threads)
-            yield [h if type(h) is tuple else tuple(h) for h in hands], (out, status, False)  # type: ignore[arg-type]
+            yield [h if type(h) is tuple else tuple(h) for h in hands], (out, status, params)  # type: ignore[arg-type]
             return
         parsed, counts = _parse_many(hands)
         params = _params(max((len(h) for h in parsed), default=1), options["discard"], options["beat_longest"],
@@ -604,7 +671,7 @@ class Solver:
                 rest = counts[start:]
                 matrix = np.frombuffer(b"".join(rest), dtype=np.int64).reshape(len(rest), FACE_SLOTS)
                 out, status = self._batch_counts(engine, matrix, params, max(sizes[start:]), threads)
-                yield parsed[start:], (out, status, targets)
+                yield parsed[start:], (out, status, params)
                 return
             yield parsed[start : start + PYTHON_CHUNK], None
             start += PYTHON_CHUNK
