@@ -395,16 +395,25 @@ class NumbaBackend:
             capacity *= 4
 
     def solve_batch(self, trie: CardTrie, counts: Any, params: Sequence[int], memo_size: int,
-                    threads: int) -> tuple[Any, Any]:  # fmt: skip
+                    threads: int, faces: Any = None) -> tuple[Any, Any]:  # fmt: skip
         """Solve every row of the int64 matrix ``counts`` on ``threads``
         threads (hands dealt round-robin; the kernel releases the GIL).
         Returns (out, status): one row of two blocks per hand, and per hand
         the kernel's result (negative: more words than the work arrays
-        hold, solve that hand on its own)."""
+        hold, solve that hand on its own).  ``faces`` instead of ``counts``
+        (None then): a matrix of ``k`` kernel faces per hand, ``k`` under
+        ``FACE_SLOTS``, which the kernel counts, as for :meth:`solve_hand`
+        (hands of one size, from the solver's quick path: no count matrix
+        to make and copy)."""
         np = self._np
         edges, ranks = self.trie_arrays(trie)
-        jobs = np.zeros((len(counts), K.JOB_WIDTH), dtype=np.int64)
-        jobs[:, :FACE_SLOTS] = counts
+        if faces is None:
+            jobs = np.zeros((len(counts), K.JOB_WIDTH), dtype=np.int64)
+            jobs[:, :FACE_SLOTS] = counts
+        else:
+            jobs = np.zeros((len(faces), K.JOB_WIDTH), dtype=np.int64)
+            jobs[:, : faces.shape[1]] = faces
+            jobs[:, FACE_SLOTS - 1] = -faces.shape[1]
         jobs[:, FACE_SLOTS : K.JOB_STATUS] = params
         threads = max(1, min(threads, len(jobs)))
         if threads == 1:

@@ -319,7 +319,7 @@ class Solver:
                     solutions.append(self._compiled_twin().solve(hand, **options))  # type: ignore[arg-type]
                     continue
                 best, go_out = self._best_plays(out[i].tolist(), 0, params)
-                solutions.append(make_solution(hand, discard, (best,), go_out))
+                solutions.append(make_solution(tuple(hand), discard, (best,), go_out))
         return solutions
 
     def score_many(self, hands: Iterable[Iterable[Card] | str], *, discard: bool = False,
@@ -352,15 +352,19 @@ class Solver:
             if batch is None:
                 result += [_scores_of(self.solve(hand, **options)) for hand in chunk]  # type: ignore[arg-type]
                 continue
+
             out, status, _ = batch
             scores = ((out[:, _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
-            go_out = ((out[:, OUT_BLOCK + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
-            can = (out[:, OUT_BLOCK + _OUT_KEY] >= 0).tolist()
-            for i, hand in enumerate(chunk):
-                if status[i] < 0:  # more words than the batch buffers hold: solve alone
-                    result.append(_scores_of(self._compiled_twin().solve(hand, **options)))  # type: ignore[arg-type]
-                else:
-                    result.append((scores[i], go_out[i] if can[i] else None))
+            go_keys = out[:, _OUT_BLOCK_KEY]
+            # None where the hand cannot go out, put in at C speed (in an array of objects).
+            go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).astype(object)
+            go_out[go_keys < 0] = None
+            start = len(result)
+            result += zip(scores, go_out.tolist())
+            if status.min() < 0:  # more words than the batch buffers hold: solve those hands alone
+                for i, code in enumerate(status.tolist()):
+                    if code < 0:
+                        result[start + i] = _scores_of(self._compiled_twin().solve(chunk[i], **options))  # type: ignore[arg-type]
         return result
 
     def score_counts(self, counts: Any, *, discard: bool = False, threads: int | None = None) -> tuple[Any, Any]:
@@ -628,7 +632,7 @@ class Solver:
         return _name(self._trie, rank, (self._words, self._orders))
 
     def _batches(self, hands: Iterable[Iterable[Card] | str], threads: int | None, options: dict[str, Any]
-                 ) -> Iterator[tuple[list[tuple[Card, ...]], tuple[Any, Any, Sequence[int]] | None]]:  # fmt: skip
+                 ) -> Iterator[tuple[list[Any], tuple[Any, Any, Sequence[int]] | None]]:  # fmt: skip
         """The shared course of :meth:`solve_many` and :meth:`score_many`: every
         argument checked and every hand parsed and counted first (nothing is
         solved if one is bad), then the hands in order, in chunks, each with
@@ -648,11 +652,17 @@ class Solver:
             import numpy as np
 
             sizes, faces = quick
-            rows = np.repeat(np.arange(len(hands)), sizes) * FACE_SLOTS
-            matrix = np.bincount(rows + faces, minlength=len(hands) * FACE_SLOTS).reshape(len(hands), FACE_SLOTS)
             params = _PLAIN_PARAMS[options["discard"]]
-            out, status = self._batch_counts(engine, matrix, params, _ROOMY[max(sizes)], threads)
-            yield [h if type(h) is tuple else tuple(h) for h in hands], (out, status, params)  # type: ignore[arg-type]
+            low, high = min(sizes), max(sizes)
+            if low == high:  # hands of one size (nearly every batch of a player's): the kernel counts them
+                by_hand = np.frombuffer(faces, dtype=np.uint8).reshape(len(hands), high)
+                out, status = self._batch_counts(engine, None, params, _ROOMY[high], threads, by_hand)
+            else:
+                rows = np.repeat(np.arange(0, len(hands) * FACE_SLOTS, FACE_SLOTS), sizes)
+                cells = rows + np.frombuffer(faces, dtype=np.uint8)
+                matrix = np.bincount(cells, minlength=len(hands) * FACE_SLOTS).reshape(len(hands), FACE_SLOTS)
+                out, status = self._batch_counts(engine, matrix, params, _ROOMY[high], threads)
+            yield hands, (out, status, params)  # lists of cards too: solve_many makes its tuples
             return
         parsed, counts = _parse_many(hands)
         params = _params(max((len(h) for h in parsed), default=1), options["discard"], options["beat_longest"],
@@ -677,17 +687,18 @@ class Solver:
             start += PYTHON_CHUNK
 
     def _batch_counts(self, engine: NumbaBackend, counts: Any, params: Sequence[int], memo_size: int,
-                      threads: int | None) -> tuple[Any, Any]:  # fmt: skip
+                      threads: int | None, faces: Any = None) -> tuple[Any, Any]:  # fmt: skip
         """(out, status) of the compiled batch over the int64 face-count matrix
-        ``counts``, with memo room ``memo_size`` (enough for its largest
-        search).  A hand whose status is negative overflowed the batch
-        buffers and must be solved on its own."""
+        ``counts`` (or the hands' ``faces``: see ``NumbaBackend.solve_batch``),
+        with memo room ``memo_size`` (enough for its largest search).  A hand
+        whose status is negative overflowed the batch buffers and must be
+        solved on its own."""
         if threads is None:
             threads = usable_cores()
         # Each thread has its own memo: huge hands (a 20-card memo can take
         # tens of MB) get fewer threads.
         threads = min(threads, max(1, BATCH_MEMO_BYTES // (8 * memo_size)))
-        return engine.solve_batch(self._trie, counts, params, memo_size, threads)
+        return engine.solve_batch(self._trie, counts, params, memo_size, threads, faces)
 
 
 # -- the module-level functions: one call each, over a default Solver ---------------------
@@ -1025,11 +1036,11 @@ def _check_size(hand: Sequence[Card]) -> None:
 _SEQUENCES = {tuple, list}
 
 
-def _game_sized(hands: list[Any], options: dict[str, Any]) -> tuple[list[int], list[int]] | None:
-    """Each hand's size and every hand's kernel faces, in order, found at C
-    speed, for a batch without bonus targets of tuples or lists of 1 to
-    :data:`_ROOMY_CARDS` cards; None for anything else (the plain path
-    parses it, with its errors)."""
+def _game_sized(hands: list[Any], options: dict[str, Any]) -> tuple[list[int], bytes] | None:
+    """Each hand's size and every hand's kernel faces, in order, one byte
+    each, found at C speed, for a batch without bonus targets of tuples or
+    lists of 1 to :data:`_ROOMY_CARDS` cards; None for anything else (the
+    plain path parses it, with its errors)."""
     plain = options["beat_longest"] is None and options["beat_words"] is None and type(options["bonus"]) is int
     if not (hands and plain and options["bonus"] == 10 and set(map(type, hands)) <= _SEQUENCES):
         return None
@@ -1037,7 +1048,7 @@ def _game_sized(hands: list[Any], options: dict[str, Any]) -> tuple[list[int], l
     if min(sizes) < 1 or max(sizes) > _ROOMY_CARDS:
         return None
     try:
-        return sizes, list(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(hands)))
+        return sizes, bytes(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(hands)))
     except (KeyError, TypeError):  # not all cards
         return None
 
