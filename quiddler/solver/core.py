@@ -477,24 +477,41 @@ class Solver:
             hand = tuple(cards)
         else:
             return None
-        if not 0 < len(hand) <= _ROOMY_CARDS or (discard is not True and discard is not False):
+        size = len(hand)
+        if not 0 < size <= _ROOMY_CARDS or (discard is not True and discard is not False):
             return None
         engine = self._engine
         if engine is self._auto:
             engine = self._current()
         try:
             if type(engine) is NumbaBackend:  # the kernel counts the faces; the blocks start at JOB_OUT
-                out = engine.solve_hand(self._trie, hand, _FACE_BYTES_OF, _PLAIN_PARAMS[discard], _ROOMY[len(hand)])
+                out = engine.solve_hand(self._trie, hand, _FACE_BYTES_OF, _PLAIN_PARAMS[discard], _ROOMY[size])
                 ob = JOB_OUT
             else:
                 counts = _NO_COUNTS[:]
                 for face in map(_KERNEL_INDEX.__getitem__, hand):
                     counts[face] += 1
-                out, ob = engine.solve_counts(self._trie, counts, _PLAIN_PARAMS[discard], _ROOMY[len(hand)]), 0
+                out, ob = engine.solve_counts(self._trie, counts, _PLAIN_PARAMS[discard], _ROOMY[size]), 0
         except (KeyError, TypeError):  # not all cards
             return None
-        best = self._plain_play(out, ob)
-        if out[ob + _OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
+        # The best play: _plain_play written out (a call less on every solve: about 0.2 us in place, 2%).
+        left = out[ob + _OUT_LEFT]
+        if out[ob + _OUT_TIES] or left > 1:
+            best = self._play_from(out, ob, _PLAIN_PARAMS[0])
+        else:
+            start = ob + _OUT_HEAD
+            try:
+                words = tuple(map(self._word_of, out[start : start + out[ob + _OUT_WORDS]]))
+            except KeyError:  # a word not named yet
+                best = self._play_from(out, ob, _PLAIN_PARAMS[0])
+            else:
+                best = _new(_PlayDraft)
+                best.words = words
+                best.unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],) if left else ()
+                best.discard = _CARD_OR_NONE[out[ob]]
+                best.bonus = 0
+                best.__class__ = Play
+        if left == 0:  # no card left over: the kernel copied this play to the going-out block
             go_out: Play | None = best
         elif out[ob + _OUT_BLOCK_KEY] < 0:
             go_out = None
