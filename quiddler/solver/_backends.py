@@ -284,7 +284,7 @@ class NumbaBackend:
         as much as the rest of its Python.)
 
         :meth:`_ready` and :meth:`_run` are written out here: this is every
-        solve's path, and two method calls are a tenth of its Python."""
+        quick solve's path, and two method calls are a fair part of its Python."""
         solo: _Solo | None
         try:
             solo = self._local.solo
