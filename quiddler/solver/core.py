@@ -563,23 +563,14 @@ class Solver:
         size = len(hand)
         if not 0 < size <= _ROOMY_CARDS or (discard is not True and discard is not False):
             return None
-        if beat_longest is None:
-            long_target, long_after = 0, _NO_TARGET
-        elif type(beat_longest) is int and beat_longest >= 0:
-            long_target, long_after = 1, min(beat_longest, _NO_TARGET)
-        else:
+        if beat_longest is not None and (type(beat_longest) is not int or beat_longest < 0):
             return None
-        if beat_words is None:
-            need_words = 0
-        elif type(beat_words) is int and beat_words >= 0:
-            # A word target no play can reach is dropped, as _params does.
-            need_words = beat_words + 1 if beat_words + 1 <= (size - discard) // 2 else 0
-        else:
+        if beat_words is not None and (type(beat_words) is not int or beat_words < 0):
             return None
         if type(bonus) is not int or not 0 <= bonus <= MAX_BONUS:
             return None
-        params = (int(discard), need_words, long_target, long_after, bonus, bonus)
-        memo_size = 1 + _MEMO_UNIT * (1 << size) * (need_words + 1) * (long_target + 1)
+        params = _packed(size, discard, beat_longest, beat_words, bonus)
+        memo_size = 1 + _MEMO_UNIT * (1 << size) * (params[1] + 1) * (params[2] + 1)
         if 8 * memo_size > _LEAST_MEMORY_BOUND and (self._follows_environment or 8 * memo_size > self.max_memory_bytes):
             return None  # the checked path sizes it exactly, and refuses it if it must
         engine = self._engine
@@ -1145,6 +1136,12 @@ def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
     if beat_words is not None:
         beat_words = _integer("beat_words", beat_words, 0)
     bonus = _integer("bonus", bonus, 0, MAX_BONUS)
+    return _packed(ncards, discard, beat_longest, beat_words, bonus)
+
+
+def _packed(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None,
+            bonus: int) -> tuple[int, ...]:  # fmt: skip
+    """The kernels' parameters of options already checked."""
     playable = ncards - (1 if discard else 0)
     # A word target no play can reach is dropped, so the memo stays small.
     need_words = beat_words + 1 if beat_words is not None and beat_words + 1 <= playable // 2 else 0
