@@ -3,7 +3,9 @@ run: the compiled kernel (through the backend), the module-level ``solve()``
 and a prepared ``Solver(backend="numba").solve()`` (in a tree from before the
 Solver, its ``solve()`` again), on 300 seeded discard-mode hands of 4, 6, 8
 and 11 cards; and ``solve(backend="python")``, the pure-Python backend, on
-the first 60 of them.
+the first 60 of them; then a computer player's other calls: a prepared
+solve of the 11-card hands with bonus targets (as a final turn asks), and
+``score_many`` of batches of 32 hands of one size on one thread (per hand).
 
 CPU time, not wall time: on this shared machine the other processes' load
 moves wall-time figures by more than the differences sought.  Each tree runs
@@ -82,6 +84,29 @@ for size in (4, 6, 8, 11):
     out[f"solve_over_kernel_{size}"] = out[f"solve_{size}_cpu_us"] / out[f"kernel_{size}_cpu_us"]
     # The pure-Python backend (a one-shot solve's, the browser's): fewer hands, it is slower.
     out[f"python_solve_{size}_cpu_us"] = per_call(lambda hand: solve(hand, discard=True, backend="python"), hands[:60])
+# A computer player's other calls: a final turn's solve with bonus targets (tuples of cards,
+# the options as the players give them), and its decisions' batches of hands of one size
+# scored on one thread (per hand).
+try:
+    from quiddler import Solver
+    players = Solver(backend="numba")
+    players.solve(hands[0], discard=True)
+except ImportError:  # a tree from before the Solver
+    players = None
+if players is not None:
+    targets = ((5, None), (None, 2), (4, 3))
+    finals = [(tuple(hand), targets[i % 3]) for i, hand in enumerate(hands)]  # the 11-card hands
+    def final(item):
+        hand, (longest, words) = item
+        players.solve(hand, discard=True, beat_longest=longest, beat_words=words, bonus=10000)
+    batches = [[tuple(rng.sample(deck, size)) for _ in range(32)] for size in (5, 8, 9) for _ in range(10)]
+    def batch(hands):
+        players.score_many(hands, discard=True, threads=1)
+    for item in finals[:50]:
+        final(item)
+    best = interleaved({"targets_solve_11_cpu_us": (final, finals), "score_many_per_hand_cpu_us": (batch, batches)})
+    out["targets_solve_11_cpu_us"] = best["targets_solve_11_cpu_us"]
+    out["score_many_per_hand_cpu_us"] = best["score_many_per_hand_cpu_us"] / 32
 print(json.dumps(out))
 """
 

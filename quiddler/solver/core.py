@@ -16,7 +16,7 @@ import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
-from operator import index, itemgetter
+from operator import attrgetter, index, itemgetter
 from typing import Any
 
 from ..cards import Card, parse_hand
@@ -37,22 +37,7 @@ from ._backends import (
     get_backend,
     needed_memo,
 )
-from .types import (
-    _SET_BONUS,
-    _SET_CARDS,
-    _SET_DISCARD,
-    _SET_GO_OUT,
-    _SET_PLAYS,
-    _SET_REQUIRED,
-    _SET_UNUSED,
-    _SET_WORDS,
-    Play,
-    Solution,
-    Word,
-    _new,
-    make_play,
-    make_solution,
-)
+from .types import Play, Solution, Word, _new, _PlayDraft, _SolutionDraft, make_play, make_solution
 
 __all__ = ["DEFAULT_MAX_MEMORY_MB", "MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "MEMORY_ENV", "NO_GO_OUT", "Solver",
            "find_words", "max_memory_bytes", "score_counts", "score_many", "search_size", "solve", "solve_many",
@@ -84,7 +69,7 @@ _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
 _CARD_ORDER_OF = {card: card.index for card in _KERNEL_CARDS}.__getitem__
 # Each card's kernel face as int64 bytes, for the compiled backend's solve_hand.
 _FACE_BYTES = {card: array("q", [k]).tobytes() for card, k in _KERNEL_INDEX.items()}
-_CARD_POINTS = {card: card.points for card in _KERNEL_CARDS}
+_FACE_BYTES_OF = _FACE_BYTES.__getitem__
 _CARD_OF_FACE = {card.face: card for card in _KERNEL_CARDS}
 _FACE_POINTS = {card.face: card.points for card in _KERNEL_CARDS}
 _NO_COUNTS = array("q", bytes(8 * FACE_SLOTS))
@@ -109,15 +94,22 @@ _FIRST_TOP = 64  # top=K starts with room for this many plays and grows while mo
 # The kernels' output layout (a play block's fields: see _kernels), as plain
 # globals (each ``K.NAME`` is a lookup more).
 _OUT_DISCARD, _OUT_WORDS, _OUT_LEFT, _OUT_KEY = K.OUT_DISCARD, K.OUT_WORDS, K.OUT_LEFT, K.OUT_KEY
-_OUT_HEAD, _OUT_TIES, _OUT_MAXC = K.OUT_HEAD, K.OUT_TIES, K.OUT_MAXC
+_OUT_HEAD, _OUT_TIES = K.OUT_HEAD, K.OUT_TIES
 _SCORE_SHIFT, _SCORE_OFFSET = K.SCORE_SHIFT, K.SCORE_OFFSET
 _OUT_BLOCK_KEY = OUT_BLOCK + _OUT_KEY
 _OUT_LEFTOVERS = K.OUT_LEFTOVERS
 #: The defaults of ``top`` and ``bonus``: :meth:`Solver.solve` takes its quick
 #: path when they are these very objects (CPython keeps one object per small int).
 _TOP, _BONUS = 1, 10
+#: A play block's discard as a card: the kernel face's card, or None for the
+#: kernel's NO_DISCARD (-1, the last item).
+_CARD_OR_NONE = (*_KERNEL_CARDS, None)
+assert K.NO_DISCARD == -1 and len(_CARD_OR_NONE) == len(_KERNEL_CARDS) + 1
 _PLAY_ORDER = itemgetter(0)
 _WORD = itemgetter(1)
+_TEXT = attrgetter("text")
+_PARAM_NEED_WORDS, _PARAM_LONG_TARGET, _PARAM_LONG_AFTER = K.PARAM_NEED_WORDS, K.PARAM_LONG_TARGET, K.PARAM_LONG_AFTER
+_PARAM_WORD_BONUS, _PARAM_LONG_BONUS = K.PARAM_WORD_BONUS, K.PARAM_LONG_BONUS
 
 
 class Solver:
@@ -158,7 +150,7 @@ class Solver:
         at least 1.
     """
 
-    __slots__ = ("_auto", "_engine", "_follows_environment", "_orders", "_trie", "_words", "backend",
+    __slots__ = ("_auto", "_engine", "_follows_environment", "_orders", "_trie", "_word_of", "_words", "backend",
                  "max_memory_bytes", "wordlist")
 
     def __init__(self, wordlist: WordList | None = None, backend: str = "auto") -> None:
@@ -180,6 +172,7 @@ class Solver:
         # The words named so far for this trie, shared by every Solver on it:
         # each word once, by rank, and each one's order among a play's words.
         self._words, self._orders = _names(self._trie)
+        self._word_of = self._words.__getitem__
 
     def __repr__(self) -> str:
         return f"Solver(wordlist={self.wordlist.name!r}, backend={self.backend!r})"
@@ -209,8 +202,11 @@ class Solver:
         :raises ArgumentTypeError: An option has the wrong type.
         :raises InvalidArgumentError: An option is out of range.
         """
-        if top is _TOP and beat_longest is None and beat_words is None and bonus is _BONUS:
-            solution = self._plain(cards, discard)
+        if top is _TOP:
+            if beat_longest is None and beat_words is None and bonus is _BONUS:
+                solution = self._plain(cards, discard)
+            else:
+                solution = self._aimed(cards, discard, beat_longest, beat_words, bonus)
             if solution is not None:
                 return solution
         hand, counts = _hand_and_counts(cards)
@@ -232,11 +228,11 @@ class Solver:
         if engine is self._auto:
             engine = self._current()
         out = engine.solve_counts(self._trie, counts, params, memo_size)
-        best, best_go_out = self._best_plays(out, targets)
+        best, best_go_out = self._best_plays(out, 0, params)
         if top == 1:
             return make_solution(hand, discard, (best,), best_go_out)
         out, count = self._top_blocks(engine, counts, params, memo_size, top)
-        ranked = [self._play_from(out, i * OUT_BLOCK, targets) for i in range(count)]
+        ranked = [self._play_from(out, i * OUT_BLOCK, params) for i in range(count)]
         # The best play leads; where equally good plays tie, the order among
         # them is the enumeration's, so put the solver's choice first.
         plays = (best,) + tuple(play for play in ranked if play != best)[: top - 1]
@@ -316,13 +312,13 @@ class Solver:
             if batch is None:
                 solutions += [self.solve(hand, **options) for hand in chunk]  # type: ignore[arg-type]
                 continue
-            out, status, targets = batch
+            out, status, params = batch
             for i, hand in enumerate(chunk):
                 if status[i] < 0:  # more words than the batch buffers hold: solve alone
                     solutions.append(self._compiled_twin().solve(hand, **options))  # type: ignore[arg-type]
                     continue
-                best, go_out = self._best_plays(out[i].tolist(), targets)
-                solutions.append(make_solution(hand, discard, (best,), go_out))
+                best, go_out = self._best_plays(out[i].tolist(), 0, params)
+                solutions.append(make_solution(tuple(hand), discard, (best,), go_out))
         return solutions
 
     def score_many(self, hands: Iterable[Iterable[Card] | str], *, discard: bool = False,
@@ -355,15 +351,19 @@ class Solver:
             if batch is None:
                 result += [_scores_of(self.solve(hand, **options)) for hand in chunk]  # type: ignore[arg-type]
                 continue
+
             out, status, _ = batch
             scores = ((out[:, _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
-            go_out = ((out[:, OUT_BLOCK + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
-            can = (out[:, OUT_BLOCK + _OUT_KEY] >= 0).tolist()
-            for i, hand in enumerate(chunk):
-                if status[i] < 0:  # more words than the batch buffers hold: solve alone
-                    result.append(_scores_of(self._compiled_twin().solve(hand, **options)))  # type: ignore[arg-type]
-                else:
-                    result.append((scores[i], go_out[i] if can[i] else None))
+            go_keys = out[:, _OUT_BLOCK_KEY]
+            # None where the hand cannot go out, put in at C speed (in an array of objects).
+            go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).astype(object)
+            go_out[go_keys < 0] = None
+            start = len(result)
+            result += zip(scores, go_out.tolist())
+            if status.min() < 0:  # more words than the batch buffers hold: solve those hands alone
+                for i, code in enumerate(status.tolist()):
+                    if code < 0:
+                        result[start + i] = _scores_of(self._compiled_twin().solve(chunk[i], **options))  # type: ignore[arg-type]
         return result
 
     def score_counts(self, counts: Any, *, discard: bool = False, threads: int | None = None) -> tuple[Any, Any]:
@@ -476,113 +476,175 @@ class Solver:
             hand = tuple(cards)
         else:
             return None
-        if not 0 < len(hand) <= _ROOMY_CARDS or (discard is not True and discard is not False):
+        size = len(hand)
+        if not 0 < size <= _ROOMY_CARDS or (discard is not True and discard is not False):
             return None
         engine = self._engine
         if engine is self._auto:
             engine = self._current()
         try:
             if type(engine) is NumbaBackend:  # the kernel counts the faces; the blocks start at JOB_OUT
-                out = engine.solve_hand(self._trie, hand, _FACE_BYTES.__getitem__, _PLAIN_PARAMS[discard],
-                                        _ROOMY[len(hand)])  # fmt: skip
+                out = engine.solve_hand(self._trie, hand, _FACE_BYTES_OF, _PLAIN_PARAMS[discard], _ROOMY[size])
                 ob = JOB_OUT
             else:
                 counts = _NO_COUNTS[:]
                 for face in map(_KERNEL_INDEX.__getitem__, hand):
                     counts[face] += 1
-                out, ob = engine.solve_counts(self._trie, counts, _PLAIN_PARAMS[discard], _ROOMY[len(hand)]), 0
+                out, ob = engine.solve_counts(self._trie, counts, _PLAIN_PARAMS[discard], _ROOMY[size]), 0
         except (KeyError, TypeError):  # not all cards
             return None
-        best = self._plain_play(out, ob)
-        if out[ob + _OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
+        # The best play: _plain_play written out, a call less on every solve.
+        left = out[ob + _OUT_LEFT]
+        if out[ob + _OUT_TIES] or left > 1:
+            best = self._play_from(out, ob, _PLAIN_PARAMS[0])
+        else:
+            start = ob + _OUT_HEAD
+            try:
+                words = tuple(map(self._word_of, out[start : start + out[ob + _OUT_WORDS]]))
+            except KeyError:  # a word not named yet
+                best = self._play_from(out, ob, _PLAIN_PARAMS[0])
+            else:
+                best = _new(_PlayDraft)
+                best.words = words
+                best.unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],) if left else ()
+                best.discard = _CARD_OR_NONE[out[ob]]
+                best.bonus = 0
+                best.__class__ = Play
+        if left == 0:  # no card left over: the kernel copied this play to the going-out block
             go_out: Play | None = best
         elif out[ob + _OUT_BLOCK_KEY] < 0:
             go_out = None
         else:
             go_out = self._plain_play(out, ob + OUT_BLOCK)
-        solution: Solution = _new(Solution)
-        _SET_CARDS(solution, hand)
-        _SET_REQUIRED(solution, discard)
-        _SET_PLAYS(solution, (best,))
-        _SET_GO_OUT(solution, go_out)
-        return solution
+        solution = _new(_SolutionDraft)  # make_solution, written out
+        solution.cards = hand
+        solution.discard_required = discard
+        solution.plays = (best,)
+        solution.best_go_out = go_out
+        solution.__class__ = Solution
+        return solution  # type: ignore[no-any-return]
 
     def _plain_play(self, out: Sequence[int], ob: int) -> Play:
         """:meth:`_play_from` of a solve without bonus targets (its bonus is 0),
         the usual play's steps only: named words, no tie, no leftover or one."""
-        start = ob + _OUT_HEAD
-        try:
-            words = tuple(map(self._words.__getitem__, out[start : start + out[ob + _OUT_WORDS]]))
-        except KeyError:  # a word not named yet
-            return self._play_from(out, ob, False)
-        if out[ob + _OUT_TIES]:
-            return self._play_from(out, ob, False)
         left = out[ob + _OUT_LEFT]
-        play: Play = _new(Play)
-        _SET_WORDS(play, words)
-        if left == 0:
-            _SET_UNUSED(play, ())
-        elif left == 1:
-            _SET_UNUSED(play, (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],))
-        else:
-            start = ob + _OUT_LEFTOVERS
-            _SET_UNUSED(play, tuple(sorted(map(_KERNEL_CARDS.__getitem__, out[start : start + left]),
-                                           key=_CARD_ORDER_OF)))  # fmt: skip
-        discard = out[ob]
-        _SET_DISCARD(play, _KERNEL_CARDS[discard] if discard >= 0 else None)
-        _SET_BONUS(play, 0)
-        return play
-
-    def _best_plays(self, out: Sequence[int], targets: bool) -> tuple[Play, Play | None]:
-        """The best play and the best going-out play from ``solve_counts``' two
-        blocks; ``targets``: whether the solve had bonus targets."""
-        best = self._play_from(out, 0, targets)
-        if out[_OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
-            return best, best
-        if out[OUT_BLOCK + _OUT_KEY] < 0:
-            return best, None
-        return best, self._play_from(out, OUT_BLOCK, targets)
-
-    def _play_from(self, out: Sequence[int], ob: int, targets: bool) -> Play:
-        """The Play a kernel wrote to the block of ``out`` at ``ob``: its words
-        as ranks, in the order a play shows them but for ties on points and
-        letters (flagged at ``[OUT_TIES]``: those go by text), its discard and
-        leftovers as kernel faces.  Without bonus targets the bonus is 0 (the
-        kernel's score is the cards'); with them it is the kernel's score less
-        the cards'."""
+        if out[ob + _OUT_TIES] or left > 1:
+            return self._play_from(out, ob, _PLAIN_PARAMS[0])
         start = ob + _OUT_HEAD
-        ranks = out[start : start + out[ob + _OUT_WORDS]]
         try:
-            words = tuple(map(self._words.__getitem__, ranks))
+            words = tuple(map(self._word_of, out[start : start + out[ob + _OUT_WORDS]]))
+        except KeyError:  # a word not named yet
+            return self._play_from(out, ob, _PLAIN_PARAMS[0])
+        play = _new(_PlayDraft)  # make_play, written out
+        play.words = words
+        play.unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],) if left else ()
+        play.discard = _CARD_OR_NONE[out[ob]]
+        play.bonus = 0
+        play.__class__ = Play
+        return play  # type: ignore[no-any-return]
+
+    def _aimed(self, cards: object, discard: object, beat_longest: object, beat_words: object,
+               bonus: object) -> Solution | None:  # fmt: skip
+        """:meth:`solve` with bonus targets, ``top`` its default, or None for
+        anything but the usual such call (the plain path then checks it, with
+        its errors): a tuple or list of 1 to :data:`_ROOMY_CARDS` cards,
+        ``discard`` True or False, each target None or an int of at least 0
+        and ``bonus`` an int of 0 to :data:`MAX_BONUS` (a computer player's
+        final turn).  The memo room is the table's for the hand's size times
+        the targets' states, more than an exact count of the faces would give
+        (spare room changes nothing): what it costs a memory bound to allow
+        is checked only when it is over the least bound one can set."""
+        if type(cards) is tuple:
+            hand = cards
+        elif type(cards) is list:
+            hand = tuple(cards)
+        else:
+            return None
+        size = len(hand)
+        if not 0 < size <= _ROOMY_CARDS or (discard is not True and discard is not False):
+            return None
+        if beat_longest is not None and (type(beat_longest) is not int or beat_longest < 0):
+            return None
+        if beat_words is not None and (type(beat_words) is not int or beat_words < 0):
+            return None
+        if type(bonus) is not int or not 0 <= bonus <= MAX_BONUS:
+            return None
+        params = _packed(size, discard, beat_longest, beat_words, bonus)
+        memo_size = 1 + _MEMO_UNIT * (1 << size) * (params[1] + 1) * (params[2] + 1)
+        if 8 * memo_size > _LEAST_MEMORY_BOUND and (self._follows_environment or 8 * memo_size > self.max_memory_bytes):
+            return None  # the checked path sizes it exactly, and refuses it if it must
+        engine = self._engine
+        if engine is self._auto:
+            engine = self._current()
+        try:
+            if type(engine) is NumbaBackend:  # the kernel counts the faces; the blocks start at JOB_OUT
+                out = engine.solve_hand(self._trie, hand, _FACE_BYTES_OF, params, memo_size)
+                ob = JOB_OUT
+            else:
+                counts = _NO_COUNTS[:]
+                for face in map(_KERNEL_INDEX.__getitem__, hand):
+                    counts[face] += 1
+                out, ob = engine.solve_counts(self._trie, counts, params, memo_size), 0
+        except (KeyError, TypeError):  # not all cards
+            return None
+        best, go_out = self._best_plays(out, ob, params)
+        return make_solution(hand, discard, (best,), go_out)
+
+    def _best_plays(self, out: Sequence[int], ob: int, params: Sequence[int]) -> tuple[Play, Play | None]:
+        """The best play and the best going-out play from the two blocks at
+        ``ob`` of a solve with the kernel parameters ``params``."""
+        best = self._play_from(out, ob, params)
+        if out[ob + _OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
+            return best, best
+        if out[ob + _OUT_BLOCK_KEY] < 0:
+            return best, None
+        return best, self._play_from(out, ob + OUT_BLOCK, params)
+
+    def _play_from(self, out: Sequence[int], ob: int, params: Sequence[int]) -> Play:
+        """The Play a kernel wrote to the block of ``out`` at ``ob`` in a solve
+        with the kernel parameters ``params``: its words as ranks, in the
+        order a play shows them but for ties on points and letters (flagged
+        at ``[OUT_TIES]``: those go by text), its discard and leftovers as
+        kernel faces.  Its bonus is what the targets it meets add, as the
+        kernel counts them (more words than ``beat_words``: at least
+        ``need_words``; a word longer than ``long_after`` letters)."""
+        start = ob + _OUT_HEAD
+        count = out[ob + _OUT_WORDS]
+        ranks = out[start : start + count]
+        try:
+            words = tuple(map(self._word_of, ranks))
         except KeyError:  # a word this trie's Solvers have not named yet
             words = tuple([self._words.get(rank) or self._name(rank) for rank in ranks])
         if out[ob + _OUT_TIES]:  # words equal on points and letters (a few plays in a hundred): by text
             orders = self._orders.__getitem__
             words = tuple(map(_WORD, sorted(zip(map(orders, ranks), words), key=_PLAY_ORDER)))
         left = out[ob + _OUT_LEFT]
-        unused: tuple[Card, ...] = ()
-        if left:
-            start += _OUT_MAXC
+        if left == 0:
+            unused: tuple[Card, ...] = ()
+        elif left == 1:
+            unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],)
+        else:
+            start = ob + _OUT_LEFTOVERS
             unused = tuple(sorted(map(_KERNEL_CARDS.__getitem__, out[start : start + left]), key=_CARD_ORDER_OF))
         bonus = 0
-        if targets:
-            card_score = (sum(_POINTS_TOP - (self._orders[rank] >> _POINTS_SHIFT) for rank in ranks)
-                          - sum(map(_CARD_POINTS.__getitem__, unused)))  # fmt: skip
-            bonus = (out[ob + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET - card_score
-        discard = out[ob + _OUT_DISCARD]
-        return make_play(words, unused, _KERNEL_CARDS[discard] if discard >= 0 else None, bonus)
+        need_words = params[_PARAM_NEED_WORDS]
+        if need_words and count >= need_words:
+            bonus = params[_PARAM_WORD_BONUS]
+        if params[_PARAM_LONG_TARGET] and count and max(map(len, map(_TEXT, words))) > params[_PARAM_LONG_AFTER]:
+            bonus += params[_PARAM_LONG_BONUS]
+        return make_play(words, unused, _CARD_OR_NONE[out[ob + _OUT_DISCARD]], bonus)
 
     def _name(self, rank: int) -> Word:
         """Name the word of ``rank``: its multiset's alphabetically first spelling."""
         return _name(self._trie, rank, (self._words, self._orders))
 
     def _batches(self, hands: Iterable[Iterable[Card] | str], threads: int | None, options: dict[str, Any]
-                 ) -> Iterator[tuple[list[tuple[Card, ...]], tuple[Any, Any, bool] | None]]:  # fmt: skip
+                 ) -> Iterator[tuple[list[Any], tuple[Any, Any, Sequence[int]] | None]]:  # fmt: skip
         """The shared course of :meth:`solve_many` and :meth:`score_many`: every
         argument checked and every hand parsed and counted first (nothing is
         solved if one is bad), then the hands in order, in chunks, each with
-        the compiled batch's results (out, status, whether there are bonus
-        targets) or None (solve that chunk one by one).  Once the compiled
+        the compiled batch's results (out, status, the kernel parameters)
+        or None (solve that chunk one by one).  Once the compiled
         backend is ready, the rest goes to it in one batch."""
         if isinstance(hands, (str, Card)):
             raise ArgumentTypeError(f"hands must be an iterable of hands (a list of str, say), not one "
@@ -597,11 +659,17 @@ class Solver:
             import numpy as np
 
             sizes, faces = quick
-            rows = np.repeat(np.arange(len(hands)), sizes) * FACE_SLOTS
-            matrix = np.bincount(rows + faces, minlength=len(hands) * FACE_SLOTS).reshape(len(hands), FACE_SLOTS)
             params = _PLAIN_PARAMS[options["discard"]]
-            out, status = self._batch_counts(engine, matrix, params, _ROOMY[max(sizes)], threads)
-            yield [h if type(h) is tuple else tuple(h) for h in hands], (out, status, False)  # type: ignore[arg-type]
+            low, high = min(sizes), max(sizes)
+            if low == high:  # hands of one size (nearly every batch of a player's): the kernel counts them
+                by_hand = np.frombuffer(faces, dtype=np.uint8).reshape(len(hands), high)
+                out, status = self._batch_counts(engine, None, params, _ROOMY[high], threads, by_hand)
+            else:
+                rows = np.repeat(np.arange(0, len(hands) * FACE_SLOTS, FACE_SLOTS), sizes)
+                cells = rows + np.frombuffer(faces, dtype=np.uint8)
+                matrix = np.bincount(cells, minlength=len(hands) * FACE_SLOTS).reshape(len(hands), FACE_SLOTS)
+                out, status = self._batch_counts(engine, matrix, params, _ROOMY[high], threads)
+            yield hands, (out, status, params)  # lists of cards too: solve_many makes its tuples
             return
         parsed, counts = _parse_many(hands)
         params = _params(max((len(h) for h in parsed), default=1), options["discard"], options["beat_longest"],
@@ -620,23 +688,24 @@ class Solver:
                 rest = counts[start:]
                 matrix = np.frombuffer(b"".join(rest), dtype=np.int64).reshape(len(rest), FACE_SLOTS)
                 out, status = self._batch_counts(engine, matrix, params, max(sizes[start:]), threads)
-                yield parsed[start:], (out, status, targets)
+                yield parsed[start:], (out, status, params)
                 return
             yield parsed[start : start + PYTHON_CHUNK], None
             start += PYTHON_CHUNK
 
     def _batch_counts(self, engine: NumbaBackend, counts: Any, params: Sequence[int], memo_size: int,
-                      threads: int | None) -> tuple[Any, Any]:  # fmt: skip
+                      threads: int | None, faces: Any = None) -> tuple[Any, Any]:  # fmt: skip
         """(out, status) of the compiled batch over the int64 face-count matrix
-        ``counts``, with memo room ``memo_size`` (enough for its largest
-        search).  A hand whose status is negative overflowed the batch
-        buffers and must be solved on its own."""
+        ``counts`` (or the hands' ``faces``: see ``NumbaBackend.solve_batch``),
+        with memo room ``memo_size`` (enough for its largest search).  A hand
+        whose status is negative overflowed the batch buffers and must be
+        solved on its own."""
         if threads is None:
             threads = usable_cores()
         # Each thread has its own memo: huge hands (a 20-card memo can take
         # tens of MB) get fewer threads.
         threads = min(threads, max(1, BATCH_MEMO_BYTES // (8 * memo_size)))
-        return engine.solve_batch(self._trie, counts, params, memo_size, threads)
+        return engine.solve_batch(self._trie, counts, params, memo_size, threads, faces)
 
 
 # -- the module-level functions: one call each, over a default Solver ---------------------
@@ -974,11 +1043,11 @@ def _check_size(hand: Sequence[Card]) -> None:
 _SEQUENCES = {tuple, list}
 
 
-def _game_sized(hands: list[Any], options: dict[str, Any]) -> tuple[list[int], list[int]] | None:
-    """Each hand's size and every hand's kernel faces, in order, found at C
-    speed, for a batch without bonus targets of tuples or lists of 1 to
-    :data:`_ROOMY_CARDS` cards; None for anything else (the plain path
-    parses it, with its errors)."""
+def _game_sized(hands: list[Any], options: dict[str, Any]) -> tuple[list[int], bytes] | None:
+    """Each hand's size and every hand's kernel faces, in order, one byte
+    each, found at C speed, for a batch without bonus targets of tuples or
+    lists of 1 to :data:`_ROOMY_CARDS` cards; None for anything else (the
+    plain path parses it, with its errors)."""
     plain = options["beat_longest"] is None and options["beat_words"] is None and type(options["bonus"]) is int
     if not (hands and plain and options["bonus"] == 10 and set(map(type, hands)) <= _SEQUENCES):
         return None
@@ -986,7 +1055,7 @@ def _game_sized(hands: list[Any], options: dict[str, Any]) -> tuple[list[int], l
     if min(sizes) < 1 or max(sizes) > _ROOMY_CARDS:
         return None
     try:
-        return sizes, list(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(hands)))
+        return sizes, bytes(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(hands)))
     except (KeyError, TypeError):  # not all cards
         return None
 
@@ -1067,6 +1136,12 @@ def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
     if beat_words is not None:
         beat_words = _integer("beat_words", beat_words, 0)
     bonus = _integer("bonus", bonus, 0, MAX_BONUS)
+    return _packed(ncards, discard, beat_longest, beat_words, bonus)
+
+
+def _packed(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None,
+            bonus: int) -> tuple[int, ...]:  # fmt: skip
+    """The kernels' parameters of options already checked."""
     playable = ncards - (1 if discard else 0)
     # A word target no play can reach is dropped, so the memo stays small.
     need_words = beat_words + 1 if beat_words is not None and beat_words + 1 <= playable // 2 else 0
@@ -1117,8 +1192,8 @@ def _memory_limit(text: str) -> int:
 #: A trie's words named so far, by rank, and each one's order among a
 #: play's words: one int that sorts as ``(-points, -letters, text)`` does
 #: (see :func:`_play_order`), read only where the kernel flags words equal
-#: on points and letters and for bonuses.  Apart, so that the usual play
-#: touches only its words.
+#: on points and letters.  Apart, so that the usual play touches only its
+#: words.
 _Names = tuple[dict[int, Word], dict[int, int]]
 # Held weakly: the names of a word list's words go when the list does.
 _NAMES: weakref.WeakKeyDictionary[CardTrie, _Names] = weakref.WeakKeyDictionary()
@@ -1159,5 +1234,4 @@ def _play_order(points: int, text: str) -> int:
 # A word has at most MAX_WORD_CARDS cards of at most 2 letters and 15 points each.
 _LETTER_BITS, _LETTERS_TOP, _POINTS_TOP = 6, 63, 1023
 _TEXT_BITS = 8 * _LETTERS_TOP
-_POINTS_SHIFT = _LETTER_BITS + _TEXT_BITS
 assert 2 * MAX_WORD_CARDS <= _LETTERS_TOP and 15 * MAX_WORD_CARDS <= _POINTS_TOP

@@ -57,6 +57,7 @@ class Word:
 
 
 _WORD_POINTS: Callable[[Word], int] = attrgetter("points")
+_TEXT: Callable[[Word], str] = attrgetter("text")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +96,9 @@ class Play:
     @property
     def longest_word(self) -> int:
         """Letters in the longest word, 0 if there is none."""
-        return max((w.letters for w in self.words), default=0)
+        # Each word's letters are its text's length (Word.letters), read at C
+        # speed: a computer player asks this of many plays a turn.
+        return max(map(len, map(_TEXT, self.words)), default=0)
 
     @property
     def word_count(self) -> int:
@@ -174,42 +177,52 @@ class Solution:
 #
 # A frozen dataclass's ``__init__`` sets each field through
 # ``object.__setattr__`` (its own ``__setattr__`` refuses), which costs more
-# per solve than the rest of the wrapping; the solver builds its values by
-# setting the slots directly, which gives the same value (equality, hashing,
-# repr, pickling and immutability all read the slots; tests check each).
-# Neither class has a ``__post_init__``: nothing else runs in ``__init__``.
+# per solve than the rest of the wrapping.  The solver builds its values as
+# drafts instead: an instance of a plain class with the same slots in the same
+# order, filled in attribute by attribute, then made the value by setting its
+# ``__class__`` (CPython allows that between classes of the same layout, and
+# checks it).  That gives the same value (equality, hashing, repr, pickling
+# and immutability all read the slots; tests check each) for about half of
+# what setting each slot through its descriptor costs, which is what the
+# solver did before.  Neither class has a ``__post_init__``: nothing else runs
+# in ``__init__``.
 
 
-def _setter(cls: type, name: str) -> Callable[[object, object], None]:
-    """The function that sets field ``name`` of a ``cls`` (its slot's descriptor)."""
-    return getattr(cls, name).__set__  # type: ignore[no-any-return]
+def _draft_class(cls: type) -> type:
+    """A plain class with the slots of the frozen dataclass ``cls``, in order,
+    whose instances can become ``cls`` instances (checked here, once)."""
+    names = tuple(f.name for f in fields(cls))
+    draft = type(f"_{cls.__name__}Draft", (), {"__slots__": names})
+    trial: Any = object.__new__(draft)
+    trial.__class__ = cls  # TypeError if the layouts differ
+    return draft
 
 
-_SET_WORDS, _SET_UNUSED, _SET_DISCARD, _SET_BONUS = (_setter(Play, name) for name in
-                                                     ("words", "unused", "discard", "bonus"))  # fmt: skip
-_SET_CARDS, _SET_REQUIRED, _SET_PLAYS, _SET_GO_OUT = (_setter(Solution, name) for name in
-                                                      ("cards", "discard_required", "plays", "best_go_out"))  # fmt: skip
+_PlayDraft: Any = _draft_class(Play)
+_SolutionDraft: Any = _draft_class(Solution)
 _new = object.__new__
 assert [f.name for f in fields(Play)] == ["words", "unused", "discard", "bonus"]
 assert [f.name for f in fields(Solution)] == ["cards", "discard_required", "plays", "best_go_out"]
 
 
 def make_play(words: tuple[Word, ...], unused: tuple[Card, ...], discard: Card | None, bonus: int) -> Play:
-    """``Play(words, unused, discard, bonus)``, slot by slot."""
-    play: Play = _new(Play)
-    _SET_WORDS(play, words)
-    _SET_UNUSED(play, unused)
-    _SET_DISCARD(play, discard)
-    _SET_BONUS(play, bonus)
-    return play
+    """``Play(words, unused, discard, bonus)``, as a draft (see above)."""
+    play = _new(_PlayDraft)
+    play.words = words
+    play.unused = unused
+    play.discard = discard
+    play.bonus = bonus
+    play.__class__ = Play
+    return play  # type: ignore[no-any-return]
 
 
 def make_solution(cards: tuple[Card, ...], discard_required: bool, plays: tuple[Play, ...],
                   best_go_out: Play | None) -> Solution:  # fmt: skip
-    """``Solution(cards, discard_required, plays, best_go_out)``, slot by slot."""
-    solution: Solution = _new(Solution)
-    _SET_CARDS(solution, cards)
-    _SET_REQUIRED(solution, discard_required)
-    _SET_PLAYS(solution, plays)
-    _SET_GO_OUT(solution, best_go_out)
-    return solution
+    """``Solution(cards, discard_required, plays, best_go_out)``, as a draft (see above)."""
+    solution = _new(_SolutionDraft)
+    solution.cards = cards
+    solution.discard_required = discard_required
+    solution.plays = plays
+    solution.best_go_out = best_go_out
+    solution.__class__ = Solution
+    return solution  # type: ignore[no-any-return]

@@ -91,3 +91,35 @@ def test_a_bad_hand_is_named_and_nothing_is_solved(hands, error, message):
         solve_many(hands)
     with pytest.raises(error, match=message):
         score_many(hands)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_batch_of_hands_of_one_size_and_its_overflows_give_the_solves_of_each(monkeypatch, threads):
+    # A player's batch: hands of cards, all of one size (the kernel counts
+    # their faces) or of mixed sizes (counted beforehand).  A hand with more
+    # words than the batch's room (no hand of a game's size has that many:
+    # marked here) is solved alone.
+    import random
+
+    from quiddler import full_deck
+    from quiddler.solver._backends import NumbaBackend
+
+    solve_batch = NumbaBackend.solve_batch
+
+    def overflowing(self, *args):  # every third hand's status says: more words than the room
+        out, status = solve_batch(self, *args)
+        status[::3] = -1
+        return out, status
+
+    monkeypatch.setattr(NumbaBackend, "solve_batch", overflowing)
+    rng = random.Random(8)
+    deck = full_deck()
+    for sizes in ([8] * 30, [4] * 12, [1] * 3, [12] * 5, [3, 8, 8, 11, 1, 12, 6] * 3):
+        hands = [rng.sample(deck, size) for size in sizes]
+        hands = [tuple(hand) if i % 2 else hand for i, hand in enumerate(hands)]
+        for discard in (True, False):
+            expected = _one_by_one(hands, discard=discard)
+            solutions = solve_many(hands, discard=discard, threads=threads, backend="numba")
+            assert solutions == expected and all(type(s.cards) is tuple for s in solutions)
+            scores = [(s.best.score, s.best_go_out.score if s.best_go_out else None) for s in expected]
+            assert score_many(hands, discard=discard, threads=threads, backend="numba") == scores

@@ -353,7 +353,7 @@ def get_trie():
 
 def _plays(blocks, hand, params):
     """The two plays of a kernel call's blocks (the rest of a block is scratch)."""
-    return Solver()._best_plays(blocks, bool(params[1] or params[2]))
+    return Solver()._best_plays(blocks, 0, params)
 
 
 def _python_blocks(hand, params):
@@ -585,3 +585,101 @@ def test_threads_solving_at_once_each_read_their_own_row():
     for thread in threads:
         thread.join()
     assert not failures
+
+
+# -- the quick path with bonus targets: a computer player's final turn -----------------------------
+
+_TARGETS = [(None, 0), (None, 1), (None, 2), (None, 5), (0, None), (2, None), (3, None), (5, None), (30, None),
+            (2, 1), (3, 0), (4, 2), (6, 3)]  # fmt: skip
+
+
+@pytest.mark.parametrize("backend", ["python", "numba"])
+def test_the_quick_path_with_targets_gives_the_checked_paths_solutions(backend):
+    # A list of its own (its words named by the quick path's solves first),
+    # then the default list on dealt hands of a game's sizes.
+    small = WordList(["ab", "ac", "ka", "cab", "bad", "dab", "ad", "qi", "ta", "at", "tab", "bat", "abac"])
+    seen = {"met": 0, "missed": 0, "left 2+": 0, "tie": 0, "no go out": 0, "new words": 0}
+    cases = [(small, hand) for hand in _deals(120, 8, seed=23) + [parse_hand("a,b,a,c,a,k,q,z")]]
+    cases += [(default_wordlist(), hand) for size in (3, 6, 9, 11, 12) for hand in _deals(8, size, seed=60 + size)]
+    solvers: dict[int, tuple[Solver, Solver]] = {}
+    for n, (wordlist, hand) in enumerate(cases):
+        quick, checked = solvers.setdefault(id(wordlist), (Solver(wordlist, backend), Solver(wordlist, backend)))
+        beat_longest, beat_words = _TARGETS[n % len(_TARGETS)]
+        for discard in (True, False):
+            for bonus in (0, 10, 10_000, core.MAX_BONUS):
+                options = {"discard": discard, "beat_longest": beat_longest, "beat_words": beat_words, "bonus": bonus}
+                named = len(quick._words)
+                fast = quick.solve(hand if n % 2 else list(hand), **options)  # type: ignore[arg-type]
+                seen["new words"] += len(quick._words) > named
+                assert fast == checked.solve(iter(hand), **options)  # type: ignore[arg-type]
+                assert repr(fast) == repr(_rebuilt(fast)) and type(fast.best) is Play
+                seen["no go out"] += fast.best_go_out is None
+                for play in (fast.best, fast.best_go_out):
+                    if play is None:
+                        continue
+                    seen["met" if play.bonus else "missed"] += bonus > 0
+                    seen["left 2+"] += len(play.unused) >= 2
+                    keys = [(w.points, w.letters) for w in play.words]
+                    seen["tie"] += len(set(keys)) < len(keys)
+    assert all(seen.values()), seen
+
+
+def test_the_quick_path_with_targets_leaves_bad_input_and_big_searches_to_the_checked_path(monkeypatch):
+    cards = parse_hand("c,a,t,s")
+    bad = ({"beat_longest": -1}, {"beat_longest": 2.0}, {"beat_longest": True}, {"beat_longest": "3"},
+           {"beat_words": -1}, {"beat_words": 1.0}, {"beat_words": False}, {"bonus": -1}, {"bonus": 10.0},
+           {"bonus": True}, {"bonus": core.MAX_BONUS + 1}, {"top": 0, "beat_words": 1},
+           {"top": True, "beat_words": 1}, {"discard": 2, "beat_words": 1})  # fmt: skip
+    for options in bad:
+        errors = {_error(lambda hand=hand, options=options: solve(hand, **options)) for hand in ("c,a,t,s", cards, list(cards))}
+        assert len(errors) == 1 and None not in errors, (options, errors)
+        ((kind, _),) = errors
+        assert issubclass(kind, QuiddlerError)
+    # Other spellings the checked path accepts give the same answer.
+    assert solve(cards, discard=1, beat_words=1) == solve(cards, discard=True, beat_words=1)
+    assert solve(cards, beat_longest=numpy_int(2)) == solve(cards, beat_longest=2)
+    for bad_hand in ((*cards, "zz"), [*cards, None], (*cards, 5)):
+        plain = _error(lambda bad_hand=bad_hand: parse_hand(bad_hand))
+        assert plain is not None and _error(lambda bad_hand=bad_hand: solve(bad_hand, beat_words=1)) == plain
+    assert solve(cards, beat_words=1) == solve("c,a,t,s", beat_words=1)  # a hand refused half way leaves no trace
+    # A search whose table-sized room passes a low memory bound is sized exactly by the checked
+    # path, which refuses it or not as before.
+    solver = Solver(backend="numba")
+    solver.max_memory_bytes = 1 << 20
+    distinct = full_deck()[::10][:12]  # twelve different faces: the exact room is the table's
+    assert len({card.face for card in distinct}) == 12
+    with pytest.raises(HandTooLargeError, match="with these bonus targets"):
+        solver.solve(distinct, beat_longest=3, beat_words=1)
+    repeated = parse_hand("a,a,a,e,e,e,t,t,t,s,s,s")  # 256 states: well under the bound
+    assert solver.solve(repeated, beat_longest=3, beat_words=1) == Solver().solve(iter(repeated), beat_longest=3,
+                                                                                  beat_words=1)  # fmt: skip
+
+
+def numpy_int(value: int) -> object:
+    np = pytest.importorskip("numpy")
+    return np.int64(value)
+
+
+def test_a_plays_bonus_is_the_kernels_score_less_the_cards():
+    # The bonus is worked out from the targets a play meets; the kernel's
+    # key holds the whole score: they must agree, for the best and going-out
+    # plays and for every play of a top-K search.
+    solver = Solver(backend="numba")
+    engine = get_backend("numba")
+    met = 0
+    for size in (5, 8, 11):
+        for n, hand in enumerate(_deals(25, size, seed=70 + size)):
+            beat_longest, beat_words = _TARGETS[n % len(_TARGETS)]
+            params = core._params(size, bool(n % 2), beat_longest, beat_words, 10 + n)
+            counts = core._face_counts(hand)
+            memo = core._memo_size(counts, params)
+            blocks = engine.solve_counts(get_trie(), counts, params, memo)
+            top, count = engine.top_counts(get_trie(), counts, params, memo, 8)
+            for out, ob in [(blocks, 0), (blocks, _backends.OUT_BLOCK)] + [(top, i * _backends.OUT_BLOCK)
+                                                                           for i in range(count)]:  # fmt: skip
+                if out[ob + core._OUT_KEY] < 0:
+                    continue
+                play = solver._play_from(out, ob, params)
+                assert play.score == (out[ob + core._OUT_KEY] >> core._SCORE_SHIFT) - core._SCORE_OFFSET
+                met += play.bonus > 0
+    assert met > 20
