@@ -8,8 +8,8 @@ marked; totals that never wrap and names that shorten; sentences about
 groups by drag (mouse and touch) and by the keyboard, and going out with
 the groups; "Play now" with its rules; hint values in their own units; a
 hint that always comes, or the page says why (against a server the test
-plays itself).  Games are one short round against the computer, on one server and one
-browser for the module.
+plays itself).  Games are one short round against the computer, on one
+server and one browser for the module.
 """
 
 from __future__ import annotations
