@@ -576,15 +576,19 @@ def test_a_refusal_that_names_no_request_says_why_the_hint_did_not_come(server: 
 def test_a_hint_asked_as_the_connection_went_is_asked_again_on_the_next(server: str,
                                                                         open_tab: Callable[..., Tab]) -> None:  # fmt: skip
     """The server answers on the connection a request came by: a hint on its
-    way when that one went is asked again once the page is back, and shows."""
+    way when that one went is asked again once the page is back, and shows;
+    typed words on their way are given up, so their button works again."""
     page = open_tab().page
     said = fake_table(page, server)
+    page.fill("#fake-table #words-input", "zzzzz")
+    page.click("#fake-table #typed-send")
     page.click("#fake-table #hint-button")
+    assert page.is_disabled("#fake-table #typed-send") and page.is_disabled("#fake-table #hint-button")
     page.evaluate("() => fake.status('offline')")
-    assert page.is_disabled("#fake-table #hint-button")  # still asked: no answer can come to it now, though
     page.evaluate("() => fake.status('connecting')")
     page.evaluate("() => fake.status('open')")
-    assert sent(page) == ["hint", "hint"]
+    assert sent(page) == ["match", "hint", "hint"]
+    assert page.is_enabled("#fake-table #typed-send")
     page.evaluate("([welcome, state, hint]) => [welcome, state, hint].forEach((msg) => fake.say(msg))",
                   [said["welcome"], said["state"], said["hint"]])  # fmt: skip
     assert page.locator("#fake-table #hint li").count() == len(said["hint"]["hint"]["options"])
