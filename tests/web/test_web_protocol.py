@@ -488,7 +488,7 @@ def test_illegal_moves_get_the_engines_reason(client: TestClient) -> None:
         ws.send_json({"type": "action", "action": {"type": "discard", "card": "q"}})
         reply = ws.receive_json()
         assert reply == {"type": "error", "code": "illegal", "message": "draw a card first", "params": {},
-                         "reason": "draw_first"}  # fmt: skip
+                         "reason": "draw_first", "request": "action"}  # fmt: skip
         ws.send_json({"type": "action", "action": {"type": "draw", "source": "pile"}})
         state = until(ws, lambda m: m["type"] == "state")
         absent = next(f for f in ("z", "q", "x", "j") if f not in state["view"]["hand"])
