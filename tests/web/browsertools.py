@@ -272,17 +272,31 @@ def play_hinted_move(page: Any) -> str:
     return action
 
 
+#: What a page shows now, read in one go: "over", "result" (a round's result
+#: is up), "mine" (this seat's move) or "waiting".  Read in two steps, the page
+#: could draw in between: the state that ends a round can start this seat's
+#: turn under the result, and a click then meets the result, not the table.
+SITUATION = """() => document.getElementById('winner') ? 'over'
+    : document.getElementById('next-round') ? 'result'
+    : document.querySelector('#turn-line.mine') ? 'mine' : 'waiting'"""
+
+
+def situation(page: Any) -> str:
+    return str(page.evaluate(SITUATION))
+
+
 def wait_for_move_or_end(pages: list[Any], on_result: Callable[[Any], None] | None = None) -> Any | None:
     """The page whose turn it is, or None once every page shows the game
     over; a round's result on the way is gone on from (see next_round)."""
     deadline = time.monotonic() + WAIT_MS / 1000
     while time.monotonic() < deadline:
-        if all(game_over(p) for p in pages):
+        seen = [situation(p) for p in pages]
+        if all(s == "over" for s in seen):
             return None
-        for p in pages:
-            if next_round(p, on_result):
-                continue
-            if my_turn(p):
+        for p, s in zip(pages, seen, strict=True):
+            if s == "result":
+                next_round(p, on_result)
+            elif s == "mine":
                 return p
         pages[0].wait_for_timeout(50)
     raise AssertionError("nobody's turn and no game over: " + " | ".join(p.inner_text("main") for p in pages))

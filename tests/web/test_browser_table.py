@@ -27,6 +27,7 @@ from quiddler.web.local import LocalTable
 from . import browsertools
 from .browsertools import (
     PHONE,
+    SITUATION,
     Tab,
     audit,
     hand,
@@ -34,6 +35,7 @@ from .browsertools import (
     next_round,
     no_sideways_scroll,
     play_now,
+    situation,
     wait_discarded,
 )
 
@@ -110,10 +112,12 @@ def test_computer_moves_are_shown_one_at_a_time_with_the_cards_moving(server: st
         }).observe(document.body, { childList: true });
     }""")
     for _ in range(3):  # three of this seat's turns: the computer moves in between
-        page.wait_for_function("() => document.querySelector('#turn-line.mine') || document.getElementById('next-round') || document.getElementById('winner')")
-        if next_round(page):
+        page.wait_for_function(f"() => ({SITUATION})() !== 'waiting'")
+        now = situation(page)
+        if now == "result":
+            next_round(page)
             continue
-        if page.locator("#winner").count():  # the computer went out in both rounds
+        if now == "over":  # the computer went out in both rounds
             break
         my_draw(page)
         discard_first(page)
