@@ -37,6 +37,7 @@ from .limits import AddressCounter, ClientRates, Limits, RateLimiter, client_key
 from .protocol import (
     ActionRequest,
     CheckRequest,
+    ClientMessage,
     Hello,
     HintRequest,
     MatchRequest,
@@ -47,6 +48,7 @@ from .protocol import (
     error_body,
     error_message,
     match_reply,
+    message_type,
     parse_body,
     parse_join,
     parse_message,
@@ -432,15 +434,18 @@ class _Server:
             if not limiter.allow():
                 connection.reply(error_message("rate_limited", "too many messages: slow down"))
                 continue
+            request: ClientMessage | None = None
             try:
                 if text is None:
                     raise ProtocolError("bad_message", "send JSON text frames, not binary", reason="not_text")
-                await self._answer(connection, table, parse_message(text))
+                request = parse_message(text)
+                await self._answer(connection, table, request)
             except ProtocolError as exc:
-                connection.reply(exc.reply())
+                connection.reply(exc.reply(message_type(request)))
             except Exception as exc:  # noqa: BLE001 - a bug answering one message must not drop the connection
                 log.error("table %s: answering a message failed (%s: %s)", table.id, type(exc).__name__, exc)
-                connection.reply(error_message("server_error", "the server could not answer that message"))
+                connection.reply(error_message("server_error", "the server could not answer that message",
+                                               request=message_type(request)))  # fmt: skip
 
     async def _answer(self, connection: _Connection, table: Table, request: object) -> None:
         if isinstance(request, Ping):

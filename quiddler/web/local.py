@@ -38,6 +38,7 @@ from ..solver import find_words, solve
 from .protocol import (
     ActionRequest,
     CheckRequest,
+    ClientMessage,
     Hello,
     HintRequest,
     MatchRequest,
@@ -45,6 +46,7 @@ from .protocol import (
     ProtocolError,
     encode_view,
     match_reply,
+    message_type,
     parse_body,
     parse_message,
     parse_new_table,
@@ -208,10 +210,12 @@ class LocalTable:
 
     def receive(self, text: str) -> list[dict[str, Any]]:
         """The replies to one client message, in order (errors as ``error`` messages)."""
+        request: ClientMessage | None = None
         try:
-            return self._answer(parse_message(text))
+            request = parse_message(text)
+            return self._answer(request)
         except ProtocolError as exc:
-            return [exc.reply()]
+            return [exc.reply(message_type(request))]
 
     def _answer(self, request: object) -> list[dict[str, Any]]:
         match request:

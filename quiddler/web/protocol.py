@@ -112,7 +112,10 @@ Server -> client (clients ignore types and fields they do not know):
 - ``{"type": "rematch", "by": K}``: seat K asked for a rematch of this
   finished game (``POST /api/tables/{table}/rematch``, :mod:`.rematch`).
 - ``{"type": "error", "code": CODE, "message": TEXT, "params": {...}}``
-  (and ``"reason"``: see Errors below).  Codes:
+  (and ``"reason"``: see Errors below; and ``"request"``: the ``type`` of
+  the message it answers, when the server read that message, so a client
+  with a hint and a match on their way knows which was refused; an error
+  without it, such as ``rate_limited``, may answer any).  Codes:
   ``bad_message`` (not JSON, unknown type, missing or extra field,
   oversized string, bad card, an action naming a player), ``hello_first``,
   ``bad_token``, ``not_seated`` (a spectator acting or asking a hint),
@@ -269,6 +272,7 @@ __all__ = [
     "error_body",
     "error_message",
     "match_reply",
+    "message_type",
     "parse_message",
     "refusal",
     "spectator_view",
@@ -310,9 +314,9 @@ class ProtocolError(Exception):
         self.params = dict(params or {})
         self.reason = reason
 
-    def reply(self) -> dict[str, Any]:
-        """The WebSocket ``error`` message."""
-        return error_message(self.code, self.message, self.params, reason=self.reason)
+    def reply(self, request: str | None = None) -> dict[str, Any]:
+        """The WebSocket ``error`` message (answering a message of type ``request``, when it was read)."""
+        return error_message(self.code, self.message, self.params, reason=self.reason, request=request)
 
     def body(self) -> dict[str, Any]:
         """The HTTP error body."""
@@ -320,11 +324,13 @@ class ProtocolError(Exception):
 
 
 def error_message(code: str, message: str, params: dict[str, Any] | None = None, *,
-                  reason: str | None = None) -> dict[str, Any]:  # fmt: skip
-    """``{"type": "error", "code", "message", "params"}`` (and ``"reason"`` when given)."""
+                  reason: str | None = None, request: str | None = None) -> dict[str, Any]:  # fmt: skip
+    """``{"type": "error", "code", "message", "params"}`` (and ``"reason"``, ``"request"`` when given)."""
     out = {"type": "error", "code": code, "message": message, "params": dict(params or {})}
     if reason is not None:
         out["reason"] = reason
+    if request is not None:
+        out["request"] = request
     return out
 
 
@@ -389,6 +395,15 @@ class CheckRequest:
 
 
 ClientMessage = Hello | ActionRequest | HintRequest | MatchRequest | Ping | CheckRequest
+
+_TYPES: dict[type, str] = {Hello: "hello", ActionRequest: "action", HintRequest: "hint", MatchRequest: "match",
+                           Ping: "ping", CheckRequest: "check"}  # fmt: skip
+
+
+def message_type(request: ClientMessage | None) -> str | None:
+    """The ``type`` of a client message as it was sent (None: it could not be read), which an
+    error answering it names: a page with several requests on their way can tell which was refused."""
+    return None if request is None else _TYPES[type(request)]
 
 
 def _bad(message: str, reason: str, **params: Any) -> ProtocolError:

@@ -85,7 +85,9 @@ def test_the_messages_are_checked_as_the_server_checks_them() -> None:
     while table.computer_step() is not None:
         pass
     discard = {"type": "action", "action": {"type": "discard", "card": table.game.hand(0)[0].face}}
-    assert send(table, discard)[0]["code"] == "illegal"  # a draw comes first
+    refused = send(table, discard)[0]
+    assert refused["code"] == "illegal" and refused["request"] == "action"  # a draw comes first
+    assert "request" not in table.receive("{not json")[0]  # an error names the request it answers, when read
     assert send(table, {"type": "ping"}) == [{"type": "pong"}]
     hint = send(table, {"type": "hint"})[0]
     assert hint["type"] == "hint" and hint["hint"]["recommended"]["action"] in ("draw-pile", "take-discard")

@@ -6,23 +6,28 @@ with cards moving (and not under reduced motion); the card drawn named and
 marked; totals that never wrap and names that shorten; sentences about
 "you", ties and plurals; the hand reordered, sorted and arranged into word
 groups by drag (mouse and touch) and by the keyboard, and going out with
-the groups; "Play now" with its rules; hint values in their own units.
-Games are one short round against the computer, on one server and one
-browser for the module.
+the groups; "Play now" with its rules; hint values in their own units; a
+hint that always comes, or the page says why (against a server the test
+plays itself).  Games are one short round against the computer, on one
+server and one browser for the module.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from quiddler.web.local import LocalTable
+
 from . import browsertools
 from .browsertools import (
     PHONE,
+    SITUATION,
     Tab,
     audit,
     hand,
@@ -30,6 +35,7 @@ from .browsertools import (
     next_round,
     no_sideways_scroll,
     play_now,
+    situation,
     wait_discarded,
 )
 
@@ -106,10 +112,12 @@ def test_computer_moves_are_shown_one_at_a_time_with_the_cards_moving(server: st
         }).observe(document.body, { childList: true });
     }""")
     for _ in range(3):  # three of this seat's turns: the computer moves in between
-        page.wait_for_function("() => document.querySelector('#turn-line.mine') || document.getElementById('next-round') || document.getElementById('winner')")
-        if next_round(page):
+        page.wait_for_function(f"() => ({SITUATION})() !== 'waiting'")
+        now = situation(page)
+        if now == "result":
+            next_round(page)
             continue
-        if page.locator("#winner").count():  # the computer went out in both rounds
+        if now == "over":  # the computer went out in both rounds
             break
         my_draw(page)
         discard_first(page)
@@ -484,3 +492,107 @@ def test_sound_is_off_until_turned_on(server: str, open_tab: Callable[..., Tab])
     page.locator("#sound").wait_for()
     assert page.is_checked("#sound")
     assert page.evaluate("() => localStorage.getItem('quiddler.sound')") == "on"
+
+
+# -- a hint always comes, or the page says why -------------------------------------------
+
+#: A table page whose server is this script: ``window.fake.say(message)`` is a
+#: message from the server, ``fake.status(status)`` the connection's state,
+#: ``fake.sent`` what the page sent.  The table is drawn in #fake-table.
+FAKE_SERVER = """async ([welcome, state]) => {
+    const { useTransport } = await import('/static/transport.js');
+    const { saveSeat } = await import('/static/seats.js');
+    const { TableSession } = await import('/static/session.js');
+    const fake = { sent: [], open: false };
+    const socket = { send: (msg) => fake.open && fake.sent.push(msg) > 0, close: () => {} };
+    useTransport({ connect: (table, hello, handlers) => { fake.handlers = handlers; return socket; } });
+    fake.say = (msg) => fake.handlers.onMessage(msg);
+    fake.status = (status) => { fake.open = status === 'open'; fake.handlers.onStatus(status, { delay: 1000 }); };
+    saveSeat(welcome.table, { token: 'token', seat: welcome.seat, name: 'Ann' });
+    const main = document.createElement('main');
+    main.id = 'fake-table';
+    document.body.append(main);
+    new TableSession(main, welcome.table, null, { navigate: () => {} });
+    fake.status('open');
+    fake.say(welcome);
+    fake.say(state);
+    window.fake = fake;
+}"""
+
+
+def fake_table(page: Any, server: str) -> dict[str, Any]:
+    """The page at a table played in-process (quiddler.web.local) whose
+    messages the test hands it one by one: seat 0 has drawn and is to
+    discard.  Returns the table's answers to a hint and to unplayable words."""
+    table = LocalTable.create(json.dumps({"seats": ["human", "easy"], "rules": {"round_sizes": [4]}}), seed=7)
+
+    def send(message: dict[str, Any]) -> list[dict[str, Any]]:
+        return table.receive(json.dumps(message))
+
+    welcome, state = send({"type": "hello", "token": table.token})
+    while (step := table.computer_step()) is not None:
+        state = step
+    [state] = send({"type": "action", "action": {"type": "draw", "source": "pile"}})
+    assert state["view"]["my_turn"] and state["view"]["phase"] == "discard"
+    [hint] = send({"type": "hint"})
+    [refusal] = send({"type": "match", "words": ["zzzzz"], "mode": "go_out"})
+    assert hint["type"] == "hint" and refusal["code"] == "no_match"
+    page.goto(server + "/")
+    page.locator("#play-now").wait_for()
+    page.evaluate(FAKE_SERVER, [welcome, state])
+    page.locator("#fake-table #hint-button").wait_for()
+    return {"state": state, "welcome": welcome, "hint": hint, "refusal": refusal}
+
+
+def sent(page: Any) -> list[str]:
+    return [str(x) for x in page.evaluate("() => fake.sent.map((m) => m.type)")]
+
+
+def test_a_refusal_of_another_request_leaves_the_hint_to_come(server: str, open_tab: Callable[..., Tab]) -> None:
+    """Words that cannot be played are sent, then a hint is asked before their
+    refusal comes: the refusal is said and the hint still shows when it comes."""
+    page = open_tab().page
+    said = fake_table(page, server)
+    page.fill("#fake-table #words-input", "zzzzz")
+    page.click("#fake-table #typed-send")
+    page.click("#fake-table #hint-button")
+    assert sent(page) == ["match", "hint"]
+    page.evaluate("(msg) => fake.say(msg)", said["refusal"])
+    assert "zzzzz" in page.inner_text("#fake-table #error")
+    page.evaluate("(msg) => fake.say(msg)", said["hint"])
+    assert page.locator("#fake-table #hint li").count() == len(said["hint"]["hint"]["options"])
+
+
+def test_a_refusal_that_names_no_request_says_why_the_hint_did_not_come(server: str,
+                                                                        open_tab: Callable[..., Tab]) -> None:  # fmt: skip
+    """An error the server sends for a message it could not read may answer the
+    hint: the hint is given up, the error said, and the button works again."""
+    page = open_tab().page
+    fake_table(page, server)
+    page.click("#fake-table #hint-button")
+    assert page.is_disabled("#fake-table #hint-button")
+    page.evaluate("() => fake.say({type: 'error', code: 'rate_limited', message: 'too many messages: slow down', params: {}})")
+    assert not page.locator("#fake-table #hint").count()
+    assert "slow down" in page.inner_text("#fake-table #error")
+    assert page.is_enabled("#fake-table #hint-button")
+
+
+def test_a_hint_asked_as_the_connection_went_is_asked_again_on_the_next(server: str,
+                                                                        open_tab: Callable[..., Tab]) -> None:  # fmt: skip
+    """The server answers on the connection a request came by: a hint on its
+    way when that one went is asked again once the page is back, and shows;
+    typed words on their way are given up, so their button works again."""
+    page = open_tab().page
+    said = fake_table(page, server)
+    page.fill("#fake-table #words-input", "zzzzz")
+    page.click("#fake-table #typed-send")
+    page.click("#fake-table #hint-button")
+    assert page.is_disabled("#fake-table #typed-send") and page.is_disabled("#fake-table #hint-button")
+    page.evaluate("() => fake.status('offline')")
+    page.evaluate("() => fake.status('connecting')")
+    page.evaluate("() => fake.status('open')")
+    assert sent(page) == ["match", "hint", "hint"]
+    assert page.is_enabled("#fake-table #typed-send")
+    page.evaluate("([welcome, state, hint]) => [welcome, state, hint].forEach((msg) => fake.say(msg))",
+                  [said["welcome"], said["state"], said["hint"]])  # fmt: skip
+    assert page.locator("#fake-table #hint li").count() == len(said["hint"]["hint"]["options"])

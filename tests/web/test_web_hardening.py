@@ -291,7 +291,7 @@ def test_a_hint_asked_out_of_turn_at_a_two_human_table_is_refused(client: TestCl
         asking.send_json({"type": "hint"})
         reply = until(asking, lambda m: m["type"] not in ("state", "lobby"))
         assert reply == {"type": "error", "code": "not_your_turn", "message": "a hint is for your own turn",
-                         "params": {"turn": mover}}  # fmt: skip
+                         "params": {"turn": mover}, "request": "hint"}  # fmt: skip
         sockets[mover].send_json({"type": "hint"})
         assert until(sockets[mover], lambda m: m["type"] not in ("state", "lobby"))["type"] == "hint"
 

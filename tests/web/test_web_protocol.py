@@ -381,6 +381,33 @@ def test_a_message_just_under_the_limit_is_only_a_bad_message(client: TestClient
         still_open(ws)
 
 
+def test_an_error_names_the_request_it_answers(client_for: Client) -> None:
+    """A page with a hint and a match on their way tells which one a refusal
+    answers (``request``); one the server could not read names none."""
+    client = client_for(limits=Limits(messages_per_second=0.0001, message_burst=6))
+    data = new_table(client, ["human", "easy"], hints=False)
+    with connect(client, data["table"]) as ws:
+        hello(ws, data["token"])  # the first message of the burst
+
+        def error(message: Any) -> dict[str, Any]:
+            if isinstance(message, str):
+                ws.send_text(message)
+            else:
+                ws.send_json(message)
+            reply = until(ws, lambda m: m["type"] not in ("state", "lobby"))  # computer moves may come in between
+            assert reply["type"] == "error", reply
+            return reply
+
+        assert error({"type": "match", "words": ["zzzzz"], "mode": "go_out"})["request"] == "match"
+        assert error({"type": "hint"}) | {"message": ""} == {"type": "error", "code": "no_hints", "message": "",
+                                                              "params": {}, "request": "hint"}  # fmt: skip
+        assert error({"type": "action", "action": {"type": "discard", "card": "q"}})["request"] == "action"
+        assert "request" not in error({"type": "shout"})  # unknown type: not read as any request
+        assert "request" not in error("not json")
+        limited = error({"type": "hint"})  # the seventh message: over the limit, so not read
+        assert limited["code"] == "rate_limited" and "request" not in limited
+
+
 # -- limits -----------------------------------------------------------------------
 
 
@@ -461,7 +488,7 @@ def test_illegal_moves_get_the_engines_reason(client: TestClient) -> None:
         ws.send_json({"type": "action", "action": {"type": "discard", "card": "q"}})
         reply = ws.receive_json()
         assert reply == {"type": "error", "code": "illegal", "message": "draw a card first", "params": {},
-                         "reason": "draw_first"}  # fmt: skip
+                         "reason": "draw_first", "request": "action"}  # fmt: skip
         ws.send_json({"type": "action", "action": {"type": "draw", "source": "pile"}})
         state = until(ws, lambda m: m["type"] == "state")
         absent = next(f for f in ("z", "q", "x", "j") if f not in state["view"]["hand"])

@@ -243,8 +243,14 @@ export class TableSession {
   }
 
   setStatus(status, detail) {
+    const reopened = status === "open" && this.status !== "open";
     this.status = status;
     this.statusDetail = detail;
+    // The server answers a request on the connection it came by: what was on its way when that
+    // one went is never answered.  A hint is asked again on the new one (after the hello, so
+    // the state it brings comes first); a match is given up, so its button works again.
+    if (status !== "open") this.matching = false;
+    if (reopened && this.hint?.pending && !(this.socket && this.socket.send({ type: "hint" }))) this.hint = null;
     const label = document.getElementById("connection");
     if (label) {
       replace(label, status === "open" ? "" : status === "connecting" ? t("connecting")
@@ -289,10 +295,13 @@ export class TableSession {
       case "hint":
         if (this.hint && this.hint.pending) this.hint = { for: this.hint.for, hint: msg.hint, measure: msg.measure };
         break;
-      case "error":
-        this.pendingAction = false;
-        this.matching = false;
-        if (this.hint && this.hint.pending) this.hint = null;
+      case "error": {
+        // The request it answers: an error that names none (a message the server could not
+        // read, or one over the rate limit) may answer any of them, so each is given up.
+        const answers = (type) => typeof msg.request !== "string" || msg.request === type;
+        if (answers("action")) this.pendingAction = false;
+        if (answers("match")) this.matching = false;
+        if (answers("hint") && this.hint && this.hint.pending) this.hint = null;
         if (msg.code === "no_table") {
           // Nothing to reconnect to: the table was never made, or its time is up.
           this.close();
@@ -312,6 +321,7 @@ export class TableSession {
         this.error = () => errorText(msg, (seat) => this.nameOf(seat));
         this.announce(this.error());
         break;
+      }
       default:
         return; // a message type this page does not know: ignored, as the protocol says
     }
