@@ -434,6 +434,25 @@ def push_frame(hand, group, stack, at, radix, swar, j, f, points, best):
 
 
 @kernel
+def other_value(memo, slot, gen, allow_left):
+    """What the other search's memo slot ``slot`` tells :func:`state_value`
+    (searching with leftovers if ``allow_left``, else words only) of the
+    same state and constraints, or ``UNKNOWN``.
+
+    A cover is the best play there is, so the word-only search's value,
+    when it is not ``INFEASIBLE``, is also the value with leftovers; and
+    the value with leftovers is the word-only value when it goes out
+    (``GO_BIT``), else no cover exists (``INFEASIBLE``).
+    """
+    if memo[slot + MEMO_STAMP] != gen:
+        return UNKNOWN
+    value = memo[slot + MEMO_KEY]
+    if allow_left != 0:
+        return value if value != INFEASIBLE else UNKNOWN
+    return value if value != INFEASIBLE and (value & GO_BIT) != 0 else INFEASIBLE
+
+
+@kernel
 def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 need_words, long_target, long_after, allow_left):  # fmt: skip
     """The best (score, goes out) key of the state ``(radix0, swar0)``, whose
@@ -453,14 +472,27 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
     (``LEFT_OVER``, else a word index), then the two numbers of
     :func:`state_count`.  ``need_words`` and ``long_target`` are the
     largest ``j`` and ``f`` the memo has room for.
+
+    A state the other search has settled is not searched again (see
+    :func:`other_value`): the two searches of a hand often meet the same
+    states (a discard whose rest cannot go out turns pass 1 to the search
+    with leftovers, whose states pass 2 then asks the word-only question of).
     """
     nf = long_target + 1
     naug = (need_words + 1) * nf
     gen = memo[MEMO_GENERATION]
     half = 0 if allow_left != 0 else hand[HAND_STATES] * naug
+    cross = MEMO_SLOT * (hand[HAND_STATES] * naug - 2 * half)  # from a slot to the other search's
     top = memo_slot(radix0, j0, f0, naug, nf, half)
     if memo[top + MEMO_STAMP] == gen:
         return memo[top + MEMO_KEY]
+    value = other_value(memo, top + cross, gen, allow_left)
+    if value != UNKNOWN:  # written down for state_count, which reads the slot
+        memo[top + MEMO_STAMP] = gen
+        memo[top + MEMO_KEY] = value
+        memo[top + MEMO_CHOICE] = NO_CHOICE
+        memo[top + MEMO_COUNT] = UNKNOWN
+        return value
     guard = hand[HAND_GUARD]
     push_frame(hand, group, stack, 0, radix0, swar0, j0, f0, points0, INFEASIBLE)
     sp = 1
@@ -504,6 +536,8 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 child = memo_slot(child_radix, child_j, child_f, naug, nf, half)
                 value = memo[child + MEMO_KEY] if memo[child + MEMO_STAMP] == gen else UNKNOWN
                 if value == UNKNOWN:
+                    value = other_value(memo, child + cross, gen, allow_left)
+                if value == UNKNOWN:
                     pushed = True
                     break
                 if value != INFEASIBLE:
@@ -525,6 +559,8 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 child_points = points - hand[h + DIGIT_POINTS]
                 child = memo_slot(child_radix, j, f, naug, nf, half)
                 value = memo[child + MEMO_KEY] if memo[child + MEMO_STAMP] == gen else UNKNOWN
+                if value == UNKNOWN:
+                    value = other_value(memo, child + cross, gen, allow_left)
                 if value == UNKNOWN:
                     cur = end
                     pushed = True
