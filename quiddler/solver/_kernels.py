@@ -48,8 +48,8 @@ Conventions (see :mod:`quiddler.solver._backends` for the Python side):
   with a guard bit above it, so ``W <= S`` is one subtraction and a mask.
 * A word found in the hand is ``WORD_STRIDE`` numbers at ``WORD_STRIDE * w``,
   named ``WORD_*``: rank in the card trie (only when asked for), radix
-  delta, SWAR delta, points, letters, first digit, cards, next word of as
-  many letters.  Words come out grouped by first digit.
+  delta, SWAR delta, points, letters, cards, next word of as many letters.
+  Words come out grouped by first digit (see :func:`group_words`).
 * A value is one int64 key that orders plays lexicographically by
   (score, goes out): ``(score + SCORE_OFFSET) << SCORE_SHIFT``, plus
   ``GO_BIT`` if nothing is left over.  (Top-K keys add the longest word and
@@ -363,7 +363,7 @@ def word_rank(edges, ranks, hand, radix):
 def group_words(words, nwords, hand, group, stack):
     """``group[d]:group[d+1]`` are the words whose first digit is ``d`` (the
     walk emits them grouped, the root's edges being in face order, and
-    notes where each digit's start in its face table in ``stack``).  Within a
+    notes where each digit's words start, in its face table in ``stack``).  Within a
     group they stay in trie order: sorting them biggest first cost more
     than it saved.  The words of ``n`` letters are also chained from
     ``group[LENGTH_HEADS + n]`` through each word's ``WORD_NEXT``
