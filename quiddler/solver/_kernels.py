@@ -48,8 +48,8 @@ Conventions (see :mod:`quiddler.solver._backends` for the Python side):
   with a guard bit above it, so ``W <= S`` is one subtraction and a mask.
 * A word found in the hand is ``WORD_STRIDE`` numbers at ``WORD_STRIDE * w``,
   named ``WORD_*``: rank in the card trie (only when asked for), radix
-  delta, SWAR delta, points, letters, first digit, cards, next word of as
-  many letters.  Words come out grouped by first digit.
+  delta, SWAR delta, points, letters, cards, next word of as many letters.
+  Words come out grouped by first digit (see :func:`group_words`).
 * A value is one int64 key that orders plays lexicographically by
   (score, goes out): ``(score + SCORE_OFFSET) << SCORE_SHIFT``, plus
   ``GO_BIT`` if nothing is left over.  (Top-K keys add the longest word and
@@ -75,15 +75,14 @@ FACE_SLOTS = 32  # kernel faces a face-count row has room for
 HAND_SIZE = HAND_HEAD + HAND_STRIDE * FACE_SLOTS
 
 # -- a word found in the hand (see find_words) ---------------------------------
-WORD_RANK = 0  # its multiset's rank in the card trie (0 unless asked for)
+WORD_RANK = 0  # its multiset's rank in the card trie (only when asked for)
 WORD_RADIX = 1  # radix delta: subtract from a state's index to take the word
 WORD_SWAR = 2  # SWAR delta
 WORD_POINTS = 3
 WORD_LETTERS = 4
-WORD_DIGIT = 5  # its first (rarest) digit
-WORD_CARDS = 6
-WORD_NEXT = 7  # the next word of as many letters (see group_words), or NO_WORD
-WORD_STRIDE = 8
+WORD_CARDS = 5
+WORD_NEXT = 6  # the next word of as many letters (see group_words), or NO_WORD
+WORD_STRIDE = 7
 LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
 GROUP_SIZE = LENGTH_HEADS + 48
 NO_WORD = -1  # ends a chain of words of one length
@@ -95,21 +94,21 @@ EDGE_FIRST_SHIFT = 11  # from bit 11: the target's first edge
 ROOT_EDGE = 0  # the virtual edge into the root
 
 # -- find_words' stack: one frame per depth, then a table of the faces ----------
-WALK_RANK = 0  # the rank, radix, SWAR, points and letters so far
+WALK_CARDS = 0  # the cards, radix, SWAR, points and letters so far
 WALK_RADIX = 1
 WALK_SWAR = 2
 WALK_POINTS = 3
 WALK_LETTERS = 4
-WALK_TODO = 5  # the node's edges still to take, its first edge and its face
-WALK_FIRST = 6  # mask (saved while a child is walked)
-WALK_MASK = 7
-WALK_FACE = 8  # the face that entered the node
+WALK_TODO = 5  # the node's edges still to take (saved while a child is walked)
+WALK_FIRST = 6  # its first edge
+WALK_MASK = 7  # its child-face mask
+WALK_FACE = 8  # the face that entered it
 WALK_FRAME = 9  # numbers per depth of the trie walk
 ROW_RADIX = 0  # per face in hand: what a visit adds to the radix, SWAR,
-ROW_SWAR = 1  # points and letters, the face's digit, and its cards
-ROW_POINTS = 2  # still in hand
+ROW_SWAR = 1  # points and letters, where the words of its digit start
+ROW_POINTS = 2  # (NO_WORD if none does), and its cards still in hand
 ROW_LETTERS = 3
-ROW_DIGIT = 4
+ROW_START = 4
 ROW_LEFT = 5
 FACE_ROW = 8  # numbers per face in the walk's face table (six used; eight makes the index a shift)
 WALK_TABLE = WALK_FRAME * (MAX_CARDS + 2)  # where the walk's face table starts in its stack
@@ -240,10 +239,12 @@ def find_words(edges, ranks, want_ranks, hand, face_points, face_letters, words,
 
     ``edges`` is :meth:`quiddler.cardtrie.CardTrie.kernel_edges` (the
     packed edges, then from half its length each edge's child-face mask)
-    and ``ranks`` the trie's ranks, only read (and recorded) if
-    ``want_ranks`` is non-zero, since the solver does not need them.
+    and ``ranks`` the trie's ranks, only read (and recorded, once the walk
+    is over: see :func:`word_rank`) if ``want_ranks`` is non-zero, since
+    the solver does not need them.
     ``hand`` is laid out by :func:`layout_hand`.  ``stack`` needs
-    ``STACK_SIZE`` slots.  Returns the number of
+    ``STACK_SIZE`` slots; the walk leaves where each digit's words start in
+    its face table, for :func:`group_words`.  Returns the number of
     words written, or ``WORDS_FULL`` if more than ``capacity`` were found (or exactly
     ``capacity`` and the walk had further to go: the caller retries with
     more room either way).
@@ -257,10 +258,11 @@ def find_words(edges, ranks, want_ranks, hand, face_points, face_letters, words,
     edge, made the walk much slower.  A node whose edges are all out of
     hand is not entered.  Words come out in trie order.
 
-    What a visit adds (radix, SWAR, points, letters, digit) and the cards
+    What a visit adds (radix, SWAR, points, letters) and the cards
     left of each face are in one table per face at the end of ``stack``
-    (``ROW_*``): fewer arrays in the loop leave the CPU's registers to the
-    walk's own numbers.
+    (``ROW_*``), and what the loop needs is kept to a few numbers (no rank,
+    no depth, no first digit): the CPU has too few registers for more, and
+    every number more in the loop cost several instructions a visit.
     """
     n = 0
     half = len(edges) >> 1
@@ -275,54 +277,47 @@ def find_words(edges, ranks, want_ranks, hand, face_points, face_letters, words,
         stack[t + ROW_SWAR] = 1 << hand[h + DIGIT_SHIFT]
         stack[t + ROW_POINTS] = face_points[face]
         stack[t + ROW_LETTERS] = face_letters[face]
-        stack[t + ROW_DIGIT] = d
+        stack[t + ROW_START] = NO_WORD
         stack[t + ROW_LEFT] = hand[h + DIGIT_COUNT]
     for t in range(WALK_FRAME):
         stack[t] = 0
-    depth = 0
     base = 0
-    node_mask = edges[half + ROOT_EDGE]
-    todo = node_mask & avail
-    first = edges[ROOT_EDGE] >> EDGE_FIRST_SHIFT
-    first_digit_of_word = 0
+    stack[WALK_MASK] = edges[half + ROOT_EDGE]
+    stack[WALK_FIRST] = edges[ROOT_EDGE] >> EDGE_FIRST_SHIFT
+    todo = stack[WALK_MASK] & avail
     while True:
         if todo == 0:  # leave the node: its face is back in hand
-            if depth == 0:
+            if base == 0:
                 break
             face = stack[base + WALK_FACE]
             stack[table + FACE_ROW * face + ROW_LEFT] += 1
             avail |= 1 << face
-            depth -= 1
             base -= WALK_FRAME
             todo = stack[base + WALK_TODO]
-            first = stack[base + WALK_FIRST]
-            node_mask = stack[base + WALK_MASK]
             continue
         bit = todo & -todo
         todo ^= bit
         face = lowest_bit(bit)
-        e = first + count_ones(node_mask & (bit - 1))
+        e = stack[base + WALK_FIRST] + count_ones(stack[base + WALK_MASK] & (bit - 1))
         packed = edges[e]
         t = table + FACE_ROW * face
-        if depth == 0:
-            first_digit_of_word = stack[t + ROW_DIGIT]
-        rank = stack[base + WALK_RANK] + ranks[e] if want_ranks != 0 else 0
+        if base == 0:  # a root edge: the words of its digit start here
+            stack[t + ROW_START] = n
         radix = stack[base + WALK_RADIX] + stack[t + ROW_RADIX]
         swar = stack[base + WALK_SWAR] + stack[t + ROW_SWAR]
         points = stack[base + WALK_POINTS] + stack[t + ROW_POINTS]
         letters = stack[base + WALK_LETTERS] + stack[t + ROW_LETTERS]
+        cards = stack[base + WALK_CARDS] + 1
         if n == capacity:
             return WORDS_FULL
         # Write the word and count it only if the edge ends one: no branch
         # to mispredict.
         w = WORD_STRIDE * n
-        words[w + WORD_RANK] = rank
         words[w + WORD_RADIX] = radix
         words[w + WORD_SWAR] = swar
         words[w + WORD_POINTS] = points
         words[w + WORD_LETTERS] = letters
-        words[w + WORD_DIGIT] = first_digit_of_word
-        words[w + WORD_CARDS] = depth + 1
+        words[w + WORD_CARDS] = cards
         n += (packed >> EDGE_TERMINAL_SHIFT) & 1
         child_mask = edges[half + e]
         left = stack[t + ROW_LEFT] - 1
@@ -330,37 +325,54 @@ def find_words(edges, ranks, want_ranks, hand, face_points, face_letters, words,
         child_todo = child_mask & child_avail
         if child_todo != 0:
             stack[base + WALK_TODO] = todo
-            stack[base + WALK_FIRST] = first
-            stack[base + WALK_MASK] = node_mask
             stack[t + ROW_LEFT] = left
             avail = child_avail
-            depth += 1
             base += WALK_FRAME
-            stack[base + WALK_RANK] = rank
             stack[base + WALK_RADIX] = radix
             stack[base + WALK_SWAR] = swar
             stack[base + WALK_POINTS] = points
             stack[base + WALK_LETTERS] = letters
+            stack[base + WALK_CARDS] = cards
             stack[base + WALK_FACE] = face
+            stack[base + WALK_FIRST] = packed >> EDGE_FIRST_SHIFT
+            stack[base + WALK_MASK] = child_mask
             todo = child_todo
-            first = packed >> EDGE_FIRST_SHIFT
-            node_mask = child_mask
+    if want_ranks != 0:
+        for i in range(n):
+            words[WORD_STRIDE * i + WORD_RANK] = word_rank(edges, ranks, hand, words[WORD_STRIDE * i + WORD_RADIX])
     return n
 
 
 @kernel
-def group_words(words, nwords, ndig, group):
+def word_rank(edges, ranks, hand, radix):
+    """The rank in the card trie of the multiset ``radix`` of the hand:
+    the sum of the ranks of the edges on its path from the root."""
+    half = len(edges) >> 1
+    rank = 0
+    e = ROOT_EDGE
+    for d in range(hand[HAND_DIGITS]):
+        h = HAND_HEAD + HAND_STRIDE * d
+        below = (1 << hand[h + DIGIT_FACE]) - 1  # the faces before this one
+        for _ in range((radix // hand[h + DIGIT_STRIDE]) % (hand[h + DIGIT_COUNT] + 1)):
+            e = (edges[e] >> EDGE_FIRST_SHIFT) + count_ones(edges[half + e] & below)
+            rank += ranks[e]
+    return rank
+
+
+@kernel
+def group_words(words, nwords, hand, group, stack):
     """``group[d]:group[d+1]`` are the words whose first digit is ``d`` (the
-    walk emits them grouped: the root's edges are in face order).  Within a
+    walk emits them grouped, the root's edges being in face order, and
+    notes where each digit's words start, in its face table in ``stack``).  Within a
     group they stay in trie order: sorting them biggest first cost more
     than it saved.  The words of ``n`` letters are also chained from
     ``group[LENGTH_HEADS + n]`` through each word's ``WORD_NEXT``
     (``NO_WORD`` ends a chain), for the longest-word search."""
-    w = 0
-    for d in range(ndig + 1):
-        while w < nwords and words[WORD_STRIDE * w + WORD_DIGIT] < d:
-            w += 1
-        group[d] = w
+    ndig = hand[HAND_DIGITS]
+    group[ndig] = nwords
+    for d in range(ndig - 1, -1, -1):
+        start = stack[WALK_TABLE + FACE_ROW * hand[HAND_HEAD + HAND_STRIDE * d + DIGIT_FACE] + ROW_START]
+        group[d] = start if start != NO_WORD else group[d + 1]  # no word starts with this digit
     for n in range(LENGTH_HEADS, len(group)):
         group[n] = NO_WORD
     for w in range(nwords - 1, -1, -1):
@@ -422,6 +434,25 @@ def push_frame(hand, group, stack, at, radix, swar, j, f, points, best):
 
 
 @kernel
+def other_value(memo, slot, gen, allow_left):
+    """What the other search's memo slot ``slot`` tells :func:`state_value`
+    (searching with leftovers if ``allow_left``, else words only) of the
+    same state and constraints, or ``UNKNOWN``.
+
+    A cover is the best play there is, so the word-only search's value,
+    when it is not ``INFEASIBLE``, is also the value with leftovers; and
+    the value with leftovers is the word-only value when it goes out
+    (``GO_BIT``), else no cover exists (``INFEASIBLE``).
+    """
+    if memo[slot + MEMO_STAMP] != gen:
+        return UNKNOWN
+    value = memo[slot + MEMO_KEY]
+    if allow_left != 0:
+        return value if value != INFEASIBLE else UNKNOWN
+    return value if value != INFEASIBLE and (value & GO_BIT) != 0 else INFEASIBLE
+
+
+@kernel
 def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 need_words, long_target, long_after, allow_left):  # fmt: skip
     """The best (score, goes out) key of the state ``(radix0, swar0)``, whose
@@ -441,14 +472,27 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
     (``LEFT_OVER``, else a word index), then the two numbers of
     :func:`state_count`.  ``need_words`` and ``long_target`` are the
     largest ``j`` and ``f`` the memo has room for.
+
+    A state the other search has settled is not searched again (see
+    :func:`other_value`): the two searches of a hand often meet the same
+    states (a discard whose rest cannot go out turns pass 1 to the search
+    with leftovers, whose states pass 2 then asks the word-only question of).
     """
     nf = long_target + 1
     naug = (need_words + 1) * nf
     gen = memo[MEMO_GENERATION]
     half = 0 if allow_left != 0 else hand[HAND_STATES] * naug
+    cross = MEMO_SLOT * (hand[HAND_STATES] * naug - 2 * half)  # from a slot to the other search's
     top = memo_slot(radix0, j0, f0, naug, nf, half)
     if memo[top + MEMO_STAMP] == gen:
         return memo[top + MEMO_KEY]
+    value = other_value(memo, top + cross, gen, allow_left)
+    if value != UNKNOWN:  # written down for state_count, which reads the slot
+        memo[top + MEMO_STAMP] = gen
+        memo[top + MEMO_KEY] = value
+        memo[top + MEMO_CHOICE] = NO_CHOICE
+        memo[top + MEMO_COUNT] = UNKNOWN
+        return value
     guard = hand[HAND_GUARD]
     push_frame(hand, group, stack, 0, radix0, swar0, j0, f0, points0, INFEASIBLE)
     sp = 1
@@ -492,6 +536,8 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 child = memo_slot(child_radix, child_j, child_f, naug, nf, half)
                 value = memo[child + MEMO_KEY] if memo[child + MEMO_STAMP] == gen else UNKNOWN
                 if value == UNKNOWN:
+                    value = other_value(memo, child + cross, gen, allow_left)
+                if value == UNKNOWN:
                     pushed = True
                     break
                 if value != INFEASIBLE:
@@ -513,6 +559,8 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
                 child_points = points - hand[h + DIGIT_POINTS]
                 child = memo_slot(child_radix, j, f, naug, nf, half)
                 value = memo[child + MEMO_KEY] if memo[child + MEMO_STAMP] == gen else UNKNOWN
+                if value == UNKNOWN:
+                    value = other_value(memo, child + cross, gen, allow_left)
                 if value == UNKNOWN:
                     cur = end
                     pushed = True
@@ -890,7 +938,7 @@ def prepare(edges, ranks, face_count, face_points, face_letters, params, hand, w
     nwords = find_words(edges, ranks, 0, hand, face_points, face_letters, words, capacity, stack)
     if nwords < 0:
         return WORDS_FULL
-    group_words(words, nwords, hand[HAND_DIGITS], group)
+    group_words(words, nwords, hand, group, stack)
     return nstates
 
 
@@ -1193,18 +1241,8 @@ def name_words(edges, ranks, hand, words, out, ob):
         out[ob + OUT_DISCARD] = hand[HAND_HEAD + HAND_STRIDE * out[ob + OUT_DISCARD] + DIGIT_FACE]
     for i in range(ob + OUT_LEFTOVERS, ob + OUT_LEFTOVERS + out[ob + OUT_LEFT]):
         out[i] = hand[HAND_HEAD + HAND_STRIDE * out[i] + DIGIT_FACE]
-    half = len(edges) >> 1
-    for i in range(out[ob + OUT_WORDS]):
-        radix = words[WORD_STRIDE * out[ob + OUT_HEAD + i] + WORD_RADIX]
-        rank = 0
-        e = ROOT_EDGE
-        for d in range(hand[HAND_DIGITS]):
-            h = HAND_HEAD + HAND_STRIDE * d
-            below = (1 << hand[h + DIGIT_FACE]) - 1  # the faces before this one
-            for _ in range((radix // hand[h + DIGIT_STRIDE]) % (hand[h + DIGIT_COUNT] + 1)):
-                e = (edges[e] >> EDGE_FIRST_SHIFT) + count_ones(edges[half + e] & below)
-                rank += ranks[e]
-        out[ob + OUT_HEAD + i] = rank
+    for i in range(ob + OUT_HEAD, ob + OUT_HEAD + out[ob + OUT_WORDS]):
+        out[i] = word_rank(edges, ranks, hand, words[WORD_STRIDE * out[i] + WORD_RADIX])
 
 
 @kernel

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -16,6 +17,7 @@ from quiddler import (
     WordList,
     default_wordlist,
     find_words,
+    full_deck,
     parse_hand,
     solve,
 )
@@ -216,6 +218,32 @@ def test_backends_agree(hand, discard, targets):
     assert solve_with(hand, targets, discard=discard, backend="python") == solve_with(
         hand, targets, discard=discard, backend="numba"
     )
+
+
+@pytest.mark.parametrize(("size", "discard"), [(9, True), (10, True), (9, False)])
+def test_hands_that_cannot_go_out_at_once_match_reference(size, discard):
+    """Hands dealt so that the compiled search's first question, can every
+    card go in words (after discarding a cheapest card), is answered no:
+    it then searches with leftovers, and each of its two searches takes
+    the values the other has settled (a cover is the best play there is;
+    a best play that leaves a card means there is no cover)."""
+    rng = random.Random(size)
+    deck = full_deck()
+    checked = 0
+    for _ in range(2000):
+        hand = rng.sample(deck, size)
+        rest = list(hand)
+        if discard:
+            rest.remove(min(hand, key=lambda card: card.points))
+        if solve(rest, backend="python").can_go_out:
+            continue
+        checked += 1
+        solution = solve(hand, discard=discard, backend="numba")
+        assert_matches_reference(solution, enable_reference(), hand, discard, default_wordlist(), NO_TARGETS)
+        assert solution == solve(hand, discard=discard, backend="python")
+        if checked == 25:
+            break
+    assert checked == 25
 
 
 @settings(max_examples=10)
