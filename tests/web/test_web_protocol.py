@@ -90,7 +90,8 @@ def still_open(ws: Any, strict: bool = False) -> None:
     assert reply == {"type": "pong"}
 
 
-def error_code(ws: Any, message: Any) -> str:
+def error_reply(ws: Any, message: Any) -> dict[str, Any]:
+    """Send ``message`` (text as it is, anything else as JSON): the error it gets."""
     if isinstance(message, str):
         ws.send_text(message)
     else:
@@ -98,7 +99,11 @@ def error_code(ws: Any, message: Any) -> str:
     reply = until(ws, lambda m: m["type"] not in ("state", "lobby"))  # computer moves may come in between
     assert reply["type"] == "error", reply
     assert reply["message"]
-    return reply["code"]  # type: ignore[no-any-return]
+    return reply
+
+
+def error_code(ws: Any, message: Any) -> str:
+    return error_reply(ws, message)["code"]  # type: ignore[no-any-return]
 
 
 def play_to_the_end(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
@@ -390,13 +395,7 @@ def test_an_error_names_the_request_it_answers(client_for: Client) -> None:
         hello(ws, data["token"])  # the first message of the burst
 
         def error(message: Any) -> dict[str, Any]:
-            if isinstance(message, str):
-                ws.send_text(message)
-            else:
-                ws.send_json(message)
-            reply = until(ws, lambda m: m["type"] not in ("state", "lobby"))  # computer moves may come in between
-            assert reply["type"] == "error", reply
-            return reply
+            return error_reply(ws, message)
 
         assert error({"type": "match", "words": ["zzzzz"], "mode": "go_out"})["request"] == "match"
         assert error({"type": "hint"}) | {"message": ""} == {"type": "error", "code": "no_hints", "message": "",
