@@ -281,19 +281,8 @@ class NumbaBackend:
         copy: the two play blocks start at ``JOB_OUT``, and the thread's next
         kernel call overwrites them.  (The solver's quick path: counting in
         Python, a count array copied in and the blocks copied out cost about
-        as much as the rest of its Python.)
-
-        :meth:`_ready` and :meth:`_run` are written out here: this is every
-        quick solve's path, and two method calls are a fair part of its Python."""
-        solo: _Solo | None
-        try:
-            solo = self._local.solo
-        except AttributeError:  # the thread's first solve
-            solo = None
-        if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
-            solo, work = self._solo(trie, memo_size)
-        else:
-            work = solo.work
+        as much as the rest of its Python.)"""
+        solo, work = self._ready(trie, memo_size)
         row = solo.row
         faces = b"".join(map(face_bytes, hand))
         row[FACE_SLOTS - 1] = -len(hand)
@@ -302,9 +291,7 @@ class NumbaBackend:
             solo.params_row = array("q", params)
             solo.params = params if type(params) is tuple else ()
             row[FACE_SLOTS:JOB_STATUS] = solo.params_row
-        self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
-        if row[JOB_STATUS] < 0:  # only huge hands: more words than the work array holds
-            self._rerun(solo, work, memo_size)
+        self._run(solo, work, memo_size)
         return row
 
     def _ready(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:
@@ -316,16 +303,11 @@ class NumbaBackend:
         return solo, solo.work
 
     def _run(self, solo: _Solo, work: Any, memo_size: int) -> None:
-        """The kernel on the thread's job row, with :meth:`_rerun` after it."""
+        """The kernel on the thread's job row.  With more words than the work
+        array holds (only huge hands) it runs again, with more room, in a
+        fresh work array (the memo moves with the words, and a moved memo
+        must start all unknown)."""
         self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
-        if solo.row[JOB_STATUS] < 0:
-            self._rerun(solo, work, memo_size)
-
-    def _rerun(self, solo: _Solo, work: Any, memo_size: int) -> None:
-        """After a kernel call on the thread's job row that found more words
-        than the work array holds (only huge hands): again, with more room,
-        in a fresh work array (the memo moves with the words, and a moved
-        memo must start all unknown), until it fits."""
         capacity = PACKED_WORDS
         while not _check(solo.row[JOB_STATUS]):
             capacity *= 4

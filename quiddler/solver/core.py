@@ -37,7 +37,7 @@ from ._backends import (
     get_backend,
     needed_memo,
 )
-from .types import Play, Solution, Word, _new, _PlayDraft, _SolutionDraft, make_play, make_solution
+from .types import Play, Solution, Word, make_play, make_solution
 
 __all__ = ["DEFAULT_MAX_MEMORY_MB", "MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "MEMORY_ENV", "NO_GO_OUT", "Solver",
            "find_words", "max_memory_bytes", "score_counts", "score_many", "search_size", "solve", "solve_many",
@@ -470,59 +470,21 @@ class Solver:
         counting's lookups find only cards), its memo room comes from
         :data:`_ROOMY` and no memory bound refuses it, and its plays have no
         bonus."""
-        if type(cards) is tuple:
-            hand = cards
-        elif type(cards) is list:
-            hand = tuple(cards)
-        else:
+        hand = _quick_hand(cards)
+        if hand is None or (discard is not True and discard is not False):
             return None
-        size = len(hand)
-        if not 0 < size <= _ROOMY_CARDS or (discard is not True and discard is not False):
+        blocks = self._quick_blocks(hand, _PLAIN_PARAMS[discard], _ROOMY[len(hand)])
+        if blocks is None:
             return None
-        engine = self._engine
-        if engine is self._auto:
-            engine = self._current()
-        try:
-            if type(engine) is NumbaBackend:  # the kernel counts the faces; the blocks start at JOB_OUT
-                out = engine.solve_hand(self._trie, hand, _FACE_BYTES_OF, _PLAIN_PARAMS[discard], _ROOMY[size])
-                ob = JOB_OUT
-            else:
-                counts = _NO_COUNTS[:]
-                for face in map(_KERNEL_INDEX.__getitem__, hand):
-                    counts[face] += 1
-                out, ob = engine.solve_counts(self._trie, counts, _PLAIN_PARAMS[discard], _ROOMY[size]), 0
-        except (KeyError, TypeError):  # not all cards
-            return None
-        # The best play: _plain_play written out, a call less on every solve.
-        left = out[ob + _OUT_LEFT]
-        if out[ob + _OUT_TIES] or left > 1:
-            best = self._play_from(out, ob, _PLAIN_PARAMS[0])
-        else:
-            start = ob + _OUT_HEAD
-            try:
-                words = tuple(map(self._word_of, out[start : start + out[ob + _OUT_WORDS]]))
-            except KeyError:  # a word not named yet
-                best = self._play_from(out, ob, _PLAIN_PARAMS[0])
-            else:
-                best = _new(_PlayDraft)
-                best.words = words
-                best.unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],) if left else ()
-                best.discard = _CARD_OR_NONE[out[ob]]
-                best.bonus = 0
-                best.__class__ = Play
-        if left == 0:  # no card left over: the kernel copied this play to the going-out block
+        out, ob = blocks
+        best = self._plain_play(out, ob)
+        if out[ob + _OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
             go_out: Play | None = best
         elif out[ob + _OUT_BLOCK_KEY] < 0:
             go_out = None
         else:
             go_out = self._plain_play(out, ob + OUT_BLOCK)
-        solution = _new(_SolutionDraft)  # make_solution, written out
-        solution.cards = hand
-        solution.discard_required = discard
-        solution.plays = (best,)
-        solution.best_go_out = go_out
-        solution.__class__ = Solution
-        return solution  # type: ignore[no-any-return]
+        return make_solution(hand, discard, (best,), go_out)
 
     def _plain_play(self, out: Sequence[int], ob: int) -> Play:
         """:meth:`_play_from` of a solve without bonus targets (its bonus is 0),
@@ -535,13 +497,8 @@ class Solver:
             words = tuple(map(self._word_of, out[start : start + out[ob + _OUT_WORDS]]))
         except KeyError:  # a word not named yet
             return self._play_from(out, ob, _PLAIN_PARAMS[0])
-        play = _new(_PlayDraft)  # make_play, written out
-        play.words = words
-        play.unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],) if left else ()
-        play.discard = _CARD_OR_NONE[out[ob]]
-        play.bonus = 0
-        play.__class__ = Play
-        return play  # type: ignore[no-any-return]
+        unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],) if left else ()
+        return make_play(words, unused, _CARD_OR_NONE[out[ob]], 0)
 
     def _aimed(self, cards: object, discard: object, beat_longest: object, beat_words: object,
                bonus: object) -> Solution | None:  # fmt: skip
@@ -554,14 +511,8 @@ class Solver:
         the targets' states, more than an exact count of the faces would give
         (spare room changes nothing): what it costs a memory bound to allow
         is checked only when it is over the least bound one can set."""
-        if type(cards) is tuple:
-            hand = cards
-        elif type(cards) is list:
-            hand = tuple(cards)
-        else:
-            return None
-        size = len(hand)
-        if not 0 < size <= _ROOMY_CARDS or (discard is not True and discard is not False):
+        hand = _quick_hand(cards)
+        if hand is None or (discard is not True and discard is not False):
             return None
         if beat_longest is not None and (type(beat_longest) is not int or beat_longest < 0):
             return None
@@ -569,26 +520,35 @@ class Solver:
             return None
         if type(bonus) is not int or not 0 <= bonus <= MAX_BONUS:
             return None
-        params = _packed(size, discard, beat_longest, beat_words, bonus)
-        memo_size = 1 + _MEMO_UNIT * (1 << size) * (params[1] + 1) * (params[2] + 1)
+        params = _packed(len(hand), discard, beat_longest, beat_words, bonus)
+        memo_size = 1 + _MEMO_UNIT * (1 << len(hand)) * (params[1] + 1) * (params[2] + 1)
         if 8 * memo_size > _LEAST_MEMORY_BOUND and (self._follows_environment or 8 * memo_size > self.max_memory_bytes):
             return None  # the checked path sizes it exactly, and refuses it if it must
+        blocks = self._quick_blocks(hand, params, memo_size)
+        if blocks is None:
+            return None
+        best, go_out = self._best_plays(*blocks, params)
+        return make_solution(hand, discard, (best,), go_out)
+
+    def _quick_blocks(self, hand: tuple[Any, ...], params: Sequence[int],
+                      memo_size: int) -> tuple[Sequence[int], int] | None:  # fmt: skip
+        """The quick paths' kernel call: the output and where its two play
+        blocks start, or None if not every item of ``hand`` is a card.  On
+        the compiled backend the kernel counts the faces and the blocks start
+        at ``JOB_OUT`` of the thread's job row; elsewhere the faces are
+        counted here."""
         engine = self._engine
         if engine is self._auto:
             engine = self._current()
         try:
-            if type(engine) is NumbaBackend:  # the kernel counts the faces; the blocks start at JOB_OUT
-                out = engine.solve_hand(self._trie, hand, _FACE_BYTES_OF, params, memo_size)
-                ob = JOB_OUT
-            else:
-                counts = _NO_COUNTS[:]
-                for face in map(_KERNEL_INDEX.__getitem__, hand):
-                    counts[face] += 1
-                out, ob = engine.solve_counts(self._trie, counts, params, memo_size), 0
+            if type(engine) is NumbaBackend:
+                return engine.solve_hand(self._trie, hand, _FACE_BYTES_OF, params, memo_size), JOB_OUT
+            counts = _NO_COUNTS[:]
+            for face in map(_KERNEL_INDEX.__getitem__, hand):
+                counts[face] += 1
+            return engine.solve_counts(self._trie, counts, params, memo_size), 0
         except (KeyError, TypeError):  # not all cards
             return None
-        best, go_out = self._best_plays(out, ob, params)
-        return make_solution(hand, discard, (best,), go_out)
 
     def _best_plays(self, out: Sequence[int], ob: int, params: Sequence[int]) -> tuple[Play, Play | None]:
         """The best play and the best going-out play from the two blocks at
@@ -1038,6 +998,19 @@ def _check_size(hand: Sequence[Card]) -> None:
         raise InvalidCardError("empty hand")
     if len(hand) > MAX_CARDS:
         raise HandTooLargeError(f"hand of {len(hand)} cards is too large (at most {MAX_CARDS})")
+
+
+def _quick_hand(cards: object) -> tuple[Any, ...] | None:
+    """The hand of a quick path's call as a tuple, or None unless ``cards``
+    is a tuple or list of 1 to :data:`_ROOMY_CARDS` items (whether they are
+    cards, the kernel call finds)."""
+    if type(cards) is tuple:
+        hand = cards
+    elif type(cards) is list:
+        hand = tuple(cards)
+    else:
+        return None
+    return hand if 0 < len(hand) <= _ROOMY_CARDS else None
 
 
 _SEQUENCES = {tuple, list}
