@@ -210,17 +210,21 @@ def hand(page: Any) -> list[str]:
     return [str(x) for x in page.eval_on_selector_all("#hand button.card", "cards => cards.map(c => c.dataset.face)")]
 
 
+#: What shows the game over, a round's result up, and this seat's move.
+GAME_OVER, ROUND_RESULT, MY_MOVE = "#winner", "#next-round", "#turn-line.mine"
+
+
 def my_turn(page: Any) -> bool:
-    return bool(page.locator("#turn-line.mine").count())
+    return bool(page.locator(MY_MOVE).count())
 
 
 def game_over(page: Any) -> bool:
-    return bool(page.locator("#winner").count())
+    return bool(page.locator(GAME_OVER).count())
 
 
 def next_round(page: Any, on_result: Callable[[Any], None] | None = None) -> bool:
     """Go on from a round's result when it is up (after ``on_result(page)``, to look at it); whether it was."""
-    button = page.locator("#next-round")
+    button = page.locator(ROUND_RESULT)
     if button.count():
         if on_result is not None:
             on_result(page)
@@ -276,9 +280,9 @@ def play_hinted_move(page: Any) -> str:
 #: is up), "mine" (this seat's move) or "waiting".  Read in two steps, the page
 #: could draw in between: the state that ends a round can start this seat's
 #: turn under the result, and a click then meets the result, not the table.
-SITUATION = """() => document.getElementById('winner') ? 'over'
-    : document.getElementById('next-round') ? 'result'
-    : document.querySelector('#turn-line.mine') ? 'mine' : 'waiting'"""
+SITUATION = f"""() => document.querySelector('{GAME_OVER}') ? 'over'
+    : document.querySelector('{ROUND_RESULT}') ? 'result'
+    : document.querySelector('{MY_MOVE}') ? 'mine' : 'waiting'"""
 
 
 def situation(page: Any) -> str:
