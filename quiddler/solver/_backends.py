@@ -22,8 +22,9 @@ import threading
 import time
 import weakref
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from math import prod
+from operator import itemgetter
 from typing import Any, Protocol
 
 from ..cards import Card
@@ -271,21 +272,30 @@ class NumbaBackend:
         self._run(solo, work, memo_size)
         return row[JOB_OUT:]
 
-    def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Callable[[Any], bytes],
+    def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Mapping[Any, bytes],
                    params: Sequence[int], memo_size: int) -> array[int]:  # fmt: skip
         """:meth:`solve_counts` of a hand of at most ``FACE_SLOTS - 1`` cards,
         given by their kernel faces, which the kernel counts
-        (:func:`~quiddler.solver._kernels.solve_rows`); ``face_bytes``: a
-        card's kernel face as 8 bytes of int64 (its KeyError or TypeError for
-        anything else comes through).  Returns the job row itself, not a
+        (:func:`~quiddler.solver._kernels.solve_rows`); ``face_bytes`` maps a
+        card to its kernel face as 8 bytes of int64 (its KeyError or TypeError
+        for anything else comes through).  Returns the job row itself, not a
         copy: the two play blocks start at ``JOB_OUT``, and the thread's next
         kernel call overwrites them.  (The solver's quick path: counting in
         Python, a count array copied in and the blocks copied out cost about
-        as much as the rest of its Python.)"""
+        as much as the rest of its Python.)
+
+        The faces are looked up by one ``itemgetter`` of the whole hand, every
+        lookup at C speed, rather than by ``map``, a call per card: the
+        dict and its values are out of the caches after the last kernel call,
+        and the fewer steps per card the better (an itemgetter of one key
+        gives the value itself, not a tuple)."""
         solo, work = self._ready(trie, memo_size)
         row = solo.row
-        faces = b"".join(map(face_bytes, hand))
-        row[FACE_SLOTS - 1] = -len(hand)
+        n = len(hand)
+        faces = itemgetter(*hand)(face_bytes)
+        if n > 1:
+            faces = b"".join(faces)
+        row[FACE_SLOTS - 1] = -n
         solo.bytes[: len(faces)] = faces
         if params is not solo.params:  # else the row holds them: every call writes its own, the kernel none
             solo.params_row = array("q", params)
@@ -308,6 +318,11 @@ class NumbaBackend:
         fresh work array (the memo moves with the words, and a moved memo
         must start all unknown)."""
         self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
+        if solo.row[JOB_STATUS] < 0:  # finished unless negative (see _check): no call on the usual way
+            self._rerun(solo, memo_size)
+
+    def _rerun(self, solo: _Solo, memo_size: int) -> None:
+        """:meth:`_run`'s reruns with more room, while the kernel asks for it."""
         capacity = PACKED_WORDS
         while not _check(solo.row[JOB_STATUS]):
             capacity *= 4

@@ -69,7 +69,6 @@ _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
 _CARD_ORDER_OF = {card: card.index for card in _KERNEL_CARDS}.__getitem__
 # Each card's kernel face as int64 bytes, for the compiled backend's solve_hand.
 _FACE_BYTES = {card: array("q", [k]).tobytes() for card, k in _KERNEL_INDEX.items()}
-_FACE_BYTES_OF = _FACE_BYTES.__getitem__
 _CARD_OF_FACE = {card.face: card for card in _KERNEL_CARDS}
 _FACE_POINTS = {card.face: card.points for card in _KERNEL_CARDS}
 _NO_COUNTS = array("q", bytes(8 * FACE_SLOTS))
@@ -493,8 +492,12 @@ class Solver:
         if out[ob + _OUT_TIES] or left > 1:
             return self._play_from(out, ob, _PLAIN_PARAMS[0])
         start = ob + _OUT_HEAD
+        count = out[ob + _OUT_WORDS]
         try:
-            words = tuple(map(self._word_of, out[start : start + out[ob + _OUT_WORDS]]))
+            if count > 1:  # every lookup at C speed (an itemgetter of one key gives the value itself)
+                words = itemgetter(*out[start : start + count])(self._words)
+            else:
+                words = tuple(map(self._word_of, out[start : start + count]))
         except KeyError:  # a word not named yet
             return self._play_from(out, ob, _PLAIN_PARAMS[0])
         unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],) if left else ()
@@ -542,7 +545,7 @@ class Solver:
             engine = self._current()
         try:
             if type(engine) is NumbaBackend:
-                return engine.solve_hand(self._trie, hand, _FACE_BYTES_OF, params, memo_size), JOB_OUT
+                return engine.solve_hand(self._trie, hand, _FACE_BYTES, params, memo_size), JOB_OUT
             counts = _NO_COUNTS[:]
             for face in map(_KERNEL_INDEX.__getitem__, hand):
                 counts[face] += 1
@@ -572,7 +575,7 @@ class Solver:
         count = out[ob + _OUT_WORDS]
         ranks = out[start : start + count]
         try:
-            words = tuple(map(self._word_of, ranks))
+            words = itemgetter(*ranks)(self._words) if count > 1 else tuple(map(self._word_of, ranks))
         except KeyError:  # a word this trie's Solvers have not named yet
             words = tuple([self._words.get(rank) or self._name(rank) for rank in ranks])
         if out[ob + _OUT_TIES]:  # words equal on points and letters (a few plays in a hundred): by text

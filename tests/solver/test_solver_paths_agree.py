@@ -518,7 +518,7 @@ def test_a_plays_words_come_most_points_then_most_letters_then_by_text(backend):
 
 def test_a_hand_given_by_its_faces_gives_the_blocks_of_its_counts(monkeypatch):
     backend = NumbaBackend()  # a fresh backend: its buffers are sized with the small capacity below
-    face_bytes = core._FACE_BYTES.__getitem__
+    face_bytes = core._FACE_BYTES
     for size in (1, 2, 5, 11, 12, 16, 20):
         for hand in _deals(6, size, seed=size):
             for discard in (True, False):
