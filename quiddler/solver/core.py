@@ -20,7 +20,7 @@ from operator import attrgetter, index, itemgetter
 from typing import Any
 
 from ..cards import Card, parse_hand
-from ..cardtrie import KERNEL_ORDER, MAX_WORD_CARDS, CardTrie
+from ..cardtrie import KERNEL_ORDER, MAX_WORD_CARDS, MIN_WORD_CARDS, CardTrie
 from ..errors import ArgumentTypeError, HandTooLargeError, InvalidArgumentError, InvalidCardError, shown
 from ..thresholds import BATCH_MEMO_BYTES, PYTHON_CHUNK
 from ..wordlist import WordList, default_wordlist
@@ -37,7 +37,7 @@ from ._backends import (
     get_backend,
     needed_memo,
 )
-from .types import Play, Solution, Word, make_play, make_solution
+from .types import Play, Solution, Word, make_play, make_solution, make_word
 
 __all__ = ["DEFAULT_MAX_MEMORY_MB", "MAX_BONUS", "MAX_CARDS", "MAX_TOP_PLAYS", "MEMORY_ENV", "NO_GO_OUT", "Solver",
            "find_words", "max_memory_bytes", "score_counts", "score_many", "search_size", "solve", "solve_many",
@@ -62,6 +62,7 @@ MEMORY_ENV = "QUIDDLER_MAX_MEMORY_MB"
 NO_GO_OUT = -(1 << 40)
 
 assert MAX_WORD_CARDS == MAX_CARDS, "the index leaves out words no hand can hold"
+assert MIN_WORD_CARDS >= 2, "an itemgetter of a word's faces gives a tuple (see _name)"
 _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 # Cards hash by identity: a dict of them finds a card's kernel face, order
 # and points without a Python call (Card.__lt__ and Card.points are calls).
@@ -70,7 +71,7 @@ _CARD_ORDER_OF = {card: card.index for card in _KERNEL_CARDS}.__getitem__
 # Each card's kernel face as int64 bytes, for the compiled backend's solve_hand.
 _FACE_BYTES = {card: array("q", [k]).tobytes() for card, k in _KERNEL_INDEX.items()}
 _CARD_OF_FACE = {card.face: card for card in _KERNEL_CARDS}
-_FACE_POINTS = {card.face: card.points for card in _KERNEL_CARDS}
+_KERNEL_POINTS = tuple(card.points for card in _KERNEL_CARDS)
 _NO_COUNTS = array("q", bytes(8 * FACE_SLOTS))
 #: No word has this many letters: a larger ``beat_longest`` is as
 #: unreachable, and the kernels' int64 holds it.
@@ -477,7 +478,7 @@ class Solver:
             return None
         out, ob = blocks
         best = self._plain_play(out, ob)
-        if out[ob + _OUT_LEFT] == 0:  # no card left over: the kernel copied this play to the going-out block
+        if not best.unused:  # it goes out: the kernel copied this play to the going-out block
             go_out: Play | None = best
         elif out[ob + _OUT_BLOCK_KEY] < 0:
             go_out = None
@@ -1115,9 +1116,15 @@ def _params(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
     return _packed(ncards, discard, beat_longest, beat_words, bonus)
 
 
+@functools.lru_cache(maxsize=1024)
 def _packed(ncards: int, discard: bool, beat_longest: int | None, beat_words: int | None,
             bonus: int) -> tuple[int, ...]:  # fmt: skip
-    """The kernels' parameters of options already checked."""
+    """The kernels' parameters of options already checked.
+
+    Kept for the options met lately (a computer player's final turns ask
+    for a few kinds of target over and over): the cache costs less than
+    packing them, and the same options give the very same tuple, whose
+    array the compiled backend then has in its job row already."""
     playable = ncards - (1 if discard else 0)
     # A word target no play can reach is dropped, so the memo stays small.
     need_words = beat_words + 1 if beat_words is not None and beat_words + 1 <= playable // 2 else 0
@@ -1187,12 +1194,17 @@ def _name(trie: CardTrie, rank: int, names: _Names) -> Word:
     """The multiset's representative word: the alphabetically first spelling.
 
     Every word a process meets is named once, so a fresh process names
-    several per hand: cards, points and letters come from dict lookups
-    (``Card(face)`` and ``Word.points`` are Python calls)."""
-    faces = next(trie.spellings_of(rank))
-    text = "".join(faces)
-    word = Word(text, tuple(map(_CARD_OF_FACE.__getitem__, faces)))
-    names[1][rank] = _play_order(sum(map(_FACE_POINTS.__getitem__, faces)), text)
+    several per hand (and a game's player keeps meeting new ones): the
+    spelling's kernel faces are read straight from the trie's arrays (what
+    ``CardTrie.spellings_of`` yields first, without its generators), and
+    its faces, cards and points picked out of the tables by kernel face by
+    one itemgetter, at C speed (a word has two or more cards, so each pick
+    is a tuple)."""
+    first = trie.ms_spell[rank]
+    pick = itemgetter(*trie.spell_cards[trie.spell_off[first] : trie.spell_off[first + 1]].tobytes())
+    text = "".join(pick(KERNEL_ORDER))
+    word = make_word(text, pick(_KERNEL_CARDS))
+    names[1][rank] = _play_order(sum(pick(_KERNEL_POINTS)), text)
     names[0][rank] = word
     return word
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..cards import Card, full_deck
 
-__all__ = ["Play", "Solution", "Word", "make_play", "make_solution"]
+__all__ = ["Play", "Solution", "Word", "make_play", "make_solution", "make_word"]
 
 
 # Card.points is a property (a Python call per card): a lookup at C speed instead,
@@ -198,11 +198,23 @@ def _draft_class(cls: type) -> type:
     return draft
 
 
+_WordDraft: Any = _draft_class(Word)
 _PlayDraft: Any = _draft_class(Play)
 _SolutionDraft: Any = _draft_class(Solution)
 _new = object.__new__
+assert [f.name for f in fields(Word)] == ["text", "cards"]
 assert [f.name for f in fields(Play)] == ["words", "unused", "discard", "bonus"]
 assert [f.name for f in fields(Solution)] == ["cards", "discard_required", "plays", "best_go_out"]
+
+
+def make_word(text: str, cards: tuple[Card, ...]) -> Word:
+    """``Word(text, cards)``, as a draft (see above): the solver names each
+    word it meets once, and a fresh process names several a hand."""
+    word = _new(_WordDraft)
+    word.text = text
+    word.cards = cards
+    word.__class__ = Word
+    return word  # type: ignore[no-any-return]
 
 
 def make_play(words: tuple[Word, ...], unused: tuple[Card, ...], discard: Card | None, bonus: int) -> Play:

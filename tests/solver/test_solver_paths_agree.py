@@ -59,9 +59,12 @@ def _rebuilt(solution: Solution) -> Solution:
 def test_values_made_slot_by_slot_are_the_dataclass_values():
     import dataclasses
 
-    from quiddler.solver.types import make_play, make_solution
+    from quiddler.solver.types import make_play, make_solution, make_word
 
     cat = Word("cat", tuple(parse_hand("c,a,t")))
+    made = make_word("cat", tuple(parse_hand("c,a,t")))
+    assert type(made) is Word and made == cat and hash(made) == hash(cat) and repr(made) == repr(cat)
+    assert pickle.loads(pickle.dumps(made)) == cat and dataclasses.astuple(made) == dataclasses.astuple(cat)
     fast = make_play((cat,), (Card("q"),), Card("z"), 3)
     plain = Play(words=(cat,), unused=(Card("q"),), discard=Card("z"), bonus=3)
     assert type(fast) is Play and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
@@ -77,6 +80,18 @@ def test_values_made_slot_by_slot_are_the_dataclass_values():
         with pytest.raises(dataclasses.FrozenInstanceError):
             delattr(value, field)
     assert not hasattr(fast, "__dict__")  # still slotted: no attribute can be added
+
+
+def test_a_named_word_is_its_first_spelling():
+    trie = get_trie()
+    rng = random.Random(5)
+    names: core._Names = ({}, {})
+    for rank in [0, 1, trie.multiset_count - 1, *rng.sample(range(trie.multiset_count), 3000)]:
+        word = core._name(trie, rank, names)
+        faces = next(trie.spellings_of(rank))
+        assert word == Word("".join(faces), tuple(Card(face) for face in faces)) and type(word.cards) is tuple
+        assert names[0][rank] is word
+        assert names[1][rank] == core._play_order(sum(Card(face).points for face in faces), word.text)
 
 
 @pytest.mark.parametrize("backend", ["python", "numba"])
@@ -683,3 +698,10 @@ def test_a_plays_bonus_is_the_kernels_score_less_the_cards():
                 assert play.score == (out[ob + core._OUT_KEY] >> core._SCORE_SHIFT) - core._SCORE_OFFSET
                 met += play.bonus > 0
     assert met > 20
+
+
+def test_the_same_options_are_packed_once():
+    packed = core._packed(11, True, 5, None, 10_000)
+    assert packed == (1, 0, 1, 5, 10_000, 10_000)
+    assert core._packed(11, True, 5, None, 10_000) is packed  # the compiled backend then keeps its job row's copy
+    assert core._packed(11, True, None, 2, 10_000) == (1, 3, 0, core._NO_TARGET, 10_000, 10_000)
