@@ -589,7 +589,8 @@ class Solver:
             unused = (_KERNEL_CARDS[out[ob + _OUT_LEFTOVERS]],)
         else:
             start = ob + _OUT_LEFTOVERS
-            unused = tuple(sorted(map(_KERNEL_CARDS.__getitem__, out[start : start + left]), key=_CARD_ORDER_OF))
+            # (a tuple's __getitem__ is a slot wrapper, slow to call: one itemgetter of two or more faces)
+            unused = tuple(sorted(itemgetter(*out[start : start + left])(_KERNEL_CARDS), key=_CARD_ORDER_OF))
         bonus = 0
         need_words = params[_PARAM_NEED_WORDS]
         if need_words and count >= need_words:
