@@ -181,7 +181,9 @@ class Solution:
 # drafts instead: an instance of a plain class with the same slots in the same
 # order, filled in attribute by attribute, then made the value by setting its
 # ``__class__`` (CPython allows that between classes of the same layout, and
-# checks it).  That gives the same value (equality, hashing, repr, pickling
+# checks it).  A draft is made by calling its class, which has no
+# ``__init__`` (cheaper than ``object.__new__(draft)``, a call through a
+# slower path).  That gives the same value (equality, hashing, repr, pickling
 # and immutability all read the slots; tests check each) for about half of
 # what setting each slot through its descriptor costs, which is what the
 # solver did before.  Neither class has a ``__post_init__``: nothing else runs
@@ -201,7 +203,6 @@ def _draft_class(cls: type) -> type:
 _WordDraft: Any = _draft_class(Word)
 _PlayDraft: Any = _draft_class(Play)
 _SolutionDraft: Any = _draft_class(Solution)
-_new = object.__new__
 assert [f.name for f in fields(Word)] == ["text", "cards"]
 assert [f.name for f in fields(Play)] == ["words", "unused", "discard", "bonus"]
 assert [f.name for f in fields(Solution)] == ["cards", "discard_required", "plays", "best_go_out"]
@@ -210,7 +211,7 @@ assert [f.name for f in fields(Solution)] == ["cards", "discard_required", "play
 def make_word(text: str, cards: tuple[Card, ...]) -> Word:
     """``Word(text, cards)``, as a draft (see above): the solver names each
     word it meets once, and a fresh process names several a hand."""
-    word = _new(_WordDraft)
+    word = _WordDraft()
     word.text = text
     word.cards = cards
     word.__class__ = Word
@@ -219,7 +220,7 @@ def make_word(text: str, cards: tuple[Card, ...]) -> Word:
 
 def make_play(words: tuple[Word, ...], unused: tuple[Card, ...], discard: Card | None, bonus: int) -> Play:
     """``Play(words, unused, discard, bonus)``, as a draft (see above)."""
-    play = _new(_PlayDraft)
+    play = _PlayDraft()
     play.words = words
     play.unused = unused
     play.discard = discard
@@ -231,7 +232,7 @@ def make_play(words: tuple[Word, ...], unused: tuple[Card, ...], discard: Card |
 def make_solution(cards: tuple[Card, ...], discard_required: bool, plays: tuple[Play, ...],
                   best_go_out: Play | None) -> Solution:  # fmt: skip
     """``Solution(cards, discard_required, plays, best_go_out)``, as a draft (see above)."""
-    solution = _new(_SolutionDraft)
+    solution = _SolutionDraft()
     solution.cards = cards
     solution.discard_required = discard_required
     solution.plays = plays
