@@ -188,8 +188,8 @@ def _write_params(solo: _Solo, params: Sequence[int]) -> None:
     """Write the solve parameters into the thread's job row, where they stay
     for the next call with the same tuple (the kernel never writes them; the
     solver passes the same tuple for the same options).  Packed straight
-    into the row's bytes: an ``array`` of a tuple converts each number
-    through a slower path (about 250 against 150 ns)."""
+    into the row's bytes: an ``array`` made of the tuple and copied in
+    converts each number through a slower path."""
     _PARAMS_INTO(solo.bytes, 8 * K.JOB_PARAMS, *params)
     solo.params = params if type(params) is tuple else ()  # a list may change: never reused
 

@@ -1124,8 +1124,8 @@ def _packed(ncards: int, discard: bool, beat_longest: int | None, beat_words: in
 
     Kept for the options met lately (a computer player's final turns ask
     for a few kinds of target over and over): the cache costs less than
-    packing them, and the same options give the very same tuple, whose
-    array the compiled backend then has in its job row already."""
+    packing them, and the same options give the very same tuple, which
+    the compiled backend's job row then holds already."""
     playable = ncards - (1 if discard else 0)
     # A word target no play can reach is dropped, so the memo stays small.
     need_words = beat_words + 1 if beat_words is not None and beat_words + 1 <= playable // 2 else 0

@@ -186,7 +186,7 @@ class Solution:
 # slower path).  That gives the same value (equality, hashing, repr, pickling
 # and immutability all read the slots; tests check each) for about half of
 # what setting each slot through its descriptor costs, which is what the
-# solver did before.  Neither class has a ``__post_init__``: nothing else runs
+# solver did before.  None of the three has a ``__post_init__``: nothing else runs
 # in ``__init__``.
 
 
