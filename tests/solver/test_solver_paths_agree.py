@@ -395,6 +395,25 @@ def test_the_compiled_call_takes_lists_and_arrays_alike():
     assert _plays(blocks, hand, changing) == _python_blocks(hand, changing)
 
 
+def test_the_two_single_hand_calls_keep_each_others_parameters_right():
+    # Each call writes the parameters into the thread's job row only when
+    # they are not the tuple it holds: the two calls, taking turns with
+    # different options, must never solve with the other's.
+    backend = NumbaBackend()
+    options = [core._params(11, True, None, None, 10), core._params(11, False, None, None, 10),
+               core._packed(11, True, 5, None, 10_000), core._packed(11, True, None, 2, 10_000)]  # fmt: skip
+    for hand in _deals(6, 11, seed=3):
+        counts = core._face_counts(hand)
+        for turn, params in enumerate(options + options[::-1] + options):
+            memo = core._memo_room(11, counts, params)
+            if turn % 2:
+                blocks = backend.solve_counts(get_trie(), counts, params, memo)
+            else:
+                row = backend.solve_hand(get_trie(), tuple(hand), core._FACE_BYTES, params, memo)
+                blocks = row[_backends.JOB_OUT :]
+            assert _plays(blocks, hand, params) == _python_blocks(hand, params), (turn, params)
+
+
 def test_more_words_than_the_packed_buffers_hold_are_solved_again(monkeypatch):
     backend = NumbaBackend()  # a fresh backend: its buffers are sized with the small capacity
     monkeypatch.setattr(_backends, "PACKED_WORDS", 4)
