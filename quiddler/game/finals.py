@@ -56,9 +56,10 @@ class FinalSearch:
 
     def __init__(self, cards: Sequence[Card], discard: bool, targets: Sequence[Target],
                  solve: Callable[[int | None, int | None], Play], value: Callable[[Play], float],
-                 ceiling: Callable[[int, int, int], float]) -> None:  # fmt: skip
+                 ceiling: Callable[[int, int, int], float], most: float | None = None) -> None:  # fmt: skip
         assert targets and targets[0] == (None, None)
         self._solve, self._value, self._ceiling = solve, value, ceiling
+        self._most = most
         letters = sorted(c.letters for c in cards)
         self._max_long = sum(letters[1:] if discard and letters else letters)
         self._max_count = (len(cards) - (1 if discard else 0)) // 2
@@ -81,11 +82,15 @@ class FinalSearch:
     @property
     def high(self) -> float:
         """The most the best play can be worth, whatever the solves left find."""
+        if self._most is not None and self.value >= self._most:
+            return self.value
         return max([self.value, *map(self._bound, self._pending)])
 
     def step(self) -> bool:
         """Do the next solve that can still beat the best play (the ones
         before it that cannot are dropped); False when none is left."""
+        if self._most is not None and self.value >= self._most:
+            self._pending.clear()
         while self._pending:
             target = self._pending.pop(0)
             if self._bound(target) > self.value:

@@ -137,10 +137,11 @@ def best_final_play(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, d
     bonus values too: each set of bonuses to aim for is solved with a bonus
     too big to pass up, and the plays are compared at their true values
     (:mod:`.finals` skips the solves that cannot change the answer)."""
-    return _final_search(cards, view, discard).finish()[0]
+    return _final_search(cards, view, discard, _best_final_value(list(cards), view, discard)).finish()[0]
 
 
-def _final_search(cards: tuple[Card, ...] | list[Card], view: PlayerView, discard: bool) -> FinalSearch:
+def _final_search(cards: tuple[Card, ...] | list[Card], view: PlayerView, discard: bool,
+                  most: int | None = None) -> FinalSearch:  # fmt: skip
     """:func:`best_final_play`'s solves, to be done as far as they are needed."""
     longest_bonus, most_bonus = view.rules.bonuses(view.players)
     longest, count = view.others_best()
@@ -160,13 +161,50 @@ def _final_search(cards: tuple[Card, ...] | list[Card], view: PlayerView, discar
     def ceiling(card_score: int, letters: int, words: int) -> int:
         return card_score + (longest_bonus if letters > longest else 0) + (most_bonus if words > count else 0)
 
-    return FinalSearch(cards, discard, targets, solve, _final_valuer(view), ceiling)
+    return FinalSearch(cards, discard, targets, solve, _final_valuer(view), ceiling, most)
 
 
 def _final_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
     """Whether the best final play with the discard top is worth more than
-    the best without it: the two searches go only as far as it takes to
-    tell (the one with the wider range of values first)."""
+    the best without it.  Only the two values are wanted, not the plays:
+    where one solve gives a hand's best value (:func:`_best_final_value`),
+    that is two solves; else the two searches go only as far as it takes
+    to tell."""
+    taking = _best_final_value(hand + [top], view, True)
+    if taking is not None:
+        keeping = _best_final_value(hand, view, False)
+        assert keeping is not None
+        return taking > keeping
+    return _searched_draw_takes(hand, top, view)
+
+
+def _best_final_value(cards: list[Card], view: PlayerView, discard: bool) -> int | None:
+    """The value of the best final play of ``cards`` in one solve, or None
+    where the rules' bonuses need more than one (they differ, or only a
+    going-out play may win one).
+
+    Solved with the true bonuses as its targets' bonus, the solve's best
+    play is worth the most any play is: every play counts at its card score
+    plus the bonuses of the targets it meets, exactly as
+    :func:`_final_valuer` counts it.  Which of the plays of that value the
+    solve picks may differ from :func:`best_final_play`'s choice; its value
+    cannot."""
+    if view.rules.bonus_requires_going_out:
+        return None
+    longest_bonus, most_bonus = view.rules.bonuses(view.players)
+    if longest_bonus and most_bonus and longest_bonus != most_bonus:
+        return None
+    longest, count = view.others_best()
+    if not (longest_bonus or most_bonus):
+        return solve_hand(cards, view, discard=discard).best.score
+    return solve_hand(cards, view, discard=discard, beat_longest=longest if longest_bonus else None,
+                      beat_words=count if most_bonus else None, bonus=longest_bonus or most_bonus).best.score  # fmt: skip
+
+
+def _searched_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
+    """:func:`_final_draw_takes` by the two hands' final searches, run step
+    by step (the one with the wider range of values first) only until their
+    ranges part."""
     taking = _final_search(hand + [top], view, True)
     keeping = _final_search(hand, view, False)
     while True:
