@@ -136,13 +136,17 @@ def best_final_play(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, d
     take from what the others have laid down so far.  Exact for differing
     bonus values too: each set of bonuses to aim for is solved with a bonus
     too big to pass up, and the plays are compared at their true values
-    (:mod:`.finals` skips the solves that cannot change the answer)."""
-    return _final_search(cards, view, discard, _best_final_value(list(cards), view, discard)).finish()[0]
+    (:mod:`.finals` skips the solves that cannot change the answer, and
+    stops at the best value when one solve tells it: see :func:`_value_aim`)."""
+    aim = _value_aim(view)
+    most = None if aim is None else _valued_best(cards, view, discard, aim).score
+    return _final_search(cards, view, discard, most).finish()[0]
 
 
 def _final_search(cards: tuple[Card, ...] | list[Card], view: PlayerView, discard: bool,
                   most: int | None = None) -> FinalSearch:  # fmt: skip
-    """:func:`best_final_play`'s solves, to be done as far as they are needed."""
+    """:func:`best_final_play`'s solves, to be done as far as they are
+    needed (``most``: the best value, if known)."""
     longest_bonus, most_bonus = view.rules.bonuses(view.players)
     longest, count = view.others_best()
     targets: list[tuple[int | None, int | None]] = [(None, None)]
@@ -164,31 +168,23 @@ def _final_search(cards: tuple[Card, ...] | list[Card], view: PlayerView, discar
     return FinalSearch(cards, discard, targets, solve, _final_valuer(view), ceiling, most)
 
 
-def _final_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
-    """Whether the best final play with the discard top is worth more than
-    the best without it.  Only the two values are wanted, not the plays:
-    where one solve gives a hand's best value (:func:`_best_final_value`),
-    that is two solves; else the two searches go only as far as it takes
-    to tell."""
-    taking = _best_final_value(hand + [top], view, True)
-    if taking is not None:
-        keeping = _best_final_value(hand, view, False)
-        assert keeping is not None
-        return taking > keeping
-    return _searched_draw_takes(hand, top, view)
+#: A final turn's bonus targets as one solve takes them: ``(beat_longest,
+#: beat_words, bonus)``.
+_Aim = tuple[int | None, int | None, int]
 
 
-def _best_final_value(cards: list[Card], view: PlayerView, discard: bool) -> int | None:
-    """The value of the best final play of ``cards`` in one solve, or None
-    where the rules' bonuses need more than one (they differ, or only a
-    going-out play may win one).
+def _value_aim(view: PlayerView) -> _Aim | None:
+    """The targets of one solve whose best play is worth as much as a final
+    turn's best play in ``view`` (:func:`_final_valuer`), or None where the
+    rules' bonuses need more than one solve (the two differ, or only a play
+    going out may win one).
 
-    Solved with the true bonuses as its targets' bonus, the solve's best
-    play is worth the most any play is: every play counts at its card score
-    plus the bonuses of the targets it meets, exactly as
-    :func:`_final_valuer` counts it.  Which of the plays of that value the
-    solve picks may differ from :func:`best_final_play`'s choice; its value
-    cannot."""
+    With the true bonuses as its targets' bonus, a solve counts every play
+    at its card score plus the bonuses of the targets it meets, exactly as
+    the final value does, so its best play has the best value.  Which of
+    the plays of that value it picks may differ from
+    :func:`best_final_play`'s choice (the first best of the targets'
+    solves); the value cannot."""
     if view.rules.bonus_requires_going_out:
         return None
     longest_bonus, most_bonus = view.rules.bonuses(view.players)
@@ -196,9 +192,46 @@ def _best_final_value(cards: list[Card], view: PlayerView, discard: bool) -> int
         return None
     longest, count = view.others_best()
     if not (longest_bonus or most_bonus):
-        return solve_hand(cards, view, discard=discard).best.score
-    return solve_hand(cards, view, discard=discard, beat_longest=longest if longest_bonus else None,
-                      beat_words=count if most_bonus else None, bonus=longest_bonus or most_bonus).best.score  # fmt: skip
+        return None, None, 10  # the plain solve
+    return longest if longest_bonus else None, count if most_bonus else None, longest_bonus or most_bonus
+
+
+def _valued_best(cards: tuple[Card, ...] | list[Card], view: PlayerView, discard: bool, aim: _Aim) -> Play:
+    """The best play of ``cards`` by the solve of ``aim`` (its score: the best final value)."""
+    beat_longest, beat_words, bonus = aim
+    return solve_hand(cards, view, discard=discard, beat_longest=beat_longest, beat_words=beat_words,
+                      bonus=bonus).best  # fmt: skip
+
+
+def _final_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
+    """Whether the best final play with the discard top is worth more than
+    the best without it.  Only the two values are wanted, not the plays:
+    where one solve gives a hand's best value (:func:`_value_aim`), the hand
+    with the top is solved first.  Every play of the hand as it is is also
+    one with the top (the top discarded), so the top is worth taking only
+    if a play using it beats them all: if the best play discards the top,
+    it does not; if it is worth more than every card of the hand in words
+    with both bonuses, it does; else the hand as it is is solved too."""
+    aim = _value_aim(view)
+    if aim is None:
+        return _searched_draw_takes(hand, top, view)
+    taking = _valued_best(hand + [top], view, True, aim)
+    if taking.discard == top:
+        return False
+    if taking.score > _most_kept(hand, view):
+        return True
+    return taking.score > _valued_best(hand, view, False, aim).score
+
+
+def _most_kept(hand: list[Card], view: PlayerView) -> int:
+    """The most a final play of ``hand`` without a discard can be worth:
+    every card in words, with each bonus whose target the cards can reach
+    (every letter in one word; two cards a word)."""
+    longest_bonus, most_bonus = view.rules.bonuses(view.players)
+    longest, count = view.others_best()
+    letters = sum(card.letters for card in hand)
+    return (sum(card.points for card in hand) + (longest_bonus if letters > longest else 0)
+            + (most_bonus if len(hand) // 2 > count else 0))  # fmt: skip
 
 
 def _searched_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
