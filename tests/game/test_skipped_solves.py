@@ -16,8 +16,12 @@ from quiddler.game.ai import EV, EXPERT, _advise, _bonus_parts, _going_out_plays
 from quiddler.game.plans import next_action
 from quiddler.game.players import (
     TARGET_BONUS,
+    GreedyPlayer,
+    _Bonuses,
     _final_draw_takes,
     _final_valuer,
+    _value_aim,
+    _valued_best,
     best_final_play,
     solve_cards,
     solve_hand,
@@ -80,6 +84,47 @@ def test_final_turns_decide_as_with_every_solve(rules: Rules, players: int) -> N
             assert _advise(view, EXPERT, False, best_only=True).options == full[:1]
             checked["lay-down"] += 1
     assert checked["draw"] and checked["lay-down"]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("name", RULES.keys())
+def test_one_solve_finds_the_best_final_value(name: str, players: int) -> None:
+    """Where the rules allow it (the bonuses alike, won without going out),
+    the solve with the true bonuses as its targets' bonus scores the best
+    final play's value, of a hand with a discard and of one without
+    (greedy's final draw compares those)."""
+    checked = 0
+    for view in views(RULES[name], players, games=3, seed=600 + players, final=True):
+        aim = _value_aim(_Bonuses.of(view))
+        assert (aim is not None) == (name in ("default", "longest only"))
+        if aim is None:
+            continue
+        value = _final_valuer(view)
+        hand = list(view.hand)
+        hands = [(hand, view.phase is not Phase.DRAW)]
+        if view.phase is Phase.DRAW and view.discard_top is not None:
+            hands.append((hand + [view.discard_top], True))
+        for cards, discard in hands:
+            assert _valued_best(cards, view, discard, aim).score == value(every_solve_best(cards, view, discard))
+            checked += 1
+    assert checked or name not in ("default", "longest only")
+
+
+def test_the_greedy_draw_solves_the_hand_as_it_is_only_when_it_must() -> None:
+    """Greedy's ordinary draw takes the discard top as it did when it
+    always compared with the hand as it is (the hand with the top going
+    out, or scoring more)."""
+    greedy = GreedyPlayer()
+    checked = 0
+    for view in views(Rules(), 2, games=6, seed=400, final=False):
+        if view.phase is not Phase.DRAW or view.final_turn or view.discard_top is None or not view.may_draw_from_pile:
+            continue
+        hand = list(view.hand)
+        taken = solve_hand(hand + [view.discard_top], view)
+        take = (taken.can_go_out and view.may_go_out) or taken.best.score > solve_hand(hand, view, discard=False).best.score
+        assert greedy.choose_draw(view).source == ("discard" if take else "pile")
+        checked += take
+    assert checked
 
 
 @pytest.mark.parametrize("players", [2, 4])
