@@ -19,6 +19,7 @@ from quiddler.game.players import (
     GreedyPlayer,
     _Bonuses,
     _final_draw_takes,
+    _final_search,
     _final_valuer,
     _value_aim,
     _valued_best,
@@ -108,6 +109,28 @@ def test_one_solve_finds_the_best_final_value(name: str, players: int) -> None:
             assert _valued_best(cards, view, discard, aim).score == value(every_solve_best(cards, view, discard))
             checked += 1
     assert checked or name not in ("default", "longest only")
+
+
+def test_a_final_search_stops_at_the_best_value_it_is_given() -> None:
+    """Told the best value, a final search finds the same play and does no
+    solve once it has a play worth that much (every lay-down of greedy
+    games, where one solve gives that value)."""
+    checked = 0
+    for view in views(Rules(), 2, games=3, seed=300, final=True):
+        if view.phase is Phase.DRAW:
+            continue
+        hand, bonuses = list(view.hand), _Bonuses.of(view)
+        aim = _value_aim(bonuses)
+        assert aim is not None
+        most = _valued_best(hand, view, True, aim).score
+        free, told = _final_search(hand, view, True, bonuses), _final_search(hand, view, True, bonuses, most)
+        assert told.high == most
+        while told.value < most:
+            assert told.step()
+        assert not told.step()
+        assert told.finish() == free.finish() == (best_final_play(hand, view), most)
+        checked += 1
+    assert checked
 
 
 def test_the_greedy_draw_solves_the_hand_as_it_is_only_when_it_must() -> None:
