@@ -91,9 +91,16 @@ def _solver_for(wordlist: WordList) -> Solver:
     return Solver(wordlist)
 
 
+@lru_cache(maxsize=4096)
+def _even(hand: tuple[Card, ...], wordlist: WordList, beat_longest: int | None, beat_words: int | None,
+          bonus: int) -> tuple[int, frozenset[Card]] | None:  # fmt: skip
+    return _solver_for(wordlist)._even_discards(hand, beat_longest, beat_words, bonus)
+
+
 def clear_solve_cache() -> None:
     """Forget the players' cached solutions (benchmarks measure cold games with it)."""
     _solve.cache_clear()
+    _even.cache_clear()
 
 
 def solve_hand(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discard: bool = True,
@@ -165,7 +172,7 @@ def best_final_play(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, d
     stops at the best value where one solve finds it: see :func:`_value_aim`)."""
     bonuses = _Bonuses.of(view)
     aim = _value_aim(bonuses)
-    most = None if aim is None else _valued_best(cards, view, discard, aim).score
+    most = None if aim is None else _best_value(cards, view, discard, aim)
     return _final_search(cards, view, discard, bonuses, most).finish()[0]
 
 
@@ -215,35 +222,38 @@ def _value_aim(bonuses: _Bonuses) -> _Aim | None:
     return longest if longest_bonus else None, count if most_bonus else None, longest_bonus or most_bonus
 
 
-def _valued_best(cards: tuple[Card, ...] | list[Card], view: PlayerView, discard: bool, aim: _Aim) -> Play:
-    """The best play of ``cards`` by the solve of ``aim`` (its score: the best final value)."""
+def _best_value(cards: tuple[Card, ...] | list[Card], view: PlayerView, discard: bool, aim: _Aim) -> int:
+    """The best final value of ``cards``: the score of the solve of ``aim``."""
+    if discard:
+        even = _even_discards(cards, view, aim)
+        if even is not None:
+            return even[0]
     beat_longest, beat_words, bonus = aim
     return solve_hand(cards, view, discard=discard, beat_longest=beat_longest, beat_words=beat_words,
-                      bonus=bonus).best  # fmt: skip
+                      bonus=bonus).best.score  # fmt: skip
+
+
+def _even_discards(cards: tuple[Card, ...] | list[Card], view: PlayerView,
+                   aim: _Aim) -> tuple[int, frozenset[Card]] | None:  # fmt: skip
+    """The best score of the solve of ``aim`` with a card discarded, and
+    the cards whose discard lets the rest score that much (cached; None
+    where the memory bound might refuse the solve)."""
+    return _even(tuple(sorted(cards, key=_CARD_ORDER)), view.rules.words, *aim)
 
 
 def _final_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
     """Whether the best final play with the discard top is worth more than
-    the best without it.  Only the two values are wanted, not the plays:
-    where one solve gives a hand's best value (:func:`_value_aim`), the hand
-    with the top is solved first.  Every play of the hand as it is is also
-    one with the top (the top discarded), so the top is worth taking only
-    if a play using it beats them all: if the best play discards the top,
-    it does not; if it is worth more than every card of the hand in words
-    with every bonus the cards can reach, it does; else the hand as it is
-    is solved too."""
+    the best without it.  Every play of the hand as it is is also one with
+    the top, the top discarded, so the top is worth taking exactly when no
+    best play with it discards it.  Where one solve gives a hand's best
+    value (:func:`_value_aim`), that solve also tells which discards reach
+    it; else the two hands' searches go as far as it takes to tell."""
     bonuses = _Bonuses.of(view)
     aim = _value_aim(bonuses)
-    if aim is None:
+    even = None if aim is None else _even_discards(hand + [top], view, aim)
+    if even is None:
         return _searched_draw_takes(hand, top, view, bonuses)
-    taking = _valued_best(hand + [top], view, True, aim)
-    if taking.discard == top:
-        return False
-    # Every card in words: every letter in one word, two cards a word.
-    most_kept = bonuses.ceiling(sum(card.points for card in hand), sum(card.letters for card in hand), len(hand) // 2)
-    if taking.score > most_kept:
-        return True
-    return taking.score > _valued_best(hand, view, False, aim).score
+    return top not in even[1]
 
 
 def _searched_draw_takes(hand: list[Card], top: Card, view: PlayerView, bonuses: _Bonuses) -> bool:

@@ -87,6 +87,7 @@ LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
 GROUP_SIZE = LENGTH_HEADS + 48
 NO_WORD = -1  # ends a chain of words of one length
 MAX_CARDS = 20
+assert MAX_CARDS < 24  # a play block's leftover slots (OUT_MAXC) keep one spare: see OUT_EVEN_DISCARDS
 
 # -- the card trie's packed edges (as quiddler.cardtrie lays them out) ----------
 EDGE_TERMINAL_SHIFT = 10  # bit 10: the edge ends a multiset
@@ -190,6 +191,10 @@ OUT_HEAD = 5  # the words start here
 OUT_MAXC = 24
 OUT_LEFTOVERS = OUT_HEAD + OUT_MAXC  # the leftovers start here
 OUT_BLOCK = OUT_HEAD + 2 * OUT_MAXC
+# The discards whose rest reaches the best score, bonuses included (going
+# out aside), as kernel faces, one bit each (0 without a discard): kept in
+# the last leftover slot, which no play fills (it leaves at most MAX_CARDS).
+OUT_EVEN_DISCARDS = OUT_BLOCK - 1
 NO_DISCARD = -1
 
 # -- return codes -----------------------------------------------------------
@@ -727,7 +732,9 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     ``[OUT_WORDS]`` the number of words, ``[OUT_LEFT]`` the number of
     leftovers, ``[OUT_KEY]`` the total key (bonuses included),
     ``[OUT_TIES]`` set by :func:`name_words`; the word indices follow from
-    ``[OUT_HEAD]``, the leftover digits from ``[OUT_LEFTOVERS]``.  Returns the total key, or
+    ``[OUT_HEAD]``, the leftover digits from ``[OUT_LEFTOVERS]``;
+    ``[OUT_EVEN_DISCARDS]`` holds the discards (digits, one bit each) whose
+    best play scores as much as the best (whether it goes out aside).  Returns the total key, or
     ``INFEASIBLE`` if no play qualifies (only possible with ``allow_left == 0``).
 
     Plays rank by (total, goes out, longest word in letters, number of
@@ -752,6 +759,8 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     used = 0
     covers = 1
     optimal = 0
+    best_score = INFEASIBLE  # the best total's score, and the discards that reach it
+    even = 0
     for _ in range(ncand):
         c = 0
         if discard != 0:
@@ -791,6 +800,12 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                     optimal = 1 << c
                 elif total == best_total:
                     optimal |= 1 << c
+                if total >> SCORE_SHIFT > best_score:
+                    best_score = total >> SCORE_SHIFT
+                    even = 1 << c
+                elif total >> SCORE_SHIFT == best_score:
+                    even |= 1 << c
+    out[ob + OUT_EVEN_DISCARDS] = even if discard != 0 else 0
     if best_total == INFEASIBLE:
         return INFEASIBLE
     target_points = (best_total >> SCORE_SHIFT) - SCORE_OFFSET
@@ -1211,7 +1226,7 @@ def name_words(edges, ranks, hand, words, out, ob):
     buffer and the hand's layout are reused): its word indices become the
     words' ranks in the card trie, and its discard and leftover digits
     become kernel faces (so the caller maps them to cards without working
-    out the hand's digits).
+    out the hand's digits), and so do the even discards' bits.
 
     The words are put in the order a play shows them, most points first,
     then most letters, and ``[OUT_TIES]`` says whether two of them tie on
@@ -1239,6 +1254,12 @@ def name_words(edges, ranks, hand, words, out, ob):
     out[ob + OUT_TIES] = ties
     if out[ob + OUT_DISCARD] != NO_DISCARD:
         out[ob + OUT_DISCARD] = hand[HAND_HEAD + HAND_STRIDE * out[ob + OUT_DISCARD] + DIGIT_FACE]
+    even = out[ob + OUT_EVEN_DISCARDS]
+    faces = 0
+    for d in range(hand[HAND_DIGITS]):
+        if (even >> d) & 1:
+            faces |= 1 << hand[HAND_HEAD + HAND_STRIDE * d + DIGIT_FACE]
+    out[ob + OUT_EVEN_DISCARDS] = faces
     for i in range(ob + OUT_LEFTOVERS, ob + OUT_LEFTOVERS + out[ob + OUT_LEFT]):
         out[i] = hand[HAND_HEAD + HAND_STRIDE * out[i] + DIGIT_FACE]
     for i in range(ob + OUT_HEAD, ob + OUT_HEAD + out[ob + OUT_WORDS]):

@@ -327,6 +327,8 @@ def solve_counts(edges: Sequence[int], masks: Sequence[int], ranks: Sequence[int
         ncand = ndig if discard else 1
         best_total = _INFEASIBLE
         optimal = 0
+        best_score = _INFEASIBLE  # the best total's score, and the discards that reach it
+        even = 0
         covers = True
         order = sorted(range(ndig), key=points_of.__getitem__) if discard else [0]  # stable: cheapest first
         for c in order:
@@ -349,6 +351,12 @@ def solve_counts(edges: Sequence[int], masks: Sequence[int], ranks: Sequence[int
                     optimal = 1 << c
                 elif total == best_total:
                     optimal |= 1 << c
+                if total >> _SHIFT > best_score:
+                    best_score = total >> _SHIFT
+                    even = 1 << c
+                elif total >> _SHIFT == best_score:
+                    even |= 1 << c
+        out[ob + K.OUT_EVEN_DISCARDS] = sum(1 << faces[d] for d in range(ndig) if (even >> d) & 1) if discard else 0
         if best_total == _INFEASIBLE:
             return _INFEASIBLE
         target_points = (best_total >> _SHIFT) - _OFFSET

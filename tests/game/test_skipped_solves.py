@@ -17,12 +17,13 @@ from quiddler.game.plans import next_action
 from quiddler.game.players import (
     TARGET_BONUS,
     GreedyPlayer,
+    _best_value,
     _Bonuses,
+    _even_discards,
     _final_draw_takes,
     _final_search,
     _final_valuer,
     _value_aim,
-    _valued_best,
     best_final_play,
     solve_cards,
     solve_hand,
@@ -106,9 +107,37 @@ def test_one_solve_finds_the_best_final_value(name: str, players: int) -> None:
         if view.phase is Phase.DRAW and view.discard_top is not None:
             hands.append((hand + [view.discard_top], True))
         for cards, discard in hands:
-            assert _valued_best(cards, view, discard, aim).score == value(every_solve_best(cards, view, discard))
+            assert _best_value(cards, view, discard, aim) == value(every_solve_best(cards, view, discard))
             checked += 1
     assert checked or name not in ("default", "longest only")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_discards_that_reach_the_best_final_value(players: int) -> None:
+    """The cards whose discard reaches a hand's best final value are those
+    whose rest, every solve done, is worth that much (greedy takes the
+    discard top exactly when it is not one of them)."""
+    checked = taken = 0
+    for view in views(Rules(), players, games=3, seed=200 + players, final=True):
+        if view.phase is not Phase.DRAW or view.discard_top is None:
+            continue
+        cards = list(view.hand) + [view.discard_top]
+        aim = _value_aim(_Bonuses.of(view))
+        assert aim is not None
+        found = _even_discards(cards, view, aim)
+        assert found is not None
+        value = _final_valuer(view)
+        best = value(every_solve_best(cards, view, True))
+        rests = {}
+        for card in set(cards):
+            rest = list(cards)
+            rest.remove(card)
+            rests[card] = value(every_solve_best(rest, view, False))
+        assert found == (best, frozenset(card for card, worth in rests.items() if worth == best))
+        assert max(rests.values()) == best
+        checked += 1
+        taken += view.discard_top not in found[1]
+    assert checked and taken
 
 
 def test_a_final_search_stops_at_the_best_value_it_is_given() -> None:
@@ -122,7 +151,7 @@ def test_a_final_search_stops_at_the_best_value_it_is_given() -> None:
         hand, bonuses = list(view.hand), _Bonuses.of(view)
         aim = _value_aim(bonuses)
         assert aim is not None
-        most = _valued_best(hand, view, True, aim).score
+        most = _best_value(hand, view, True, aim)
         free, told = _final_search(hand, view, True, bonuses), _final_search(hand, view, True, bonuses, most)
         assert told.high == most
         while told.value < most:
