@@ -759,8 +759,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     used = 0
     covers = 1
     optimal = 0
-    best_score = INFEASIBLE  # the best total's score, and the discards that reach it
-    even = 0
+    even = 0  # the discards whose rest scores as much as the best, going out or not
     for _ in range(ncand):
         c = 0
         if discard != 0:
@@ -796,15 +795,14 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                 bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                 total = value + (bonus << SCORE_SHIFT)
                 if total > best_total:
+                    # A higher score, or the same one going out.
+                    even = (1 << c) | (even if total >> SCORE_SHIFT == best_total >> SCORE_SHIFT else 0)
                     best_total = total
                     optimal = 1 << c
-                elif total == best_total:
-                    optimal |= 1 << c
-                if total >> SCORE_SHIFT > best_score:
-                    best_score = total >> SCORE_SHIFT
-                    even = 1 << c
-                elif total >> SCORE_SHIFT == best_score:
+                elif total >> SCORE_SHIFT == best_total >> SCORE_SHIFT:
                     even |= 1 << c
+                    if total == best_total:
+                        optimal |= 1 << c
     out[ob + OUT_EVEN_DISCARDS] = even if discard != 0 else 0
     if best_total == INFEASIBLE:
         return INFEASIBLE
