@@ -87,7 +87,6 @@ LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
 GROUP_SIZE = LENGTH_HEADS + 48
 NO_WORD = -1  # ends a chain of words of one length
 MAX_CARDS = 20
-assert MAX_CARDS < 24  # a play block's leftover slots (OUT_MAXC) keep one spare: see OUT_EVEN_DISCARDS
 
 # -- the card trie's packed edges (as quiddler.cardtrie lays them out) ----------
 EDGE_TERMINAL_SHIFT = 10  # bit 10: the edge ends a multiset
@@ -195,6 +194,7 @@ OUT_BLOCK = OUT_HEAD + 2 * OUT_MAXC
 # out aside), as kernel faces, one bit each (0 without a discard): kept in
 # the last leftover slot, which no play fills (it leaves at most MAX_CARDS).
 OUT_EVEN_DISCARDS = OUT_BLOCK - 1
+assert MAX_CARDS < OUT_MAXC
 NO_DISCARD = -1
 
 # -- return codes -----------------------------------------------------------
