@@ -140,6 +140,21 @@ def test_the_discards_that_reach_the_best_final_value(players: int) -> None:
     assert checked and taken
 
 
+def test_the_final_draw_without_the_even_discards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the solver will not say which discards reach the best value (a
+    memory bound it might pass), greedy's final draw runs the two searches."""
+    monkeypatch.setattr("quiddler.game.players._even_discards", lambda cards, view, aim: None)
+    checked = 0
+    for view in views(Rules(), 2, games=2, seed=901, final=True):
+        if view.phase is Phase.DRAW and view.discard_top is not None:
+            hand, top = list(view.hand), view.discard_top
+            taking = _final_valuer(view)(every_solve_best(hand + [top], view, True))
+            keeping = _final_valuer(view)(every_solve_best(hand, view, False))
+            assert _final_draw_takes(hand, top, view) == (taking > keeping)
+            checked += 1
+    assert checked
+
+
 def test_a_final_search_stops_at_the_best_value_it_is_given() -> None:
     """Told the best value, a final search finds the same play and does no
     solve once it has a play worth that much (every lay-down of greedy
