@@ -191,8 +191,9 @@ OUT_MAXC = 24
 OUT_LEFTOVERS = OUT_HEAD + OUT_MAXC  # the leftovers start here
 OUT_BLOCK = OUT_HEAD + 2 * OUT_MAXC
 # The discards whose rest reaches the best score, bonuses included (going
-# out aside), as kernel faces, one bit each (0 without a discard): kept in
-# the last leftover slot, which no play fills (it leaves at most MAX_CARDS).
+# out aside), one bit per digit (the hand's faces in kernel order; 0 without
+# a discard): kept in the last leftover slot, which no play fills (it
+# leaves at most MAX_CARDS cards).
 OUT_EVEN_DISCARDS = OUT_BLOCK - 1
 assert MAX_CARDS < OUT_MAXC
 NO_DISCARD = -1
@@ -1224,7 +1225,7 @@ def name_words(edges, ranks, hand, words, out, ob):
     buffer and the hand's layout are reused): its word indices become the
     words' ranks in the card trie, and its discard and leftover digits
     become kernel faces (so the caller maps them to cards without working
-    out the hand's digits), and so do the even discards' bits.
+    out the hand's digits).
 
     The words are put in the order a play shows them, most points first,
     then most letters, and ``[OUT_TIES]`` says whether two of them tie on
@@ -1252,12 +1253,6 @@ def name_words(edges, ranks, hand, words, out, ob):
     out[ob + OUT_TIES] = ties
     if out[ob + OUT_DISCARD] != NO_DISCARD:
         out[ob + OUT_DISCARD] = hand[HAND_HEAD + HAND_STRIDE * out[ob + OUT_DISCARD] + DIGIT_FACE]
-    even = out[ob + OUT_EVEN_DISCARDS]
-    faces = 0
-    for d in range(hand[HAND_DIGITS]):
-        if (even >> d) & 1:
-            faces |= 1 << hand[HAND_HEAD + HAND_STRIDE * d + DIGIT_FACE]
-    out[ob + OUT_EVEN_DISCARDS] = faces
     for i in range(ob + OUT_LEFTOVERS, ob + OUT_LEFTOVERS + out[ob + OUT_LEFT]):
         out[i] = hand[HAND_HEAD + HAND_STRIDE * out[i] + DIGIT_FACE]
     for i in range(ob + OUT_HEAD, ob + OUT_HEAD + out[ob + OUT_WORDS]):

@@ -549,9 +549,10 @@ class Solver:
         blocks = self._quick_blocks(cards, params, memo_size)
         assert blocks is not None
         out, ob = blocks
-        even = out[ob + _OUT_EVEN_DISCARDS]
+        even = out[ob + _OUT_EVEN_DISCARDS]  # a bit per digit: the hand's faces in kernel order
+        digits = {face: d for d, face in enumerate(sorted(set(map(_KERNEL_INDEX.__getitem__, cards))))}
         score = (out[ob + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET
-        return score, frozenset(card for card in cards if even >> _KERNEL_INDEX[card] & 1)
+        return score, frozenset(card for card in cards if even >> digits[_KERNEL_INDEX[card]] & 1)
 
     def _quick_blocks(self, hand: tuple[Any, ...], params: Sequence[int],
                       memo_size: int) -> tuple[Sequence[int], int] | None:  # fmt: skip
