@@ -538,10 +538,12 @@ class Solver:
         lets the rest score that much, going out or not: what a final turn's
         draw asks (is a play using the discard top worth more than every play
         of the hand without it, where the top is discarded?).  For a
-        computer player's hand of 2 to :data:`_ROOMY_CARDS` cards and valid
-        options, sized as :meth:`_aimed` sizes it; None where the memory
-        bound might refuse it (:meth:`solve` then says)."""
-        assert 1 < len(cards) <= _ROOMY_CARDS
+        computer player's cards and valid options, sized as :meth:`_aimed`
+        sizes a solve; None for a hand of fewer than 2 or more than
+        :data:`_ROOMY_CARDS` cards, or where the memory bound might refuse
+        the solve (:meth:`solve` then says)."""
+        if not 1 < len(cards) <= _ROOMY_CARDS:
+            return None
         params = _packed(len(cards), True, beat_longest, beat_words, bonus)
         memo_size = 1 + _MEMO_UNIT * (1 << len(cards)) * (params[1] + 1) * (params[2] + 1)
         if 8 * memo_size > _LEAST_MEMORY_BOUND and (self._follows_environment or 8 * memo_size > self.max_memory_bytes):

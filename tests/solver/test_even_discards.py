@@ -60,8 +60,10 @@ def test_the_even_discards_slot_is_one_no_play_fills() -> None:
     assert K.OUT_EVEN_DISCARDS == K.OUT_LEFTOVERS + K.OUT_MAXC - 1 and K.MAX_CARDS < K.OUT_MAXC
 
 
-def test_no_even_discards_where_a_memory_bound_might_refuse_the_solve() -> None:
+def test_no_even_discards_where_a_memory_bound_might_refuse_the_solve_or_out_of_a_games_sizes() -> None:
     solver = Solver()
+    for size in (1, 13, 20):
+        assert solver._even_discards(_deals(1, size, seed=size)[0], None, None, 10) is None
     solver.max_memory_bytes = 1 << 20
     hand = _deals(1, 11, seed=5)[0]
     assert solver._even_discards(hand, 3, 2, 10) is None  # four word states and two long ones: over 1 MB
