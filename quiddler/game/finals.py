@@ -16,7 +16,8 @@ solves prove targets out of reach: a solve aiming at one target whose
 play misses it proves that no play meets it (the bonus outweighs any
 score), and a solve aiming at two that meets neither proves both out of
 reach.  A solve whose targets, less those out of reach, are those of a
-solve done already finds a play of that play's card score.
+solve done already finds a play of that play's card score.  Where the
+caller knows the best value, the solves stop at the first play worth it.
 
 The plays are tried in the callers' order and a later play replaces the
 best only when worth strictly more, so the play returned is the first of
@@ -26,6 +27,7 @@ worth at most the best one found earlier.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from ..cards import Card
@@ -52,13 +54,17 @@ class FinalSearch:
         (letters) and this many words can be worth; it must never fall as
         any of the three grows (for a value that is a function of the three
         alone, computed the same way, it is that value).
+    :param most: The most any play of the hand is worth, where the caller
+        knows it (one solve can tell, for some values): no solve is done
+        once a play worth that much is found.
     """
 
     def __init__(self, cards: Sequence[Card], discard: bool, targets: Sequence[Target],
                  solve: Callable[[int | None, int | None], Play], value: Callable[[Play], float],
-                 ceiling: Callable[[int, int, int], float]) -> None:  # fmt: skip
+                 ceiling: Callable[[int, int, int], float], most: float | None = None) -> None:  # fmt: skip
         assert targets and targets[0] == (None, None)
         self._solve, self._value, self._ceiling = solve, value, ceiling
+        self._most = math.inf if most is None else most
         letters = sorted(c.letters for c in cards)
         self._max_long = sum(letters[1:] if discard and letters else letters)
         self._max_count = (len(cards) - (1 if discard else 0)) // 2
@@ -81,14 +87,14 @@ class FinalSearch:
     @property
     def high(self) -> float:
         """The most the best play can be worth, whatever the solves left find."""
-        return max([self.value, *map(self._bound, self._pending)])
+        return min(self._most, max([self.value, *map(self._bound, self._pending)]))
 
     def step(self) -> bool:
         """Do the next solve that can still beat the best play (the ones
         before it that cannot are dropped); False when none is left."""
         while self._pending:
             target = self._pending.pop(0)
-            if self._bound(target) > self.value:
+            if self.value < self._most and self._bound(target) > self.value:
                 break
         else:
             return False

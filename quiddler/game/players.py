@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from ..cards import _CARD_INDEX, Card
 from ..errors import ArgumentTypeError, shown
@@ -91,9 +91,16 @@ def _solver_for(wordlist: WordList) -> Solver:
     return Solver(wordlist)
 
 
+@lru_cache(maxsize=4096)
+def _even(hand: tuple[Card, ...], wordlist: WordList, beat_longest: int | None, beat_words: int | None,
+          bonus: int) -> tuple[int, frozenset[Card]] | None:  # fmt: skip
+    return _solver_for(wordlist)._even_discards(hand, beat_longest, beat_words, bonus)
+
+
 def clear_solve_cache() -> None:
     """Forget the players' cached solutions (benchmarks measure cold games with it)."""
     _solve.cache_clear()
+    _even.cache_clear()
 
 
 def solve_hand(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discard: bool = True,
@@ -109,12 +116,37 @@ def solve_cards(cards: tuple[Card, ...] | list[Card], wordlist: WordList, *, dis
     return _solve(tuple(sorted(cards, key=_CARD_ORDER)), discard, wordlist, beat_longest, beat_words, bonus)
 
 
+class _Bonuses(NamedTuple):
+    """A final turn's bonuses as a view sets them, read once per decision."""
+
+    longest_bonus: int  #: the longest-word bonus, 0 if not played
+    most_bonus: int  #: the most-words bonus, 0 if not played
+    beat_longest: int  #: the letters of the longest word to beat
+    beat_words: int  #: the words to beat
+    any_play: bool  #: whether a play that does not go out may win one
+
+    @classmethod
+    def of(cls, view: PlayerView) -> _Bonuses:
+        """The bonuses of ``view``'s final turn."""
+        longest_bonus, most_bonus = view.rules.bonuses(view.players)
+        longest, count = view.others_best()
+        return cls(longest_bonus, most_bonus, longest, count, not view.rules.bonus_requires_going_out)
+
+    def ceiling(self, card_score: int, letters: int, words: int) -> int:
+        """The most a play of this card score, longest word and word count can be worth."""
+        return (card_score + (self.longest_bonus if letters > self.beat_longest else 0)
+                + (self.most_bonus if words > self.beat_words else 0))  # fmt: skip
+
+
 def _final_valuer(view: PlayerView) -> Callable[[Play], int]:
     """A final-turn play's value in ``view``: its card score plus the bonuses
     it takes from what the others laid down (the view read once)."""
-    longest_bonus, most_bonus = view.rules.bonuses(view.players)
-    longest, count = view.others_best()
-    any_play = not view.rules.bonus_requires_going_out
+    return _valuer(_Bonuses.of(view))
+
+
+def _valuer(bonuses: _Bonuses) -> Callable[[Play], int]:
+    """:func:`_final_valuer` of the bonuses read from a view."""
+    longest_bonus, most_bonus, longest, count, any_play = bonuses
 
     def value(play: Play) -> int:
         score = play.card_score
@@ -136,14 +168,19 @@ def best_final_play(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, d
     take from what the others have laid down so far.  Exact for differing
     bonus values too: each set of bonuses to aim for is solved with a bonus
     too big to pass up, and the plays are compared at their true values
-    (:mod:`.finals` skips the solves that cannot change the answer)."""
-    return _final_search(cards, view, discard).finish()[0]
+    (:mod:`.finals` skips the solves that cannot change the answer, and
+    stops at the best value where one solve finds it: see :func:`_value_aim`)."""
+    bonuses = _Bonuses.of(view)
+    aim = _value_aim(bonuses)
+    most = None if aim is None else _best_value(cards, view, discard, aim)
+    return _final_search(cards, view, discard, bonuses, most).finish()[0]
 
 
-def _final_search(cards: tuple[Card, ...] | list[Card], view: PlayerView, discard: bool) -> FinalSearch:
-    """:func:`best_final_play`'s solves, to be done as far as they are needed."""
-    longest_bonus, most_bonus = view.rules.bonuses(view.players)
-    longest, count = view.others_best()
+def _final_search(cards: tuple[Card, ...] | list[Card], view: PlayerView, discard: bool, bonuses: _Bonuses,
+                  most: int | None = None) -> FinalSearch:  # fmt: skip
+    """:func:`best_final_play`'s solves, to be done as far as they are
+    needed (``most``: the best value, where it is known)."""
+    longest_bonus, most_bonus, longest, count, _ = bonuses
     targets: list[tuple[int | None, int | None]] = [(None, None)]
     if longest_bonus:
         targets.append((longest, None))
@@ -157,18 +194,74 @@ def _final_search(cards: tuple[Card, ...] | list[Card], view: PlayerView, discar
         return solve_hand(cards, view, discard=discard, beat_longest=beat_longest, beat_words=beat_words,
                           bonus=bonus).best  # fmt: skip
 
-    def ceiling(card_score: int, letters: int, words: int) -> int:
-        return card_score + (longest_bonus if letters > longest else 0) + (most_bonus if words > count else 0)
+    return FinalSearch(cards, discard, targets, solve, _valuer(bonuses), bonuses.ceiling, most)
 
-    return FinalSearch(cards, discard, targets, solve, _final_valuer(view), ceiling)
+
+#: A final turn's bonus targets as one solve takes them: ``(beat_longest,
+#: beat_words, bonus)``.
+_Aim = tuple[int | None, int | None, int]
+
+
+def _value_aim(bonuses: _Bonuses) -> _Aim | None:
+    """The targets of one solve whose best play is worth as much as a final
+    turn's best play (:func:`_final_valuer`), or None where the rules'
+    bonuses need more than one solve (the two differ, or only a play going
+    out may win one).
+
+    With the true bonuses as its targets' bonus, a solve counts every play
+    at its card score plus the bonuses of the targets it meets, exactly as
+    the final value does, so its best play has the best value.  Which of
+    the plays of that value it picks may differ from
+    :func:`best_final_play`'s choice (the first best of the targets'
+    solves); the value cannot."""
+    longest_bonus, most_bonus, longest, count, any_play = bonuses
+    if not any_play or (longest_bonus and most_bonus and longest_bonus != most_bonus):
+        return None
+    if not (longest_bonus or most_bonus):
+        return None, None, 10  # the plain solve
+    return longest if longest_bonus else None, count if most_bonus else None, longest_bonus or most_bonus
+
+
+def _best_value(cards: tuple[Card, ...] | list[Card], view: PlayerView, discard: bool, aim: _Aim) -> int:
+    """The best final value of ``cards``: the score of the solve of ``aim``."""
+    if discard:
+        even = _even_discards(cards, view, aim)
+        if even is not None:
+            return even[0]
+    beat_longest, beat_words, bonus = aim
+    return solve_hand(cards, view, discard=discard, beat_longest=beat_longest, beat_words=beat_words,
+                      bonus=bonus).best.score  # fmt: skip
+
+
+def _even_discards(cards: tuple[Card, ...] | list[Card], view: PlayerView,
+                   aim: _Aim) -> tuple[int, frozenset[Card]] | None:  # fmt: skip
+    """The best score of the solve of ``aim`` with a card discarded, and
+    the cards whose discard lets the rest score that much (cached; None
+    where the memory bound might refuse the solve)."""
+    return _even(tuple(sorted(cards, key=_CARD_ORDER)), view.rules.words, *aim)
 
 
 def _final_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
     """Whether the best final play with the discard top is worth more than
-    the best without it: the two searches go only as far as it takes to
-    tell (the one with the wider range of values first)."""
-    taking = _final_search(hand + [top], view, True)
-    keeping = _final_search(hand, view, False)
+    the best without it.  Every play of the hand as it is is also one with
+    the top, the top discarded, so the top is worth taking exactly when no
+    best play with it discards it.  Where one solve gives a hand's best
+    value (:func:`_value_aim`), that solve also tells which discards reach
+    it; else the two hands' searches go as far as it takes to tell."""
+    bonuses = _Bonuses.of(view)
+    aim = _value_aim(bonuses)
+    even = None if aim is None else _even_discards(hand + [top], view, aim)
+    if even is None:
+        return _searched_draw_takes(hand, top, view, bonuses)
+    return top not in even[1]
+
+
+def _searched_draw_takes(hand: list[Card], top: Card, view: PlayerView, bonuses: _Bonuses) -> bool:
+    """:func:`_final_draw_takes` by the two hands' final searches, run step
+    by step (the one with the wider range of values first) only until their
+    ranges part."""
+    taking = _final_search(hand + [top], view, True, bonuses)
+    keeping = _final_search(hand, view, False, bonuses)
     while True:
         take_high, keep_high = taking.high, keeping.high
         if taking.value > keep_high:
@@ -178,6 +271,19 @@ def _final_draw_takes(hand: list[Card], top: Card, view: PlayerView) -> bool:
         wider = taking if take_high - taking.value >= keep_high - keeping.value else keeping
         if not wider.step():
             (keeping if wider is taking else taking).step()
+
+
+def _beats_keeping(taking: Play, hand: list[Card], top: Card, view: PlayerView) -> bool:
+    """Whether ``taking``, the best play of the hand with the discard top,
+    scores more than the best of the hand as it is.  Every play of the hand
+    is one with the top (the top discarded), so that is solved only when
+    ``taking`` neither discards the top (then the hand as it is scores as
+    much) nor outscores every card of the hand in words."""
+    if taking.discard == top:
+        return False
+    if taking.score > sum(card.points for card in hand):
+        return True
+    return taking.score > solve_hand(hand, view, discard=False).best.score
 
 
 class RandomPlayer:
@@ -285,8 +391,7 @@ class GreedyPlayer:
         if view.final_turn:
             return Draw(view.seat, "discard" if _final_draw_takes(hand, top, view) else "pile")
         taken = solve_hand(hand + [top], view)
-        # The hand as it is is solved only when the top does not let it go out.
-        take = (taken.can_go_out and view.may_go_out) or taken.best.score > solve_hand(hand, view, discard=False).best.score
+        take = (taken.can_go_out and view.may_go_out) or _beats_keeping(taken.best, hand, top, view)
         return Draw(view.seat, "discard" if take else "pile")
 
     def choose_end(self, view: PlayerView) -> Discard | GoOut:

@@ -190,6 +190,12 @@ OUT_HEAD = 5  # the words start here
 OUT_MAXC = 24
 OUT_LEFTOVERS = OUT_HEAD + OUT_MAXC  # the leftovers start here
 OUT_BLOCK = OUT_HEAD + 2 * OUT_MAXC
+# The discards whose rest reaches the best score, bonuses included (going
+# out aside), one bit per digit (the hand's faces in kernel order; 0 without
+# a discard): kept in the last leftover slot, which no play fills (it
+# leaves at most MAX_CARDS cards).
+OUT_EVEN_DISCARDS = OUT_BLOCK - 1
+assert MAX_CARDS < OUT_MAXC
 NO_DISCARD = -1
 
 # -- return codes -----------------------------------------------------------
@@ -727,7 +733,9 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     ``[OUT_WORDS]`` the number of words, ``[OUT_LEFT]`` the number of
     leftovers, ``[OUT_KEY]`` the total key (bonuses included),
     ``[OUT_TIES]`` set by :func:`name_words`; the word indices follow from
-    ``[OUT_HEAD]``, the leftover digits from ``[OUT_LEFTOVERS]``.  Returns the total key, or
+    ``[OUT_HEAD]``, the leftover digits from ``[OUT_LEFTOVERS]``;
+    ``[OUT_EVEN_DISCARDS]`` holds the discards (digits, one bit each) whose
+    best play scores as much as the best (whether it goes out aside).  Returns the total key, or
     ``INFEASIBLE`` if no play qualifies (only possible with ``allow_left == 0``).
 
     Plays rank by (total, goes out, longest word in letters, number of
@@ -752,6 +760,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     used = 0
     covers = 1
     optimal = 0
+    even = 0  # the discards whose rest scores as much as the best, going out or not
     for _ in range(ncand):
         c = 0
         if discard != 0:
@@ -787,10 +796,15 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                 bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                 total = value + (bonus << SCORE_SHIFT)
                 if total > best_total:
+                    # A higher score, or the same one going out.
+                    even = (1 << c) | (even if total >> SCORE_SHIFT == best_total >> SCORE_SHIFT else 0)
                     best_total = total
                     optimal = 1 << c
-                elif total == best_total:
-                    optimal |= 1 << c
+                elif total >> SCORE_SHIFT == best_total >> SCORE_SHIFT:
+                    even |= 1 << c
+                    if total == best_total:
+                        optimal |= 1 << c
+    out[ob + OUT_EVEN_DISCARDS] = even if discard != 0 else 0
     if best_total == INFEASIBLE:
         return INFEASIBLE
     target_points = (best_total >> SCORE_SHIFT) - SCORE_OFFSET

@@ -327,6 +327,7 @@ def solve_counts(edges: Sequence[int], masks: Sequence[int], ranks: Sequence[int
         ncand = ndig if discard else 1
         best_total = _INFEASIBLE
         optimal = 0
+        even = 0  # the discards whose rest scores as much as the best, going out or not
         covers = True
         order = sorted(range(ndig), key=points_of.__getitem__) if discard else [0]  # stable: cheapest first
         for c in order:
@@ -345,10 +346,15 @@ def solve_counts(edges: Sequence[int], masks: Sequence[int], ranks: Sequence[int
                     continue
                 total += bonus << _SHIFT
                 if total > best_total:
+                    # A higher score, or the same one going out.
+                    even = (1 << c) | (even if total >> _SHIFT == best_total >> _SHIFT else 0)
                     best_total = total
                     optimal = 1 << c
-                elif total == best_total:
-                    optimal |= 1 << c
+                elif total >> _SHIFT == best_total >> _SHIFT:
+                    even |= 1 << c
+                    if total == best_total:
+                        optimal |= 1 << c
+        out[ob + K.OUT_EVEN_DISCARDS] = even if discard else 0
         if best_total == _INFEASIBLE:
             return _INFEASIBLE
         target_points = (best_total >> _SHIFT) - _OFFSET

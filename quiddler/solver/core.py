@@ -98,6 +98,7 @@ _OUT_HEAD, _OUT_TIES = K.OUT_HEAD, K.OUT_TIES
 _SCORE_SHIFT, _SCORE_OFFSET = K.SCORE_SHIFT, K.SCORE_OFFSET
 _OUT_BLOCK_KEY = OUT_BLOCK + _OUT_KEY
 _OUT_LEFTOVERS = K.OUT_LEFTOVERS
+_OUT_EVEN_DISCARDS = K.OUT_EVEN_DISCARDS
 #: The defaults of ``top`` and ``bonus``: :meth:`Solver.solve` takes its quick
 #: path when they are these very objects (CPython keeps one object per small int).
 _TOP, _BONUS = 1, 10
@@ -533,6 +534,31 @@ class Solver:
             return None
         best, go_out = self._best_plays(*blocks, params)
         return make_solution(hand, discard, (best,), go_out)
+
+    def _even_discards(self, cards: tuple[Card, ...], beat_longest: int | None, beat_words: int | None,
+                       bonus: int) -> tuple[int, frozenset[Card]] | None:  # fmt: skip
+        """The best score of ``cards`` with a card discarded (:meth:`solve`'s
+        ``best.score``, bonus targets and all), and the cards whose discard
+        lets the rest score that much, going out or not: what a final turn's
+        draw asks (is a play using the discard top worth more than every play
+        of the hand without it, where the top is discarded?).  For a
+        computer player's cards and valid options, sized as :meth:`_aimed`
+        sizes a solve; None for a hand of fewer than 2 or more than
+        :data:`_ROOMY_CARDS` cards, or where the memory bound might refuse
+        the solve (:meth:`solve` then says)."""
+        if not 1 < len(cards) <= _ROOMY_CARDS:
+            return None
+        params = _packed(len(cards), True, beat_longest, beat_words, bonus)
+        memo_size = 1 + _MEMO_UNIT * (1 << len(cards)) * (params[1] + 1) * (params[2] + 1)
+        if 8 * memo_size > _LEAST_MEMORY_BOUND and (self._follows_environment or 8 * memo_size > self.max_memory_bytes):
+            return None
+        blocks = self._quick_blocks(cards, params, memo_size)
+        assert blocks is not None
+        out, ob = blocks
+        even = out[ob + _OUT_EVEN_DISCARDS]  # a bit per digit: the hand's faces in kernel order
+        digits = {face: d for d, face in enumerate(sorted(set(map(_KERNEL_INDEX.__getitem__, cards))))}
+        score = (out[ob + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET
+        return score, frozenset(card for card in cards if even >> digits[_KERNEL_INDEX[card]] & 1)
 
     def _quick_blocks(self, hand: tuple[Any, ...], params: Sequence[int],
                       memo_size: int) -> tuple[Sequence[int], int] | None:  # fmt: skip

@@ -16,8 +16,14 @@ from quiddler.game.ai import EV, EXPERT, _advise, _bonus_parts, _going_out_plays
 from quiddler.game.plans import next_action
 from quiddler.game.players import (
     TARGET_BONUS,
+    GreedyPlayer,
+    _best_value,
+    _Bonuses,
+    _even_discards,
     _final_draw_takes,
+    _final_search,
     _final_valuer,
+    _value_aim,
     best_final_play,
     solve_cards,
     solve_hand,
@@ -80,6 +86,112 @@ def test_final_turns_decide_as_with_every_solve(rules: Rules, players: int) -> N
             assert _advise(view, EXPERT, False, best_only=True).options == full[:1]
             checked["lay-down"] += 1
     assert checked["draw"] and checked["lay-down"]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("name", RULES.keys())
+def test_one_solve_finds_the_best_final_value(name: str, players: int) -> None:
+    """Where the rules allow it (the bonuses alike, won without going out),
+    the solve with the true bonuses as its targets' bonus scores the best
+    final play's value, of a hand with a discard and of one without
+    (greedy's final draw compares those)."""
+    checked = 0
+    for view in views(RULES[name], players, games=3, seed=600 + players, final=True):
+        aim = _value_aim(_Bonuses.of(view))
+        assert (aim is not None) == (name in ("default", "longest only"))
+        if aim is None:
+            continue
+        value = _final_valuer(view)
+        hand = list(view.hand)
+        hands = [(hand, view.phase is not Phase.DRAW)]
+        if view.phase is Phase.DRAW and view.discard_top is not None:
+            hands.append((hand + [view.discard_top], True))
+        for cards, discard in hands:
+            assert _best_value(cards, view, discard, aim) == value(every_solve_best(cards, view, discard))
+            checked += 1
+    assert checked or name not in ("default", "longest only")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_discards_that_reach_the_best_final_value(players: int) -> None:
+    """The cards whose discard reaches a hand's best final value are those
+    whose rest, every solve done, is worth that much (greedy takes the
+    discard top exactly when it is not one of them)."""
+    checked = taken = 0
+    for view in views(Rules(), players, games=3, seed=200 + players, final=True):
+        if view.phase is not Phase.DRAW or view.discard_top is None:
+            continue
+        cards = list(view.hand) + [view.discard_top]
+        aim = _value_aim(_Bonuses.of(view))
+        assert aim is not None
+        found = _even_discards(cards, view, aim)
+        assert found is not None
+        value = _final_valuer(view)
+        best = value(every_solve_best(cards, view, True))
+        rests = {}
+        for card in set(cards):
+            rest = list(cards)
+            rest.remove(card)
+            rests[card] = value(every_solve_best(rest, view, False))
+        assert found == (best, frozenset(card for card, worth in rests.items() if worth == best))
+        assert max(rests.values()) == best
+        checked += 1
+        taken += view.discard_top not in found[1]
+    assert checked and taken
+
+
+def test_the_final_draw_without_the_even_discards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the solver will not say which discards reach the best value (a
+    memory bound it might pass), greedy's final draw runs the two searches."""
+    monkeypatch.setattr("quiddler.game.players._even_discards", lambda cards, view, aim: None)
+    checked = 0
+    for view in views(Rules(), 2, games=2, seed=901, final=True):
+        if view.phase is Phase.DRAW and view.discard_top is not None:
+            hand, top = list(view.hand), view.discard_top
+            taking = _final_valuer(view)(every_solve_best(hand + [top], view, True))
+            keeping = _final_valuer(view)(every_solve_best(hand, view, False))
+            assert _final_draw_takes(hand, top, view) == (taking > keeping)
+            checked += 1
+    assert checked
+
+
+def test_a_final_search_stops_at_the_best_value_it_is_given() -> None:
+    """Told the best value, a final search finds the same play and does no
+    solve once it has a play worth that much (every lay-down of greedy
+    games, where one solve gives that value)."""
+    checked = 0
+    for view in views(Rules(), 2, games=3, seed=300, final=True):
+        if view.phase is Phase.DRAW:
+            continue
+        hand, bonuses = list(view.hand), _Bonuses.of(view)
+        aim = _value_aim(bonuses)
+        assert aim is not None
+        most = _best_value(hand, view, True, aim)
+        free, told = _final_search(hand, view, True, bonuses), _final_search(hand, view, True, bonuses, most)
+        assert told.high == most
+        while told.value < most:
+            assert told.step()
+        assert not told.step()
+        assert told.finish() == free.finish() == (best_final_play(hand, view), most)
+        checked += 1
+    assert checked
+
+
+def test_the_greedy_draw_solves_the_hand_as_it_is_only_when_it_must() -> None:
+    """Greedy's ordinary draw takes the discard top as it did when it
+    always compared with the hand as it is (the hand with the top going
+    out, or scoring more)."""
+    greedy = GreedyPlayer()
+    checked = 0
+    for view in views(Rules(), 2, games=6, seed=400, final=False):
+        if view.phase is not Phase.DRAW or view.final_turn or view.discard_top is None or not view.may_draw_from_pile:
+            continue
+        hand = list(view.hand)
+        taken = solve_hand(hand + [view.discard_top], view)
+        take = (taken.can_go_out and view.may_go_out) or taken.best.score > solve_hand(hand, view, discard=False).best.score
+        assert greedy.choose_draw(view).source == ("discard" if take else "pile")
+        checked += take
+    assert checked
 
 
 @pytest.mark.parametrize("players", [2, 4])
