@@ -991,6 +991,77 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
     return nwords
 
 
+@kernel
+def best_key(words, group, hand, memo, stack, full_radix, full_swar, discard,
+             need_words, long_target, long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
+    """The total key :func:`best_play` returns, without its play: its pass 1
+    alone, the same searches in the same order (``INFEASIBLE`` if no play
+    qualifies).  A scorer wants only the score; the play's longest word,
+    word count, trace and names are :func:`best_play`'s pass 2 and after."""
+    ndig = hand[HAND_DIGITS]
+    ncand = ndig if discard != 0 else 1
+    njs = 2 if need_words > 0 else 1
+    bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
+    hand_points = state_points(hand, full_swar)
+    best_total = INFEASIBLE
+    used = 0
+    covers = 1
+    for _ in range(ncand):
+        c = 0
+        if discard != 0:
+            c = NO_DIGIT
+            for e in range(ndig):
+                if (used >> e) & 1 == 0 and (c == NO_DIGIT or hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS]
+                                             < hand[HAND_HEAD + HAND_STRIDE * c + DIGIT_POINTS]):  # fmt: skip
+                    c = e
+            used |= 1 << c
+        radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
+        if best_total != INFEASIBLE and points + bonus_room < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
+            break  # and so would every later discard: none is cheaper
+        for jj in range(njs):
+            j0 = need_words if jj == 1 else 0
+            for f0 in range(long_target + 1):
+                value = INFEASIBLE
+                if covers != 0 or allow_left == 0:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
+                                        need_words, long_target, long_after, 0)  # fmt: skip
+                    if value == INFEASIBLE:
+                        covers = 0
+                if value == INFEASIBLE and allow_left != 0:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
+                                        need_words, long_target, long_after, 1)  # fmt: skip
+                if value == INFEASIBLE:
+                    continue
+                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                best_total = max(best_total, value + (bonus << SCORE_SHIFT))
+    return best_total
+
+
+@kernel
+def score_counts(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
+                 out):  # fmt: skip
+    """:func:`solve_counts` for a scorer: only the two blocks' ``[OUT_KEY]``
+    (the best play's total key, and the best going-out play's, or
+    ``INFEASIBLE``), the same keys, with nothing else of the blocks written.
+    Returns what :func:`solve_counts` returns."""
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
+                      stack)  # fmt: skip
+    if nstates < 0:
+        return nstates
+    full_radix, full_swar = full_state(hand)
+    memo[MEMO_GENERATION] += 1
+    for allow_left in range(1, -1, -1):
+        best = best_key(words, group, hand, memo, stack, full_radix, full_swar, params[PARAM_DISCARD],
+                        params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
+                        params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS], allow_left)  # fmt: skip
+        out[OUT_BLOCK + OUT_KEY] = best
+        if allow_left == 1:
+            out[OUT_KEY] = best  # never INFEASIBLE: every card may be left over
+            if (best & GO_BIT) != 0:
+                break  # the best play goes out: it is the best going-out play
+    return group[hand[HAND_DIGITS]]
+
+
 
 
 @kernel
@@ -1289,6 +1360,37 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
         job[JOB_STATUS] = solve_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
                                        work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
                                        words, group, memo, stack, kstack, job[JOB_OUT:])  # fmt: skip
+    return 0
+
+
+@kernel
+def score_rows(edges, ranks, jobs, work, first, step, capacity):
+    """:func:`solve_rows` with :func:`score_counts`: each row's status and
+    its two blocks' ``[OUT_KEY]``, nothing else of the blocks (a batch
+    that wants scores only: the computer players')."""
+    at = FACE_TABLES
+    hand = work[at : at + HAND_SIZE]
+    at += HAND_SIZE
+    group = work[at : at + GROUP_SIZE]
+    at += GROUP_SIZE
+    stack = work[at : at + STACK_SIZE]
+    at += 2 * STACK_SIZE  # solve_rows' layout: the second stack is unused here
+    words = work[at : at + WORD_STRIDE * capacity]
+    at += WORD_STRIDE * capacity
+    memo = work[at:]
+    for i in range(first, len(jobs), step):
+        job = jobs[i]
+        if job[FACE_SLOTS - 1] < 0:  # the hand's n faces at job[:n], n = -job[FACE_SLOTS - 1]: count them
+            n = -job[FACE_SLOTS - 1]
+            for k in range(n):
+                hand[k] = job[k]
+            for k in range(FACE_SLOTS):
+                job[k] = 0
+            for k in range(n):
+                job[hand[k]] += 1
+        job[JOB_STATUS] = score_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
+                                       work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
+                                       words, group, memo, stack, job[JOB_OUT:])  # fmt: skip
     return 0
 
 

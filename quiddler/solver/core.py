@@ -347,7 +347,7 @@ class Solver:
         discard = _flag("discard", discard)
         options = {"discard": discard, "beat_longest": beat_longest, "beat_words": beat_words, "bonus": bonus}
         result: list[tuple[int, int | None]] = []
-        for chunk, batch in self._batches(hands, threads, options):
+        for chunk, batch in self._batches(hands, threads, options, scores_only=True):
             if batch is None:
                 result += [_scores_of(self.solve(hand, **options)) for hand in chunk]  # type: ignore[arg-type]
                 continue
@@ -406,7 +406,7 @@ class Solver:
         self._check_memory(memo_size, False)
         engine = get_backend("numba")
         assert isinstance(engine, NumbaBackend)
-        out, status = self._batch_counts(engine, counts, params, memo_size, threads)
+        out, status = self._batch_counts(engine, counts, params, memo_size, threads, None, True)
         best[:] = (out[:, _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET
         can = out[:, OUT_BLOCK + _OUT_KEY] >= 0
         go_out[can] = ((out[:, OUT_BLOCK + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET)[can]
@@ -598,14 +598,16 @@ class Solver:
         """Name the word of ``rank``: its multiset's alphabetically first spelling."""
         return _name(self._trie, rank, (self._words, self._orders))
 
-    def _batches(self, hands: Iterable[Iterable[Card] | str], threads: int | None, options: dict[str, Any]
-                 ) -> Iterator[tuple[list[Any], tuple[Any, Any, Sequence[int]] | None]]:  # fmt: skip
+    def _batches(self, hands: Iterable[Iterable[Card] | str], threads: int | None, options: dict[str, Any],
+                 scores_only: bool = False) -> Iterator[tuple[list[Any], tuple[Any, Any, Sequence[int]] | None]]:  # fmt: skip
         """The shared course of :meth:`solve_many` and :meth:`score_many`: every
         argument checked and every hand parsed and counted first (nothing is
         solved if one is bad), then the hands in order, in chunks, each with
         the compiled batch's results (out, status, the kernel parameters)
         or None (solve that chunk one by one).  Once the compiled
-        backend is ready, the rest goes to it in one batch."""
+        backend is ready, the rest goes to it in one batch.  ``scores_only``:
+        the compiled batch writes only each block's key (see
+        ``NumbaBackend.solve_batch``)."""
         if isinstance(hands, (str, Card)):
             raise ArgumentTypeError(f"hands must be an iterable of hands (a list of str, say), not one "
                                     f"{type(hands).__name__}")  # fmt: skip
@@ -623,12 +625,12 @@ class Solver:
             low, high = min(sizes), max(sizes)
             if low == high:  # hands of one size (nearly every batch of a player's): the kernel counts them
                 by_hand = np.frombuffer(faces, dtype=np.uint8).reshape(len(hands), high)
-                out, status = self._batch_counts(engine, None, params, _ROOMY[high], threads, by_hand)
+                out, status = self._batch_counts(engine, None, params, _ROOMY[high], threads, by_hand, scores_only)
             else:
                 rows = np.repeat(np.arange(0, len(hands) * FACE_SLOTS, FACE_SLOTS), sizes)
                 cells = rows + np.frombuffer(faces, dtype=np.uint8)
                 matrix = np.bincount(cells, minlength=len(hands) * FACE_SLOTS).reshape(len(hands), FACE_SLOTS)
-                out, status = self._batch_counts(engine, matrix, params, _ROOMY[high], threads)
+                out, status = self._batch_counts(engine, matrix, params, _ROOMY[high], threads, None, scores_only)
             yield hands, (out, status, params)  # lists of cards too: solve_many makes its tuples
             return
         parsed, counts = _parse_many(hands)
@@ -647,14 +649,15 @@ class Solver:
                 # the matrix (far faster than np.array of the arrays).
                 rest = counts[start:]
                 matrix = np.frombuffer(b"".join(rest), dtype=np.int64).reshape(len(rest), FACE_SLOTS)
-                out, status = self._batch_counts(engine, matrix, params, max(sizes[start:]), threads)
+                out, status = self._batch_counts(engine, matrix, params, max(sizes[start:]), threads, None,
+                                                 scores_only)  # fmt: skip
                 yield parsed[start:], (out, status, params)
                 return
             yield parsed[start : start + PYTHON_CHUNK], None
             start += PYTHON_CHUNK
 
     def _batch_counts(self, engine: NumbaBackend, counts: Any, params: Sequence[int], memo_size: int,
-                      threads: int | None, faces: Any = None) -> tuple[Any, Any]:  # fmt: skip
+                      threads: int | None, faces: Any = None, scores_only: bool = False) -> tuple[Any, Any]:  # fmt: skip
         """(out, status) of the compiled batch over the int64 face-count matrix
         ``counts`` (or the hands' ``faces``: see ``NumbaBackend.solve_batch``),
         with memo room ``memo_size`` (enough for its largest search).  A hand
@@ -665,7 +668,7 @@ class Solver:
         # Each thread has its own memo: huge hands (a 20-card memo can take
         # tens of MB) get fewer threads.
         threads = min(threads, max(1, BATCH_MEMO_BYTES // (8 * memo_size)))
-        return engine.solve_batch(self._trie, counts, params, memo_size, threads, faces)
+        return engine.solve_batch(self._trie, counts, params, memo_size, threads, faces, scores_only)
 
 
 # -- the module-level functions: one call each, over a default Solver ---------------------
