@@ -1003,6 +1003,10 @@ def best_key(words, group, hand, memo, stack, full_radix, full_swar, discard,
     njs = 2 if need_words > 0 else 1
     bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
     hand_points = state_points(hand, full_swar)
+    guard = hand[HAND_GUARD]
+    cards = -1 if discard != 0 else 0  # the cards a play holds
+    for d in range(ndig):
+        cards += hand[HAND_HEAD + HAND_STRIDE * d + DIGIT_COUNT]
     best_total = INFEASIBLE
     used = 0
     covers = 1
@@ -1018,9 +1022,27 @@ def best_key(words, group, hand, memo, stack, full_radix, full_swar, discard,
         radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
         if best_total != INFEASIBLE and points + bonus_room < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
             break  # and so would every later discard: none is cheaper
+        # The plays that meet a target are some of the plays that meet fewer: the key of a
+        # target's search is at most the key without it (``free``), and of both targets' at
+        # most the least of each one's (``both``).  A search that cannot beat the best so far
+        # even with its bonus is skipped; only the maximum is wanted here, not its ties.
+        free = INFEASIBLE
+        both = INFEASIBLE
         for jj in range(njs):
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
+                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                targets = jj + f0
+                if targets > 0:
+                    limit = free if targets == 1 else both
+                    if jj == 1 and 2 * need_words > cards:
+                        limit = INFEASIBLE  # too few cards for so many words
+                    if f0 == 1 and not long_word_fits(words, group, swar, guard, long_after):
+                        limit = INFEASIBLE
+                    if limit == INFEASIBLE or limit + (bonus << SCORE_SHIFT) <= best_total:
+                        if targets == 1:
+                            both = min(both, limit)
+                        continue
                 value = INFEASIBLE
                 if covers != 0 or allow_left == 0:
                     value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
@@ -1030,11 +1052,28 @@ def best_key(words, group, hand, memo, stack, full_radix, full_swar, discard,
                 if value == INFEASIBLE and allow_left != 0:
                     value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
                                         need_words, long_target, long_after, 1)  # fmt: skip
+                if targets == 0:
+                    free = value
+                    both = value
+                elif targets == 1:
+                    both = min(both, value)
                 if value == INFEASIBLE:
                     continue
-                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                 best_total = max(best_total, value + (bonus << SCORE_SHIFT))
     return best_total
+
+
+@kernel
+def long_word_fits(words, group, swar, guard, long_after):
+    """Whether a word of more than ``long_after`` letters fits in the state
+    ``swar`` (``guard``: the hand's SWAR guard bits)."""
+    for length in range(len(group) - LENGTH_HEADS - 1, long_after, -1):
+        w = group[LENGTH_HEADS + length]
+        while w != NO_WORD:
+            if ((swar | guard) - words[WORD_STRIDE * w + WORD_SWAR]) & guard == guard:
+                return True
+            w = words[WORD_STRIDE * w + WORD_NEXT]
+    return False
 
 
 @kernel
