@@ -49,7 +49,10 @@ class HandScorer:
         of ``extra`` (base by base): a decision's hands are a few bases
         (the hand, each kept hand) plus each card a draw may bring.  Each
         key is its base's key plus the card's count (one addition), and a
-        hand is built only if the memo lacks it."""
+        hand is built only if the memo lacks it.  The usual options (a
+        discard, no bonus targets) score the hands the memo lacks base by
+        base: the solver finds each base's words once and shares its
+        search among the cards added (they share all but one card)."""
         counts = list(map(_COUNT_OF.__getitem__, extra))
         keys: list[int] = []
         for base in bases:
@@ -59,12 +62,18 @@ class HandScorer:
         def hand(i: int) -> list[Card]:
             return [*bases[i // width], extra[i % width]]
 
-        return self._scored(keys, hand, discard, beat_longest, beat_words, bonus)
+        def by_base(wanted: list[int]) -> list[Scores] | None:
+            return self.solver._score_plus(bases, extra, wanted)
+
+        plain = discard and beat_longest is None and beat_words is None and bonus == 10
+        return self._scored(keys, hand, discard, beat_longest, beat_words, bonus, by_base if plain else None)
 
     def _scored(self, keys: list[int], hand: Callable[[int], Sequence[Card]], discard: bool,
-                beat_longest: int | None, beat_words: int | None, bonus: int) -> list[Scores]:  # fmt: skip
+                beat_longest: int | None, beat_words: int | None, bonus: int,
+                by_base: Callable[[list[int]], list[Scores] | None] | None = None) -> list[Scores]:  # fmt: skip
         """The scores of the hands with these memo keys (``hand(i)`` is the
-        hand of ``keys[i]``): those not in the memo are scored in one batch."""
+        hand of ``keys[i]``): those not in the memo are scored in one batch
+        (``by_base``, given the places of the hands wanted, if it serves)."""
         options = (discard, -1 if beat_longest is None else beat_longest,
                    -1 if beat_words is None else beat_words, bonus)  # fmt: skip
         if self._entries + len(keys) > self.max_entries:
@@ -76,9 +85,11 @@ class HandScorer:
         where = dict(zip(keys, range(len(keys))))  # each distinct hand once (at its last place: the same cards)
         missing = [key for key in where if key not in memo]
         if missing:
-            found = self.solver.score_many([hand(where[key]) for key in missing], discard=discard,
-                                           beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
-                                           threads=1)  # fmt: skip
+            found = by_base([where[key] for key in missing]) if by_base is not None else None
+            if found is None:
+                found = self.solver.score_many([hand(where[key]) for key in missing], discard=discard,
+                                               beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
+                                               threads=1)  # fmt: skip
             memo.update(zip(missing, map(_shared, found)))
             self._entries += len(missing)
         return list(map(memo.__getitem__, keys))

@@ -419,6 +419,14 @@ class NumbaBackend:
                 runner.join()
         return jobs[:, K.JOB_OUT :], jobs[:, K.JOB_STATUS]
 
+    def score_plus_batch(self, trie: CardTrie, jobs: Any, memo_size: int) -> None:
+        """Run :func:`~quiddler.solver._kernels.score_plus_rows` over the
+        int64 matrix ``jobs`` (``PLUS_WIDTH`` numbers a row: a base hand,
+        the faces its hands add, room for their keys) on this thread, in
+        its own work array, with memo room ``memo_size`` for the largest base."""
+        edges, ranks = self.trie_arrays(trie)
+        self._k.score_plus_rows(edges, ranks, jobs, self._solo(trie, memo_size)[1], 0, 1, K.PACKED_WORDS)
+
 
 class AutoBackend:
     """The default backend: pure Python until the compiled kernels pay off.

@@ -205,13 +205,18 @@ WORK_POINTS = 0  # solve_rows' work array starts with face points and face lette
 WORK_LETTERS = FACE_SLOTS
 FACE_TABLES = 2 * FACE_SLOTS
 PACKED_WORDS = 4096  # solve_rows' usual word capacity; a hand with more is solved again with more room
+PLUS_COUNT = JOB_STATUS + 1  # a row of score_plus_rows' jobs: a base's counts, parameters and status,
+PLUS_FACES = PLUS_COUNT + 1  # then how many faces its hands add, the faces,
+PLUS_BEST = PLUS_FACES + FACE_SLOTS  # each hand's best key,
+PLUS_GO = PLUS_BEST + FACE_SLOTS  # and its best going-out key (INFEASIBLE: none)
+PLUS_WIDTH = PLUS_GO + FACE_SLOTS
 
 #: Parameters that are arrays: the numba build types a parameter by its name
 #: (``edges`` int32, ``ranks`` read-only int32, ``jobs`` a 2-d int64 array,
 #: these 1-d int64 arrays, and every other parameter an int64).
 ARRAY_PARAMETERS = frozenset({
     "face_count", "face_points", "face_letters", "params", "hand", "words", "group",
-    "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work",
+    "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work", "with_words",
 })  # fmt: skip
 
 # The native build injects ``kernel_decorator`` (numba.njit) before running
@@ -1430,6 +1435,256 @@ def score_rows(edges, ranks, jobs, work, first, step, capacity):
         job[JOB_STATUS] = score_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
                                        work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
                                        words, group, memo, stack, job[JOB_OUT:])  # fmt: skip
+    return 0
+
+
+@kernel
+def find_words_with(edges, hand, face_points, face_letters, with_words, capacity, stack, extra):
+    """The words of the hand plus one card of face ``extra`` that hold that
+    card, as :func:`find_words` writes words, but with radix and SWAR deltas
+    that leave one ``extra`` card out: the word less that card is a
+    sub-multiset of the hand, so the rest of a state of the hand plus the
+    card, after the word, is a state of the hand (its layout, its memo).
+    Points and letters count the whole word.  Returns the number of words,
+    or ``WORDS_FULL``.
+
+    The walk is :func:`find_words`' with two changes: a path through the
+    trie takes faces in rising order, so until it has taken ``extra`` it
+    takes no later face (no word below could hold the card), and only
+    words that hold the card are counted."""
+    n = 0
+    half = len(edges) >> 1
+    avail = 0
+    table = WALK_TABLE
+    for d in range(hand[HAND_DIGITS]):
+        h = HAND_HEAD + HAND_STRIDE * d
+        face = hand[h + DIGIT_FACE]
+        avail |= 1 << face
+        t = table + FACE_ROW * face
+        stack[t + ROW_RADIX] = hand[h + DIGIT_STRIDE]
+        stack[t + ROW_SWAR] = 1 << hand[h + DIGIT_SHIFT]
+        stack[t + ROW_POINTS] = face_points[face]
+        stack[t + ROW_LETTERS] = face_letters[face]
+        stack[t + ROW_LEFT] = hand[h + DIGIT_COUNT]
+    for t in range(WALK_FRAME):
+        stack[t] = 0
+    te = table + FACE_ROW * extra
+    if (avail >> extra) & 1 != 0:  # one more of a face in hand: each word's first copy is the extra card
+        stack[WALK_RADIX] = -stack[te + ROW_RADIX]
+        stack[WALK_SWAR] = -stack[te + ROW_SWAR]
+        stack[te + ROW_LEFT] += 1
+    else:  # a face not in hand: its one card takes no room in the hand's states
+        stack[te + ROW_RADIX] = 0
+        stack[te + ROW_SWAR] = 0
+        stack[te + ROW_POINTS] = face_points[extra]
+        stack[te + ROW_LETTERS] = face_letters[extra]
+        stack[te + ROW_LEFT] = 1
+        avail |= 1 << extra
+    untaken = stack[te + ROW_LEFT]  # the extra face's cards left while a path holds none
+    below = (2 << extra) - 1  # the faces a path may take before it holds the card
+    base = 0
+    stack[WALK_MASK] = edges[half + ROOT_EDGE]
+    stack[WALK_FIRST] = edges[ROOT_EDGE] >> EDGE_FIRST_SHIFT
+    todo = stack[WALK_MASK] & avail & below
+    while True:
+        if todo == 0:  # leave the node: its face is back in hand
+            if base == 0:
+                break
+            face = stack[base + WALK_FACE]
+            stack[table + FACE_ROW * face + ROW_LEFT] += 1
+            avail |= 1 << face
+            base -= WALK_FRAME
+            todo = stack[base + WALK_TODO]
+            continue
+        bit = todo & -todo
+        todo ^= bit
+        face = lowest_bit(bit)
+        e = stack[base + WALK_FIRST] + count_ones(stack[base + WALK_MASK] & (bit - 1))
+        packed = edges[e]
+        t = table + FACE_ROW * face
+        radix = stack[base + WALK_RADIX] + stack[t + ROW_RADIX]
+        swar = stack[base + WALK_SWAR] + stack[t + ROW_SWAR]
+        points = stack[base + WALK_POINTS] + stack[t + ROW_POINTS]
+        letters = stack[base + WALK_LETTERS] + stack[t + ROW_LETTERS]
+        cards = stack[base + WALK_CARDS] + 1
+        if n == capacity:
+            return WORDS_FULL
+        w = WORD_STRIDE * n
+        with_words[w + WORD_RADIX] = radix
+        with_words[w + WORD_SWAR] = swar
+        with_words[w + WORD_POINTS] = points
+        with_words[w + WORD_LETTERS] = letters
+        with_words[w + WORD_CARDS] = cards
+        holds = face == extra or stack[te + ROW_LEFT] != untaken
+        n += ((packed >> EDGE_TERMINAL_SHIFT) & 1) if holds else 0
+        child_mask = edges[half + e]
+        left = stack[t + ROW_LEFT] - 1
+        child_avail = avail ^ (bit if left == 0 else 0)
+        child_todo = child_mask & child_avail & (-1 if holds else below)
+        if child_todo != 0:
+            stack[base + WALK_TODO] = todo
+            stack[t + ROW_LEFT] = left
+            avail = child_avail
+            base += WALK_FRAME
+            stack[base + WALK_RADIX] = radix
+            stack[base + WALK_SWAR] = swar
+            stack[base + WALK_POINTS] = points
+            stack[base + WALK_LETTERS] = letters
+            stack[base + WALK_CARDS] = cards
+            stack[base + WALK_FACE] = face
+            stack[base + WALK_FIRST] = packed >> EDGE_FIRST_SHIFT
+            stack[base + WALK_MASK] = child_mask
+            todo = child_todo
+    return n
+
+
+@kernel
+def plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points, extra_points, long_after,
+               allow_left):  # fmt: skip
+    """:func:`state_value` (no bonus targets) of the state ``(radix, swar)``
+    of the hand, worth ``points``, plus one card worth ``extra_points``
+    whose words are ``with_words`` (see :func:`find_words_with`).
+
+    That card is either left over (the state's own value, less the card,
+    not going out) or in one word that holds it, whose rest is a state of
+    the hand: every value asked for is in the hand's own memo, shared by
+    every card added to it."""
+    full = ((points + extra_points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
+    guard = hand[HAND_GUARD]
+    best = INFEASIBLE
+    for i in range(nwith):
+        w = WORD_STRIDE * i
+        wswar = with_words[w + WORD_SWAR]
+        if ((swar | guard) - wswar) & guard != guard:
+            continue
+        rest = state_value(words, group, hand, memo, stack, radix - with_words[w + WORD_RADIX], swar - wswar,
+                           points + extra_points - with_words[w + WORD_POINTS], 0, 0, 0, 0, long_after,
+                           allow_left)  # fmt: skip
+        if rest != INFEASIBLE:
+            best = max(best, rest + (with_words[w + WORD_POINTS] << SCORE_SHIFT))
+            if best == full:
+                return best
+    if allow_left != 0:
+        rest = state_value(words, group, hand, memo, stack, radix, swar, points, 0, 0, 0, 0, long_after, 1)
+        best = max(best, (rest & ~GO_BIT) - (extra_points << SCORE_SHIFT))
+    return best
+
+
+@kernel
+def plus_key(words, group, hand, memo, stack, with_words, nwith, extra, extra_points, long_after, allow_left):
+    """The best key of the hand plus one card of face ``extra``, discarding
+    one card (``INFEASIBLE`` if no play qualifies): :func:`best_key` of that
+    hand, its discards tried cheapest first, computed by :func:`plus_value`
+    on the hand's own states.  Discarding the extra card (or a copy of its
+    face) leaves the hand itself; discarding another card ``d`` leaves the
+    hand less ``d`` plus the card."""
+    ndig = hand[HAND_DIGITS]
+    full_radix, full_swar = full_state(hand)
+    hand_points = state_points(hand, full_swar)
+    best_total = INFEASIBLE
+    used = 0
+    covers = 1
+    for _ in range(ndig + 1):
+        c = NO_DIGIT  # the cheapest discard left: a digit of the hand, or ndig for the extra card
+        cost = 0
+        for e in range(ndig + 1):
+            if (used >> e) & 1 != 0:
+                continue
+            if e < ndig:
+                h = HAND_HEAD + HAND_STRIDE * e
+                if hand[h + DIGIT_FACE] == extra:
+                    used |= 1 << e  # the same as discarding the extra card
+                    continue
+                points_e = hand[h + DIGIT_POINTS]
+            else:
+                points_e = extra_points
+            if c == NO_DIGIT or points_e < cost:
+                c = e
+                cost = points_e
+        if c == NO_DIGIT:
+            break
+        used |= 1 << c
+        left_points = hand_points + extra_points - cost
+        if best_total != INFEASIBLE and left_points < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
+            break  # and so would every later discard: none is cheaper
+        for mode in range(2):  # the word-only question first, as best_key asks it
+            if (mode == 0 and covers == 0 and allow_left != 0) or (mode == 1 and allow_left == 0):
+                continue
+            if c == ndig:
+                value = state_value(words, group, hand, memo, stack, full_radix, full_swar, hand_points, 0, 0, 0, 0,
+                                    long_after, mode)  # fmt: skip
+            else:
+                h = HAND_HEAD + HAND_STRIDE * c
+                value = plus_value(words, group, hand, memo, stack, with_words, nwith,
+                                   full_radix - hand[h + DIGIT_STRIDE], full_swar - (1 << hand[h + DIGIT_SHIFT]),
+                                   hand_points - hand[h + DIGIT_POINTS], extra_points, long_after, mode)  # fmt: skip
+            if mode == 0 and value == INFEASIBLE:
+                covers = 0
+            if value != INFEASIBLE:
+                best_total = max(best_total, value)
+                break
+    return best_total
+
+
+@kernel
+def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
+               with_words, out):  # fmt: skip
+    """The two keys of :func:`score_counts` (discarding one card, no bonus
+    targets) of each hand made of the base ``face_count`` plus one card of
+    each face ``out[PLUS_FACES:]`` (``out[PLUS_COUNT]`` of them; a
+    negative face: no such hand wanted), written from ``out[PLUS_BEST]``
+    and ``out[PLUS_GO]`` (``out``: the job's row).  The base's words are found once and
+    its memo is shared by every hand (see :func:`plus_value`); each added
+    card walks only the trie's words that hold it.  Returns the number of
+    the base's words, or a negative number as :func:`solve_counts` does
+    (then solve the hands one by one)."""
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
+                      stack)  # fmt: skip
+    if nstates < 0:
+        return nstates
+    memo[MEMO_GENERATION] += 1
+    long_after = params[PARAM_LONG_AFTER]
+    capacity = len(with_words) // WORD_STRIDE
+    for k in range(out[PLUS_COUNT]):
+        extra = out[PLUS_FACES + k]
+        if extra < 0:  # a hand not wanted
+            continue
+        nwith = find_words_with(edges, hand, face_points, face_letters, with_words, capacity, stack, extra)
+        if nwith < 0:
+            return WORDS_FULL
+        best = plus_key(words, group, hand, memo, stack, with_words, nwith, extra, face_points[extra], long_after, 1)
+        out[PLUS_BEST + k] = best
+        if (best & GO_BIT) == 0:
+            best = plus_key(words, group, hand, memo, stack, with_words, nwith, extra, face_points[extra],
+                            long_after, 0)  # fmt: skip
+        out[PLUS_GO + k] = best
+    return group[hand[HAND_DIGITS]]
+
+
+@kernel
+def score_plus_rows(edges, ranks, jobs, work, first, step, capacity):
+    """:func:`score_plus` for rows ``first, first + step, ...`` of ``jobs``
+    (``PLUS_WIDTH`` numbers each: a base's face counts, the solve
+    parameters, the status, the faces added and the keys), in a
+    :func:`solve_rows` work array whose room for ``capacity`` words is split
+    between the base's words and an added card's."""
+    at = FACE_TABLES
+    hand = work[at : at + HAND_SIZE]
+    at += HAND_SIZE
+    group = work[at : at + GROUP_SIZE]
+    at += GROUP_SIZE
+    stack = work[at : at + STACK_SIZE]
+    at += 2 * STACK_SIZE
+    room = WORD_STRIDE * (capacity >> 1)
+    words = work[at : at + room]
+    with_words = work[at + room : at + 2 * room]
+    at += WORD_STRIDE * capacity
+    memo = work[at:]
+    for i in range(first, len(jobs), step):
+        job = jobs[i]
+        job[JOB_STATUS] = score_plus(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
+                                     work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand, words,
+                                     group, memo, stack, with_words, job)  # fmt: skip
     return 0
 
 

@@ -366,6 +366,58 @@ class Solver:
                         result[start + i] = _scores_of(self._compiled_twin().solve(chunk[i], **options))  # type: ignore[arg-type]
         return result
 
+    def _score_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card],
+                    wanted: Sequence[int]) -> list[tuple[int, int | None]] | None:  # fmt: skip
+        """:meth:`score_many` with ``discard=True`` of the hands
+        ``[*bases[i // len(extra)], extra[i % len(extra)]]`` for each ``i``
+        of ``wanted`` (a computer player's decision: a few bases, each with
+        every card a draw may bring), on one thread; or None when this way
+        does not serve (no compiled backend, or not hands of cards of a
+        game's size): then ask :meth:`score_many`.
+
+        The hands of one base share all but one card: the base's words are
+        found once, and its memo serves every card added
+        (``score_plus_rows``), which costs much less than solving each hand
+        alone.  A base whose words overflow the batch's room has its hands
+        scored by :meth:`score_many`."""
+        width = len(extra)
+        if not wanted or width > FACE_SLOTS or (engine := batch_backend(self.backend, len(wanted))) is None:
+            return None
+        import numpy as np
+
+        where = np.array(wanted, dtype=np.int64)
+        base_of, column = np.divmod(where, width)
+        used, row = np.unique(base_of, return_inverse=True)
+        chosen = [bases[b] for b in used.tolist()]
+        sizes = list(map(len, chosen))
+        if min(sizes) < 1 or max(sizes) >= _ROOMY_CARDS:
+            return None
+        try:
+            faces = bytes(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(chosen)))
+            extra_faces = np.array(list(map(_KERNEL_INDEX.__getitem__, extra)), dtype=np.int64)
+        except (KeyError, TypeError):  # not all cards
+            return None
+        jobs = np.zeros((len(chosen), K.PLUS_WIDTH), dtype=np.int64)
+        cells = np.repeat(np.arange(0, len(chosen) * FACE_SLOTS, FACE_SLOTS), sizes) + np.frombuffer(faces, np.uint8)
+        jobs[:, :FACE_SLOTS] = np.bincount(cells, minlength=len(chosen) * FACE_SLOTS).reshape(len(chosen), FACE_SLOTS)
+        jobs[:, K.JOB_PARAMS : K.JOB_STATUS] = _PLAIN_PARAMS[True]
+        jobs[:, K.PLUS_COUNT] = width
+        jobs[:, K.PLUS_FACES : K.PLUS_FACES + width] = -1
+        jobs[row, K.PLUS_FACES + column] = extra_faces[column]
+        engine.score_plus_batch(self._trie, jobs, _ROOMY[max(sizes)])
+        best = ((jobs[row, K.PLUS_BEST + column] >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
+        go_keys = jobs[row, K.PLUS_GO + column]
+        go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).astype(object)
+        go_out[go_keys < 0] = None
+        result: list[tuple[int, int | None]] = list(zip(best, go_out.tolist()))
+        overflowed = jobs[row, K.JOB_STATUS] < 0
+        if overflowed.any():  # more words than the batch's room: score those hands the usual way
+            again = np.flatnonzero(overflowed).tolist()
+            hands = [[*bases[wanted[i] // width], extra[wanted[i] % width]] for i in again]
+            for i, scores in zip(again, self.score_many(hands, discard=True, threads=1)):
+                result[i] = scores
+        return result
+
     def score_counts(self, counts: Any, *, discard: bool = False, threads: int | None = None) -> tuple[Any, Any]:
         """:meth:`score_many` for hands given as a numpy matrix of face counts: see :func:`score_counts`.
 
