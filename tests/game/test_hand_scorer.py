@@ -44,6 +44,36 @@ def test_bases_plus_each_card_score_as_the_whole_hands(words, seed, discard):
     assert HandScorer(words).scores(hands, discard=discard) == expected
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, seed, monkeypatch):
+    """The usual options (a discard, no targets) on the compiled backend
+    score the hands the memo lacks base by base (the solver shares each
+    base's search among the cards added): the same scores and memo."""
+    from quiddler.solver import Solver
+
+    rng = random.Random(100 + seed)
+    bases = [rng.sample(DECK, rng.randint(1, 11)) for _ in range(rng.randint(1, 5))]
+    extra = [*rng.sample(FACES, rng.randint(1, len(FACES))), FACES[seed]]
+    hands = [base + [card] for base in bases for card in extra]
+    expected = score_many(hands, discard=True, wordlist=words)
+    scorer = HandScorer(words)
+    scorer.solver = Solver(words, "numba")
+    served = []
+    score_plus = Solver._score_plus
+
+    def spied(self, *args):
+        served.append(score_plus(self, *args))
+        return served[-1]
+
+    monkeypatch.setattr(Solver, "_score_plus", spied)
+    assert scorer.scores(hands[1::4], discard=True) == expected[1::4]
+    assert scorer.scores_plus(bases, extra, discard=True) == expected
+    assert len(served) == 1 and served[0] is not None
+    assert scorer._entries == len({tuple(sorted(hand)) for hand in hands})
+    assert scorer.scores_plus(bases, extra, discard=True) == expected  # all from the memo
+    assert len(served) == 1
+
+
 def test_bonus_targets_keep_their_own_memo(words):
     rng = random.Random(7)
     base = rng.sample(DECK, 7)

@@ -72,3 +72,96 @@ def test_score_rows_compiled_gives_the_keys_of_solve_rows(threads):
     full, _ = backend.solve_batch(trie, None, params, _ROOMY[9], threads, faces)
     keys, _ = backend.solve_batch(trie, None, params, _ROOMY[9], threads, faces, True)
     assert len(same_size) > 10 and keys[:, _KEYS].tolist() == full[:, _KEYS].tolist()
+
+
+def _plus_row(base, extras):
+    """A ``score_plus_rows`` job row: the base's counts, a discard, the faces added (None: a hand not wanted)."""
+    row = [0] * K.PLUS_WIDTH
+    row[: K.FACE_SLOTS] = list(_face_counts(base))
+    row[K.JOB_PARAMS : K.JOB_STATUS] = _params(len(base) + 1, True, None, None, 10)
+    row[K.PLUS_COUNT] = len(extras)
+    for k, card in enumerate(extras):
+        row[K.PLUS_FACES + k] = -1 if card is None else _KERNEL_INDEX[card]
+    return row
+
+
+def _keys_alone(edges, ranks, hand):
+    """score_counts' two keys of ``hand`` with a discard, as plain Python."""
+    counts = list(_face_counts(hand))
+    params = list(_params(len(hand), True, None, None, 10))
+    out = [0] * (2 * K.OUT_BLOCK)
+    K.score_counts(edges, ranks, counts, _backends.FACE_POINTS, _backends.FACE_LETTERS, params, [0] * K.HAND_SIZE,
+                   [0] * (K.WORD_STRIDE * K.PACKED_WORDS), [0] * K.GROUP_SIZE, [0] * _backends.needed_memo(counts, params),
+                   [0] * K.STACK_SIZE, out)  # fmt: skip
+    return [out[k] for k in _KEYS]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed):
+    """A base with each face added (the base's memo shared among them), run
+    as plain Python on arrays that refuse negative indices: each hand's two
+    keys are those of the hand scored alone; a hand not wanted is left alone."""
+    from .test_native_build import NoNegativeIndex
+
+    trie = default_wordlist().card_trie
+    edges, ranks = trie.kernel_edges(), trie.kernel_ranks()
+    rng = random.Random(seed)
+    deck = full_deck()
+    faces = sorted(set(deck), key=_KERNEL_INDEX.__getitem__)
+    for size in [1, 2, 3, 5, 7, 8, 9, 10, 10, 11]:
+        base = rng.sample(deck, size)
+        extras = [*rng.sample(faces, 12), base[0], None]
+        row = NoNegativeIndex(_plus_row(base, extras))
+        counts = row[: K.FACE_SLOTS]
+        params = row[K.JOB_PARAMS : K.JOB_STATUS]
+        room = K.WORD_STRIDE * K.PACKED_WORDS
+        status = K.score_plus(NoNegativeIndex(edges), NoNegativeIndex(ranks), NoNegativeIndex(counts),
+                              NoNegativeIndex(_backends.FACE_POINTS), NoNegativeIndex(_backends.FACE_LETTERS),
+                              NoNegativeIndex(params), NoNegativeIndex([0] * K.HAND_SIZE), NoNegativeIndex([0] * room),
+                              NoNegativeIndex([0] * K.GROUP_SIZE),
+                              NoNegativeIndex([0] * _backends.needed_memo(counts, params)),
+                              NoNegativeIndex([0] * K.STACK_SIZE), NoNegativeIndex([0] * room), row)  # fmt: skip
+        assert status >= 0
+        for k, card in enumerate(extras):
+            got = [row[K.PLUS_BEST + k], row[K.PLUS_GO + k]]
+            if card is None:
+                assert got == [0, 0]
+            else:
+                assert got == _keys_alone(edges, ranks, [*base, card]), (base, card)
+
+
+def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch):
+    """``Solver._score_plus`` (the compiled batch of bases plus cards) gives
+    what score_many gives for the same hands, for any subset of them, with
+    a card repeated among those added; a base whose words overflow the
+    batch's room is scored the usual way; and it declines what it does not
+    serve."""
+    from quiddler import Solver
+    from quiddler.solver._backends import NumbaBackend
+
+    solver = Solver(default_wordlist(), "numba")
+    rng = random.Random(5)
+    deck = full_deck()
+    faces = sorted(set(deck), key=_KERNEL_INDEX.__getitem__)
+    for sizes in ([10, 10, 10, 10, 10], [3], [1, 11, 6]):
+        bases = [rng.sample(deck, n) for n in sizes]
+        extra = [faces[3], *rng.sample(faces, 20), faces[3]]
+        every = [[*base, card] for base in bases for card in extra]
+        expected = solver.score_many(every, discard=True)
+        wanted = list(range(len(every)))
+        assert solver._score_plus(bases, extra, wanted) == expected
+        some = rng.sample(wanted, len(wanted) // 3)
+        assert solver._score_plus(bases, extra, some) == [expected[i] for i in some]
+    score_plus_batch = NumbaBackend.score_plus_batch
+
+    def overflowing(self, trie, jobs, memo_size):  # the first base's words overflow
+        score_plus_batch(self, trie, jobs, memo_size)
+        jobs[0, K.JOB_STATUS] = K.WORDS_FULL
+        jobs[0, K.PLUS_BEST :] = 0
+
+    monkeypatch.setattr(NumbaBackend, "score_plus_batch", overflowing)
+    assert solver._score_plus(bases, extra, wanted) == expected
+    assert solver._score_plus([deck[:12]], extra, [0]) is None  # a hand of 13 cards
+    assert solver._score_plus([["a", "b"]], extra, [0]) is None  # not cards
+    assert solver._score_plus(bases, extra, []) is None
+    assert Solver(default_wordlist(), "python")._score_plus(bases, extra, wanted) is None
