@@ -49,8 +49,8 @@ class HandScorer:
         of ``extra`` (base by base): a decision's hands are a few bases
         (the hand, each kept hand) plus each card a draw may bring.  Each
         key is its base's key plus the card's count (one addition), and a
-        hand is built only if the memo lacks it.  The usual options (a
-        discard, no bonus targets) score the hands the memo lacks base by
+        hand is built only if the memo lacks it.  With a discard (every
+        player's decision), the hands the memo lacks are scored base by
         base: the solver finds each base's words once and shares its
         search among the cards added (they share all but one card)."""
         counts = list(map(_COUNT_OF.__getitem__, extra))
@@ -63,10 +63,9 @@ class HandScorer:
             return [*bases[i // width], extra[i % width]]
 
         def by_base(wanted: list[int]) -> list[Scores] | None:
-            return self.solver._score_plus(bases, extra, wanted)
+            return self.solver._score_plus(bases, extra, wanted, beat_longest, beat_words, bonus)
 
-        plain = discard and beat_longest is None and beat_words is None and bonus == 10
-        return self._scored(keys, hand, discard, beat_longest, beat_words, bonus, by_base if plain else None)
+        return self._scored(keys, hand, discard, beat_longest, beat_words, bonus, by_base if discard else None)
 
     def _scored(self, keys: list[int], hand: Callable[[int], Sequence[Card]], discard: bool,
                 beat_longest: int | None, beat_words: int | None, bonus: int,

@@ -1539,11 +1539,12 @@ def find_words_with(edges, hand, face_points, face_letters, with_words, capacity
 
 
 @kernel
-def plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points, extra_points, long_after,
-               allow_left):  # fmt: skip
-    """:func:`state_value` (no bonus targets) of the state ``(radix, swar)``
-    of the hand, worth ``points``, plus one card worth ``extra_points``
-    whose words are ``with_words`` (see :func:`find_words_with`).
+def plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points, extra_points, j, f,
+               need_words, long_target, long_after, allow_left):  # fmt: skip
+    """:func:`state_value` of the state ``(radix, swar)`` of the hand, worth
+    ``points``, plus one card worth ``extra_points`` whose words are
+    ``with_words`` (see :func:`find_words_with`), under the constraints
+    ``j`` and ``f``.
 
     That card is either left over (the state's own value, less the card,
     not going out) or in one word that holds it, whose rest is a state of
@@ -1551,36 +1552,59 @@ def plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, 
     every card added to it."""
     full = ((points + extra_points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
     guard = hand[HAND_GUARD]
+    child_j = j - 1 if j > 0 else 0
     best = INFEASIBLE
     for i in range(nwith):
         w = WORD_STRIDE * i
         wswar = with_words[w + WORD_SWAR]
         if ((swar | guard) - wswar) & guard != guard:
             continue
+        child_f = f if with_words[w + WORD_LETTERS] <= long_after else 0
         rest = state_value(words, group, hand, memo, stack, radix - with_words[w + WORD_RADIX], swar - wswar,
-                           points + extra_points - with_words[w + WORD_POINTS], 0, 0, 0, 0, long_after,
-                           allow_left)  # fmt: skip
+                           points + extra_points - with_words[w + WORD_POINTS], child_j, child_f, need_words,
+                           long_target, long_after, allow_left)  # fmt: skip
         if rest != INFEASIBLE:
             best = max(best, rest + (with_words[w + WORD_POINTS] << SCORE_SHIFT))
             if best == full:
                 return best
     if allow_left != 0:
-        rest = state_value(words, group, hand, memo, stack, radix, swar, points, 0, 0, 0, 0, long_after, 1)
-        best = max(best, (rest & ~GO_BIT) - (extra_points << SCORE_SHIFT))
+        rest = state_value(words, group, hand, memo, stack, radix, swar, points, j, f, need_words, long_target,
+                           long_after, 1)  # fmt: skip
+        if rest != INFEASIBLE:
+            best = max(best, (rest & ~GO_BIT) - (extra_points << SCORE_SHIFT))
     return best
 
 
 @kernel
-def plus_key(words, group, hand, memo, stack, with_words, nwith, extra, extra_points, long_after, allow_left):
+def plus_long_fits(words, group, with_words, nwith, swar, guard, long_after):
+    """Whether a word of more than ``long_after`` letters fits in the state
+    ``swar`` of the hand plus the extra card: one of the hand's, or one
+    holding the card (``with_words``)."""
+    if long_word_fits(words, group, swar, guard, long_after):
+        return True
+    for i in range(nwith):
+        w = WORD_STRIDE * i
+        if with_words[w + WORD_LETTERS] > long_after and ((swar | guard) - with_words[w + WORD_SWAR]) & guard == guard:
+            return True
+    return False
+
+
+@kernel
+def plus_key(words, group, hand, memo, stack, with_words, nwith, extra, extra_points, need_words, long_target,
+             long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
     """The best key of the hand plus one card of face ``extra``, discarding
     one card (``INFEASIBLE`` if no play qualifies): :func:`best_key` of that
-    hand, its discards tried cheapest first, computed by :func:`plus_value`
-    on the hand's own states.  Discarding the extra card (or a copy of its
-    face) leaves the hand itself; discarding another card ``d`` leaves the
-    hand less ``d`` plus the card."""
+    hand, its discards tried cheapest first and its bonus targets' searches
+    skipped as there, each value worked out by :func:`plus_value` on the
+    hand's own states.  Discarding the extra card (or a copy of its face)
+    leaves the hand itself; discarding another card ``d`` leaves the hand
+    less ``d`` plus the card."""
     ndig = hand[HAND_DIGITS]
+    guard = hand[HAND_GUARD]
     full_radix, full_swar = full_state(hand)
     hand_points = state_points(hand, full_swar)
+    njs = 2 if need_words > 0 else 1
+    bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
     best_total = INFEASIBLE
     used = 0
     covers = 1
@@ -1604,46 +1628,76 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, extra, extra_po
         if c == NO_DIGIT:
             break
         used |= 1 << c
-        left_points = hand_points + extra_points - cost
-        if best_total != INFEASIBLE and left_points < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
+        if best_total != INFEASIBLE and hand_points + extra_points - cost + bonus_room < (
+                best_total >> SCORE_SHIFT) - SCORE_OFFSET:  # fmt: skip
             break  # and so would every later discard: none is cheaper
-        for mode in range(2):  # the word-only question first, as best_key asks it
-            if (mode == 0 and covers == 0 and allow_left != 0) or (mode == 1 and allow_left == 0):
-                continue
-            if c == ndig:
-                value = state_value(words, group, hand, memo, stack, full_radix, full_swar, hand_points, 0, 0, 0, 0,
-                                    long_after, mode)  # fmt: skip
-            else:
-                h = HAND_HEAD + HAND_STRIDE * c
-                value = plus_value(words, group, hand, memo, stack, with_words, nwith,
-                                   full_radix - hand[h + DIGIT_STRIDE], full_swar - (1 << hand[h + DIGIT_SHIFT]),
-                                   hand_points - hand[h + DIGIT_POINTS], extra_points, long_after, mode)  # fmt: skip
-            if mode == 0 and value == INFEASIBLE:
-                covers = 0
-            if value != INFEASIBLE:
-                best_total = max(best_total, value)
-                break
+        radix = full_radix
+        swar = full_swar
+        points = hand_points
+        if c < ndig:  # the hand less digit c, plus the card (added by plus_value)
+            h = HAND_HEAD + HAND_STRIDE * c
+            radix -= hand[h + DIGIT_STRIDE]
+            swar -= 1 << hand[h + DIGIT_SHIFT]
+            points -= hand[h + DIGIT_POINTS]
+        free = INFEASIBLE  # as in best_key: what bounds a target's search
+        both = INFEASIBLE
+        for jj in range(njs):
+            j0 = need_words if jj == 1 else 0
+            for f0 in range(long_target + 1):
+                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                targets = jj + f0
+                if targets > 0:
+                    limit = free if targets == 1 else both
+                    if f0 == 1 and c == ndig and not long_word_fits(words, group, swar, guard, long_after):
+                        limit = INFEASIBLE
+                    if f0 == 1 and c < ndig and not plus_long_fits(words, group, with_words, nwith, swar, guard,
+                                                                   long_after):  # fmt: skip
+                        limit = INFEASIBLE
+                    if limit == INFEASIBLE or limit + (bonus << SCORE_SHIFT) <= best_total:
+                        if targets == 1:
+                            both = min(both, limit)
+                        continue
+                value = INFEASIBLE
+                for mode in range(2):  # the word-only question first, as best_key asks it
+                    if (mode == 0 and covers == 0 and allow_left != 0) or (mode == 1 and allow_left == 0):
+                        continue
+                    if c == ndig:
+                        value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
+                                            need_words, long_target, long_after, mode)  # fmt: skip
+                    else:
+                        value = plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points,
+                                           extra_points, j0, f0, need_words, long_target, long_after, mode)  # fmt: skip
+                    if value != INFEASIBLE:
+                        break
+                    if mode == 0:
+                        covers = 0
+                if targets == 0:
+                    free = value
+                    both = value
+                elif targets == 1:
+                    both = min(both, value)
+                if value != INFEASIBLE:
+                    best_total = max(best_total, value + (bonus << SCORE_SHIFT))
     return best_total
 
 
 @kernel
 def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
                with_words, out):  # fmt: skip
-    """The two keys of :func:`score_counts` (discarding one card, no bonus
-    targets) of each hand made of the base ``face_count`` plus one card of
-    each face ``out[PLUS_FACES:]`` (``out[PLUS_COUNT]`` of them; a
-    negative face: no such hand wanted), written from ``out[PLUS_BEST]``
-    and ``out[PLUS_GO]`` (``out``: the job's row).  The base's words are found once and
-    its memo is shared by every hand (see :func:`plus_value`); each added
-    card walks only the trie's words that hold it.  Returns the number of
-    the base's words, or a negative number as :func:`solve_counts` does
-    (then solve the hands one by one)."""
+    """The two keys of :func:`score_counts` (discarding one card) of each
+    hand made of the base ``face_count`` plus one card of each face
+    ``out[PLUS_FACES:]`` (``out[PLUS_COUNT]`` of them; a negative face: no
+    such hand wanted), written from ``out[PLUS_BEST]`` and ``out[PLUS_GO]``
+    (``out``: the job's row).  The base's words are found once and its
+    memo is shared by every hand (see :func:`plus_value`); each added card
+    walks only the trie's words that hold it.  Returns the number of the
+    base's words, or a negative number as :func:`solve_counts` does (then
+    solve the hands one by one)."""
     nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
                       stack)  # fmt: skip
     if nstates < 0:
         return nstates
     memo[MEMO_GENERATION] += 1
-    long_after = params[PARAM_LONG_AFTER]
     capacity = len(with_words) // WORD_STRIDE
     for k in range(out[PLUS_COUNT]):
         extra = out[PLUS_FACES + k]
@@ -1652,12 +1706,15 @@ def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand
         nwith = find_words_with(edges, hand, face_points, face_letters, with_words, capacity, stack, extra)
         if nwith < 0:
             return WORDS_FULL
-        best = plus_key(words, group, hand, memo, stack, with_words, nwith, extra, face_points[extra], long_after, 1)
-        out[PLUS_BEST + k] = best
-        if (best & GO_BIT) == 0:
+        for allow_left in range(1, -1, -1):
             best = plus_key(words, group, hand, memo, stack, with_words, nwith, extra, face_points[extra],
-                            long_after, 0)  # fmt: skip
-        out[PLUS_GO + k] = best
+                            params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
+                            params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS], allow_left)  # fmt: skip
+            out[PLUS_GO + k] = best
+            if allow_left == 1:
+                out[PLUS_BEST + k] = best  # never INFEASIBLE: every card may be left over
+                if (best & GO_BIT) != 0:
+                    break  # the best play goes out: it is the best going-out play
     return group[hand[HAND_DIGITS]]
 
 

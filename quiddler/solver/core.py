@@ -366,9 +366,10 @@ class Solver:
                         result[start + i] = _scores_of(self._compiled_twin().solve(chunk[i], **options))  # type: ignore[arg-type]
         return result
 
-    def _score_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card],
-                    wanted: Sequence[int]) -> list[tuple[int, int | None]] | None:  # fmt: skip
-        """:meth:`score_many` with ``discard=True`` of the hands
+    def _score_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card], wanted: Sequence[int],
+                    beat_longest: int | None = None, beat_words: int | None = None,
+                    bonus: int = 10) -> list[tuple[int, int | None]] | None:  # fmt: skip
+        """:meth:`score_many` with ``discard=True`` (and these bonus targets) of the hands
         ``[*bases[i // len(extra)], extra[i % len(extra)]]`` for each ``i``
         of ``wanted`` (a computer player's decision: a few bases, each with
         every card a draw may bring), on one thread; or None when this way
@@ -400,11 +401,12 @@ class Solver:
         jobs = np.zeros((len(chosen), K.PLUS_WIDTH), dtype=np.int64)
         cells = np.repeat(np.arange(0, len(chosen) * FACE_SLOTS, FACE_SLOTS), sizes) + np.frombuffer(faces, np.uint8)
         jobs[:, :FACE_SLOTS] = np.bincount(cells, minlength=len(chosen) * FACE_SLOTS).reshape(len(chosen), FACE_SLOTS)
-        jobs[:, K.JOB_PARAMS : K.JOB_STATUS] = _PLAIN_PARAMS[True]
+        params = _params(max(sizes) + 1, True, beat_longest, beat_words, bonus)
+        jobs[:, K.JOB_PARAMS : K.JOB_STATUS] = params
         jobs[:, K.PLUS_COUNT] = width
         jobs[:, K.PLUS_FACES : K.PLUS_FACES + width] = -1
         jobs[row, K.PLUS_FACES + column] = extra_faces[column]
-        engine.score_plus_batch(self._trie, jobs, _ROOMY[max(sizes)])
+        engine.score_plus_batch(self._trie, jobs, _ROOMY[max(sizes)] * (params[1] + 1) * (params[2] + 1))
         best = ((jobs[row, K.PLUS_BEST + column] >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
         go_keys = jobs[row, K.PLUS_GO + column]
         go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).astype(object)
@@ -414,7 +416,9 @@ class Solver:
         if overflowed.any():  # more words than the batch's room: score those hands the usual way
             again = np.flatnonzero(overflowed).tolist()
             hands = [[*bases[wanted[i] // width], extra[wanted[i] % width]] for i in again]
-            for i, scores in zip(again, self.score_many(hands, discard=True, threads=1)):
+            alone = self.score_many(hands, discard=True, beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
+                                    threads=1)  # fmt: skip
+            for i, scores in zip(again, alone):
                 result[i] = scores
         return result
 

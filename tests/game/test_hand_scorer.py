@@ -45,17 +45,19 @@ def test_bases_plus_each_card_score_as_the_whole_hands(words, seed, discard):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, seed, monkeypatch):
-    """The usual options (a discard, no targets) on the compiled backend
-    score the hands the memo lacks base by base (the solver shares each
-    base's search among the cards added): the same scores and memo."""
+@pytest.mark.parametrize("targets", [{}, {"beat_longest": 4, "beat_words": 2}, {"beat_longest": 3, "bonus": 25}])
+def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, seed, targets, monkeypatch):
+    """A decision's hands with a discard, on the compiled backend: the
+    hands the memo lacks are scored base by base (the solver shares each
+    base's search among the cards added), with or without bonus targets:
+    the same scores and memo."""
     from quiddler.solver import Solver
 
     rng = random.Random(100 + seed)
     bases = [rng.sample(DECK, rng.randint(1, 11)) for _ in range(rng.randint(1, 5))]
     extra = [*rng.sample(FACES, rng.randint(1, len(FACES))), FACES[seed]]
     hands = [base + [card] for base in bases for card in extra]
-    expected = score_many(hands, discard=True, wordlist=words)
+    expected = score_many(hands, discard=True, wordlist=words, **targets)
     scorer = HandScorer(words)
     scorer.solver = Solver(words, "numba")
     served = []
@@ -66,11 +68,11 @@ def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, 
         return served[-1]
 
     monkeypatch.setattr(Solver, "_score_plus", spied)
-    assert scorer.scores(hands[1::4], discard=True) == expected[1::4]
-    assert scorer.scores_plus(bases, extra, discard=True) == expected
+    assert scorer.scores(hands[1::4], discard=True, **targets) == expected[1::4]
+    assert scorer.scores_plus(bases, extra, discard=True, **targets) == expected
     assert len(served) == 1 and served[0] is not None
     assert scorer._entries == len({tuple(sorted(hand)) for hand in hands})
-    assert scorer.scores_plus(bases, extra, discard=True) == expected  # all from the memo
+    assert scorer.scores_plus(bases, extra, discard=True, **targets) == expected  # all from the memo
     assert len(served) == 1
 
 

@@ -74,21 +74,25 @@ def test_score_rows_compiled_gives_the_keys_of_solve_rows(threads):
     assert len(same_size) > 10 and keys[:, _KEYS].tolist() == full[:, _KEYS].tolist()
 
 
-def _plus_row(base, extras):
-    """A ``score_plus_rows`` job row: the base's counts, a discard, the faces added (None: a hand not wanted)."""
+_TARGETS = [(None, None, 10), (4, 2, 10), (3, None, 25), (None, 1, 7), (2, 0, 10)]
+
+
+def _plus_row(base, extras, targets):
+    """A ``score_plus_rows`` job row: the base's counts, a discard and the
+    bonus targets, the faces added (None: a hand not wanted)."""
     row = [0] * K.PLUS_WIDTH
     row[: K.FACE_SLOTS] = list(_face_counts(base))
-    row[K.JOB_PARAMS : K.JOB_STATUS] = _params(len(base) + 1, True, None, None, 10)
+    row[K.JOB_PARAMS : K.JOB_STATUS] = _params(len(base) + 1, True, *targets)
     row[K.PLUS_COUNT] = len(extras)
     for k, card in enumerate(extras):
         row[K.PLUS_FACES + k] = -1 if card is None else _KERNEL_INDEX[card]
     return row
 
 
-def _keys_alone(edges, ranks, hand):
-    """score_counts' two keys of ``hand`` with a discard, as plain Python."""
+def _keys_alone(edges, ranks, hand, targets):
+    """score_counts' two keys of ``hand`` with a discard and the bonus targets, as plain Python."""
     counts = list(_face_counts(hand))
-    params = list(_params(len(hand), True, None, None, 10))
+    params = list(_params(len(hand), True, *targets))
     out = [0] * (2 * K.OUT_BLOCK)
     K.score_counts(edges, ranks, counts, _backends.FACE_POINTS, _backends.FACE_LETTERS, params, [0] * K.HAND_SIZE,
                    [0] * (K.WORD_STRIDE * K.PACKED_WORDS), [0] * K.GROUP_SIZE, [0] * _backends.needed_memo(counts, params),
@@ -97,10 +101,12 @@ def _keys_alone(edges, ranks, hand):
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed):
+@pytest.mark.parametrize("targets", _TARGETS)
+def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed, targets):
     """A base with each face added (the base's memo shared among them), run
     as plain Python on arrays that refuse negative indices: each hand's two
-    keys are those of the hand scored alone; a hand not wanted is left alone."""
+    keys are those of the hand scored alone, with and without bonus
+    targets; a hand not wanted is left alone."""
     from .test_native_build import NoNegativeIndex
 
     trie = default_wordlist().card_trie
@@ -111,7 +117,7 @@ def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed):
     for size in [1, 2, 3, 5, 7, 8, 9, 10, 10, 11]:
         base = rng.sample(deck, size)
         extras = [*rng.sample(faces, 12), base[0], None]
-        row = NoNegativeIndex(_plus_row(base, extras))
+        row = NoNegativeIndex(_plus_row(base, extras, targets))
         counts = row[: K.FACE_SLOTS]
         params = row[K.JOB_PARAMS : K.JOB_STATUS]
         room = K.WORD_STRIDE * K.PACKED_WORDS
@@ -127,7 +133,7 @@ def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed):
             if card is None:
                 assert got == [0, 0]
             else:
-                assert got == _keys_alone(edges, ranks, [*base, card]), (base, card)
+                assert got == _keys_alone(edges, ranks, [*base, card], targets), (base, card)
 
 
 def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch):
@@ -143,15 +149,16 @@ def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch):
     rng = random.Random(5)
     deck = full_deck()
     faces = sorted(set(deck), key=_KERNEL_INDEX.__getitem__)
-    for sizes in ([10, 10, 10, 10, 10], [3], [1, 11, 6]):
+    for sizes, targets in zip(([10, 10, 10, 10, 10], [3], [1, 11, 6], [8, 8], [9]), _TARGETS):
         bases = [rng.sample(deck, n) for n in sizes]
         extra = [faces[3], *rng.sample(faces, 20), faces[3]]
         every = [[*base, card] for base in bases for card in extra]
-        expected = solver.score_many(every, discard=True)
+        options = dict(zip(("beat_longest", "beat_words", "bonus"), targets))
+        expected = solver.score_many(every, discard=True, **options)
         wanted = list(range(len(every)))
-        assert solver._score_plus(bases, extra, wanted) == expected
+        assert solver._score_plus(bases, extra, wanted, *targets) == expected
         some = rng.sample(wanted, len(wanted) // 3)
-        assert solver._score_plus(bases, extra, some) == [expected[i] for i in some]
+        assert solver._score_plus(bases, extra, some, *targets) == [expected[i] for i in some]
     score_plus_batch = NumbaBackend.score_plus_batch
 
     def overflowing(self, trie, jobs, memo_size):  # the first base's words overflow
@@ -160,7 +167,7 @@ def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch):
         jobs[0, K.PLUS_BEST :] = 0
 
     monkeypatch.setattr(NumbaBackend, "score_plus_batch", overflowing)
-    assert solver._score_plus(bases, extra, wanted) == expected
+    assert solver._score_plus(bases, extra, wanted, *targets) == expected
     assert solver._score_plus([deck[:12]], extra, [0]) is None  # a hand of 13 cards
     assert solver._score_plus([["a", "b"]], extra, [0]) is None  # not cards
     assert solver._score_plus(bases, extra, []) is None
