@@ -1607,7 +1607,6 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, extra, extra_po
     bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
     best_total = INFEASIBLE
     used = 0
-    covers = 1
     for _ in range(ndig + 1):
         c = NO_DIGIT  # the cheapest discard left: a digit of the hand, or ndig for the extra card
         cost = 0
@@ -1657,20 +1656,14 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, extra, extra_po
                         if targets == 1:
                             both = min(both, limit)
                         continue
-                value = INFEASIBLE
-                for mode in range(2):  # the word-only question first, as best_key asks it
-                    if (mode == 0 and covers == 0 and allow_left != 0) or (mode == 1 and allow_left == 0):
-                        continue
-                    if c == ndig:
-                        value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
-                                            need_words, long_target, long_after, mode)  # fmt: skip
-                    else:
-                        value = plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points,
-                                           extra_points, j0, f0, need_words, long_target, long_after, mode)  # fmt: skip
-                    if value != INFEASIBLE:
-                        break
-                    if mode == 0:
-                        covers = 0
+                if c == ndig:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words,
+                                        long_target, long_after, 1)  # fmt: skip
+                else:
+                    value = plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points,
+                                       extra_points, j0, f0, need_words, long_target, long_after, 1)  # fmt: skip
+                if allow_left == 0 and (value & GO_BIT) == 0:
+                    value = INFEASIBLE  # the best play leaves a card over: no play puts every card in words
                 if targets == 0:
                     free = value
                     both = value
