@@ -12,6 +12,7 @@ small, and the machines that run many games at once have no core to spare.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import filterfalse
 
 from ..cards import _CARD_INDEX, Card
 from ..solver import Solver
@@ -82,14 +83,14 @@ class HandScorer:
         if memo is None:
             memo = self._memo[options] = {}
         where = dict(zip(keys, range(len(keys))))  # each distinct hand once (at its last place: the same cards)
-        missing = [key for key in where if key not in memo]
+        missing = list(filterfalse(memo.__contains__, where))
         if missing:
-            found = by_base([where[key] for key in missing]) if by_base is not None else None
+            places = list(map(where.__getitem__, missing))
+            found = by_base(places) if by_base is not None else None
             if found is None:
-                found = self.solver.score_many([hand(where[key]) for key in missing], discard=discard,
-                                               beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
-                                               threads=1)  # fmt: skip
-            memo.update(zip(missing, map(_shared, found)))
+                found = self.solver.score_many(list(map(hand, places)), discard=discard, beat_longest=beat_longest,
+                                               beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
+            memo.update(zip(missing, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
             self._entries += len(missing)
         return list(map(memo.__getitem__, keys))
 
@@ -109,18 +110,13 @@ def _key(hand: Iterable[Card]) -> int:
     return sum(map(_COUNT_OF.__getitem__, hand))
 
 
+#: One tuple per distinct pair of scores (a few hundred of them), which the
+#: memo shares.  Why int keys and shared values: the memo holds up to
+#: ``max_entries`` hands, and a new tuple per entry is an object the garbage
+#: collector tracks.  Hundreds of thousands of them made its full collections
+#: long, each landing on whichever decision came next; ints are never tracked,
+#: and a dict holding only untracked objects is not traversed at all.
 _SHARED: dict[Scores, Scores] = {}
-
-
-def _shared(scores: Scores) -> Scores:
-    """One tuple per distinct pair of scores (a few hundred of them).
-
-    Why int keys and shared values: the memo holds up to ``max_entries``
-    hands, and a new tuple per entry is an object the garbage collector
-    tracks.  Hundreds of thousands of them made its full collections long,
-    each landing on whichever decision came next; ints are never tracked,
-    and a dict holding only untracked objects is not traversed at all."""
-    return _SHARED.setdefault(scores, scores)
 
 
 _SCORERS: dict[WordList, HandScorer] = {}  # word lists hash by identity
