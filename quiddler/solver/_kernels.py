@@ -1684,8 +1684,14 @@ def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand
     (``out``: the job's row).  The base's words are found once and its
     memo is shared by every hand (see :func:`plus_value`); each added card
     walks only the trie's words that hold it.  Returns the number of the
-    base's words, or a negative number as :func:`solve_counts` does (then
-    solve the hands one by one)."""
+    base's words (0, and nothing done, when no hand is wanted), or a
+    negative number as :func:`solve_counts` does (then solve the hands one
+    by one)."""
+    wanted = 0
+    for k in range(out[PLUS_COUNT]):
+        wanted += 1 if out[PLUS_FACES + k] >= 0 else 0
+    if wanted == 0:
+        return 0
     nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
                       stack)  # fmt: skip
     if nstates < 0:

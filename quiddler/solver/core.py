@@ -382,29 +382,26 @@ class Solver:
         alone.  A base whose words overflow the batch's room has its hands
         scored by :meth:`score_many`."""
         width = len(extra)
-        if not wanted or width > FACE_SLOTS or (engine := batch_backend(self.backend, len(wanted))) is None:
+        sizes = list(map(len, bases))
+        if not wanted or not 0 < width <= FACE_SLOTS or min(sizes) < 1 or max(sizes) >= _ROOMY_CARDS:
+            return None
+        if (engine := batch_backend(self.backend, len(wanted))) is None:
             return None
         import numpy as np
 
-        where = np.array(wanted, dtype=np.int64)
-        base_of, column = np.divmod(where, width)
-        used, row = np.unique(base_of, return_inverse=True)
-        chosen = [bases[b] for b in used.tolist()]
-        sizes = list(map(len, chosen))
-        if min(sizes) < 1 or max(sizes) >= _ROOMY_CARDS:
-            return None
         try:
-            faces = bytes(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(chosen)))
+            faces = np.frombuffer(bytes(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(bases))), np.uint8)
             extra_faces = np.array(list(map(_KERNEL_INDEX.__getitem__, extra)), dtype=np.int64)
         except (KeyError, TypeError):  # not all cards
             return None
-        jobs = np.zeros((len(chosen), K.PLUS_WIDTH), dtype=np.int64)
-        cells = np.repeat(np.arange(0, len(chosen) * FACE_SLOTS, FACE_SLOTS), sizes) + np.frombuffer(faces, np.uint8)
-        jobs[:, :FACE_SLOTS] = np.bincount(cells, minlength=len(chosen) * FACE_SLOTS).reshape(len(chosen), FACE_SLOTS)
+        jobs = np.zeros((len(bases), K.PLUS_WIDTH), dtype=np.int64)  # a row per base (none wanted: skipped)
+        cells = np.repeat(np.arange(0, len(bases) * FACE_SLOTS, FACE_SLOTS), sizes) + faces
+        jobs[:, :FACE_SLOTS] = np.bincount(cells, minlength=len(bases) * FACE_SLOTS).reshape(len(bases), FACE_SLOTS)
         params = _params(max(sizes) + 1, True, beat_longest, beat_words, bonus)
         jobs[:, K.JOB_PARAMS : K.JOB_STATUS] = params
         jobs[:, K.PLUS_COUNT] = width
         jobs[:, K.PLUS_FACES : K.PLUS_FACES + width] = -1
+        row, column = np.divmod(np.array(wanted, dtype=np.int64), width)
         jobs[row, K.PLUS_FACES + column] = extra_faces[column]
         engine.score_plus_batch(self._trie, jobs, _ROOMY[max(sizes)] * (params[1] + 1) * (params[2] + 1))
         best = ((jobs[row, K.PLUS_BEST + column] >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
@@ -412,9 +409,8 @@ class Solver:
         go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).astype(object)
         go_out[go_keys < 0] = None
         result: list[tuple[int, int | None]] = list(zip(best, go_out.tolist()))
-        overflowed = jobs[row, K.JOB_STATUS] < 0
-        if overflowed.any():  # more words than the batch's room: score those hands the usual way
-            again = np.flatnonzero(overflowed).tolist()
+        if jobs[:, K.JOB_STATUS].min() < 0:  # more words than the batch's room: score those hands the usual way
+            again = np.flatnonzero(jobs[row, K.JOB_STATUS] < 0).tolist()
             hands = [[*bases[wanted[i] // width], extra[wanted[i] % width]] for i in again]
             alone = self.score_many(hands, discard=True, beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
                                     threads=1)  # fmt: skip

@@ -159,6 +159,8 @@ def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch):
         assert solver._score_plus(bases, extra, wanted, *targets) == expected
         some = rng.sample(wanted, len(wanted) // 3)
         assert solver._score_plus(bases, extra, some, *targets) == [expected[i] for i in some]
+        last = wanted[-len(extra) :][::-1]  # the last base's hands alone: the others are not searched
+        assert solver._score_plus(bases, extra, last, *targets) == [expected[i] for i in last]
     score_plus_batch = NumbaBackend.score_plus_batch
 
     def overflowing(self, trie, jobs, memo_size):  # the first base's words overflow
