@@ -353,13 +353,8 @@ class Solver:
                 continue
 
             out, status, _ = batch
-            scores = ((out[:, _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
-            go_keys = out[:, _OUT_BLOCK_KEY]
-            # None where the hand cannot go out, put in at C speed (in an array of objects).
-            go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).astype(object)
-            go_out[go_keys < 0] = None
             start = len(result)
-            result += zip(scores, go_out.tolist())
+            result += _scores_of_keys(out[:, _OUT_KEY], out[:, _OUT_BLOCK_KEY])
             if status.min() < 0:  # more words than the batch buffers hold: solve those hands alone
                 for i, code in enumerate(status.tolist()):
                     if code < 0:
@@ -394,21 +389,12 @@ class Solver:
             extra_faces = np.array(list(map(_KERNEL_INDEX.__getitem__, extra)), dtype=np.int64)
         except (KeyError, TypeError):  # not all cards
             return None
-        jobs = np.zeros((len(bases), K.PLUS_WIDTH), dtype=np.int64)  # a row per base (none wanted: skipped)
-        cells = np.repeat(np.arange(0, len(bases) * FACE_SLOTS, FACE_SLOTS), sizes) + faces
-        jobs[:, :FACE_SLOTS] = np.bincount(cells, minlength=len(bases) * FACE_SLOTS).reshape(len(bases), FACE_SLOTS)
         params = _params(max(sizes) + 1, True, beat_longest, beat_words, bonus)
-        jobs[:, K.JOB_PARAMS : K.JOB_STATUS] = params
-        jobs[:, K.PLUS_COUNT] = width
-        jobs[:, K.PLUS_FACES : K.PLUS_FACES + width] = -1
-        row, column = np.divmod(np.array(wanted, dtype=np.int64), width)
+        row, column = np.divmod(np.array(wanted, dtype=np.int64), width)  # each hand's base and added card
+        jobs = _plus_jobs(sizes, faces, params, width)
         jobs[row, K.PLUS_FACES + column] = extra_faces[column]
         engine.score_plus_batch(self._trie, jobs, _ROOMY[max(sizes)] * (params[1] + 1) * (params[2] + 1))
-        best = ((jobs[row, K.PLUS_BEST + column] >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
-        go_keys = jobs[row, K.PLUS_GO + column]
-        go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).astype(object)
-        go_out[go_keys < 0] = None
-        result: list[tuple[int, int | None]] = list(zip(best, go_out.tolist()))
+        result = list(_scores_of_keys(jobs[row, K.PLUS_BEST + column], jobs[row, K.PLUS_GO + column]))
         if jobs[:, K.JOB_STATUS].min() < 0:  # more words than the batch's room: score those hands the usual way
             again = np.flatnonzero(jobs[row, K.JOB_STATUS] < 0).tolist()
             hands = [[*bases[wanted[i] // width], extra[wanted[i] % width]] for i in again]
@@ -1100,6 +1086,32 @@ def _parse_many(hands: Iterable[Iterable[Card] | str]) -> tuple[list[tuple[Card,
         parsed.append(hand)
         counts.append(hand_counts)
     return parsed, counts
+
+
+def _plus_jobs(sizes: list[int], faces: Any, params: Sequence[int], width: int) -> Any:
+    """``score_plus_rows``' jobs: a row per base (of ``sizes`` cards, whose
+    kernel faces are ``faces``, a numpy array of them all in order), with
+    its face counts, the solve parameters and ``width`` faces to add, none
+    wanted yet (-1: the caller puts in those it wants)."""
+    import numpy as np
+
+    jobs = np.zeros((len(sizes), K.PLUS_WIDTH), dtype=np.int64)
+    cells = np.repeat(np.arange(0, len(sizes) * FACE_SLOTS, FACE_SLOTS), sizes) + faces
+    jobs[:, :FACE_SLOTS] = np.bincount(cells, minlength=len(sizes) * FACE_SLOTS).reshape(len(sizes), FACE_SLOTS)
+    jobs[:, K.JOB_PARAMS : K.JOB_STATUS] = params
+    jobs[:, K.PLUS_COUNT] = width
+    jobs[:, K.PLUS_FACES : K.PLUS_FACES + width] = -1
+    return jobs
+
+
+def _scores_of_keys(best_keys: Any, go_keys: Any) -> Iterator[tuple[int, int | None]]:
+    """``(best score, best going-out score or None)`` of two numpy arrays of
+    the kernels' keys, one pair per hand."""
+    scores = ((best_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
+    # None where the hand cannot go out, put in at C speed (in an array of objects).
+    go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).astype(object)
+    go_out[go_keys < 0] = None
+    return zip(scores, go_out.tolist())
 
 
 def _scores_of(solution: Solution) -> tuple[int, int | None]:
