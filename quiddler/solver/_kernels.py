@@ -1000,9 +1000,10 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
 def best_key(words, group, hand, memo, stack, full_radix, full_swar, discard,
              need_words, long_target, long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
     """The total key :func:`best_play` returns, without its play: its pass 1
-    alone, the same searches in the same order (``INFEASIBLE`` if no play
-    qualifies).  A scorer wants only the score; the play's longest word,
-    word count, trace and names are :func:`best_play`'s pass 2 and after."""
+    alone, its searches in the same order less those that cannot raise the
+    maximum (see below), ``INFEASIBLE`` if no play qualifies.  A scorer
+    wants only the score; the play's longest word, word count, trace and
+    names are :func:`best_play`'s pass 2 and after."""
     ndig = hand[HAND_DIGITS]
     ncand = ndig if discard != 0 else 1
     njs = 2 if need_words > 0 else 1
@@ -1598,7 +1599,9 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, extra, extra_po
     skipped as there, each value worked out by :func:`plus_value` on the
     hand's own states.  Discarding the extra card (or a copy of its face)
     leaves the hand itself; discarding another card ``d`` leaves the hand
-    less ``d`` plus the card."""
+    less ``d`` plus the card.  Each discard is searched once, with
+    leftovers: its best play goes out exactly when it has a cover, so the
+    going-out key (``allow_left == 0``) reads the same values."""
     ndig = hand[HAND_DIGITS]
     guard = hand[HAND_GUARD]
     full_radix, full_swar = full_state(hand)
