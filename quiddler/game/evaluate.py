@@ -51,9 +51,9 @@ class HandScorer:
         (the hand, each kept hand) plus each card a draw may bring.  Each
         key is its base's key plus the card's count (one addition), and a
         hand is built only if the memo lacks it.  With a discard (every
-        player's decision), the hands the memo lacks are scored base by
-        base: the solver finds each base's words once and shares its
-        search among the cards added (they share all but one card)."""
+        player's decision), the hands the memo lacks are scored together:
+        they share all but a card or two, and the solver finds the bases'
+        words once and shares its search among every base and card."""
         counts = list(map(_COUNT_OF.__getitem__, extra))
         keys: list[int] = []
         for base in bases:

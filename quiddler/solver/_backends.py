@@ -423,7 +423,8 @@ class NumbaBackend:
         """Run :func:`~quiddler.solver._kernels.score_plus_rows` over the
         int64 matrix ``jobs`` (``PLUS_WIDTH`` numbers a row: a base hand,
         the faces its hands add, room for their keys) on this thread, in
-        its own work array, with memo room ``memo_size`` for the largest base."""
+        its own work array, with memo room ``memo_size`` for the bases' cards
+        together (of each face, the most any base holds)."""
         edges, ranks = self.trie_arrays(trie)
         self._k.score_plus_rows(edges, ranks, jobs, self._solo(trie, memo_size)[1], 0, 1, K.PACKED_WORDS)
 

@@ -1591,52 +1591,49 @@ def plus_long_fits(words, group, with_words, nwith, swar, guard, long_after):
 
 
 @kernel
-def plus_key(words, group, hand, memo, stack, with_words, nwith, extra, extra_points, need_words, long_target,
-             long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
-    """The best key of the hand plus one card of face ``extra``, discarding
-    one card (``INFEASIBLE`` if no play qualifies): :func:`best_key` of that
-    hand, its discards tried cheapest first and its bonus targets' searches
+def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+             need_words, long_target, long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
+    """The best key of the base, the state ``(base_radix, base_swar)`` of
+    the hand, plus one card of face ``extra``, discarding one card
+    (``INFEASIBLE`` if no play qualifies): :func:`best_key` of that hand,
+    its discards tried cheapest first and its bonus targets' searches
     skipped as there, each value worked out by :func:`plus_value` on the
     hand's own states.  Discarding the extra card (or a copy of its face)
-    leaves the hand itself; discarding another card ``d`` leaves the hand
+    leaves the base itself; discarding another card ``d`` leaves the base
     less ``d`` plus the card.  Each discard is searched once, with
     leftovers: its best play goes out exactly when it has a cover, so the
     going-out key (``allow_left == 0``) reads the same values."""
     ndig = hand[HAND_DIGITS]
     guard = hand[HAND_GUARD]
-    full_radix, full_swar = full_state(hand)
-    hand_points = state_points(hand, full_swar)
+    base_points = state_points(hand, base_swar)
     njs = 2 if need_words > 0 else 1
     bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
     best_total = INFEASIBLE
-    used = 0
+    used = 0  # the digits not to discard: none in the base, or the extra card's face (the same as the card)
+    for e in range(ndig):
+        h = HAND_HEAD + HAND_STRIDE * e
+        if (base_swar >> hand[h + DIGIT_SHIFT]) & hand[h + DIGIT_MASK] == 0 or hand[h + DIGIT_FACE] == extra:
+            used |= 1 << e
     for _ in range(ndig + 1):
-        c = NO_DIGIT  # the cheapest discard left: a digit of the hand, or ndig for the extra card
+        c = NO_DIGIT  # the cheapest discard left: a digit of the base, or ndig for the extra card
         cost = 0
         for e in range(ndig + 1):
             if (used >> e) & 1 != 0:
                 continue
-            if e < ndig:
-                h = HAND_HEAD + HAND_STRIDE * e
-                if hand[h + DIGIT_FACE] == extra:
-                    used |= 1 << e  # the same as discarding the extra card
-                    continue
-                points_e = hand[h + DIGIT_POINTS]
-            else:
-                points_e = extra_points
+            points_e = hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS] if e < ndig else extra_points
             if c == NO_DIGIT or points_e < cost:
                 c = e
                 cost = points_e
         if c == NO_DIGIT:
             break
         used |= 1 << c
-        if best_total != INFEASIBLE and hand_points + extra_points - cost + bonus_room < (
+        if best_total != INFEASIBLE and base_points + extra_points - cost + bonus_room < (
                 best_total >> SCORE_SHIFT) - SCORE_OFFSET:  # fmt: skip
             break  # and so would every later discard: none is cheaper
-        radix = full_radix
-        swar = full_swar
-        points = hand_points
-        if c < ndig:  # the hand less digit c, plus the card (added by plus_value)
+        radix = base_radix
+        swar = base_swar
+        points = base_points
+        if c < ndig:  # the base less digit c, plus the card (added by plus_value)
             h = HAND_HEAD + HAND_STRIDE * c
             radix -= hand[h + DIGIT_STRIDE]
             swar -= 1 << hand[h + DIGIT_SHIFT]
@@ -1679,21 +1676,26 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, extra, extra_po
 
 @kernel
 def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
-               with_words, out):  # fmt: skip
+               with_words, jobs, first, step):  # fmt: skip
     """The two keys of :func:`score_counts` (discarding one card) of each
-    hand made of the base ``face_count`` plus one card of each face
-    ``out[PLUS_FACES:]`` (``out[PLUS_COUNT]`` of them; a negative face: no
-    such hand wanted), written from ``out[PLUS_BEST]`` and ``out[PLUS_GO]``
-    (``out``: the job's row).  The base's words are found once and its
-    memo is shared by every hand (see :func:`plus_value`); each added card
-    walks only the trie's words that hold it.  Returns the number of the
-    base's words (0, and nothing done, when no hand is wanted), or a
-    negative number as :func:`solve_counts` does (then solve the hands one
-    by one)."""
-    wanted = 0
-    for k in range(out[PLUS_COUNT]):
-        wanted += 1 if out[PLUS_FACES + k] >= 0 else 0
-    if wanted == 0:
+    hand made of a base plus one card, for the rows ``first, first + step,
+    ...`` of ``jobs`` (a row: the base's face counts, the solve parameters,
+    the status, how many faces its hands add, the faces, a negative face
+    for a hand not wanted, then the keys from ``PLUS_BEST`` and
+    ``PLUS_GO``).  Every base is a state of the hand ``face_count`` (the
+    most of each face any base holds): its words are found once, one walk
+    a face added finds the words that hold it (see
+    :func:`find_words_with`), and its memo serves every base and every card
+    added (see :func:`plus_value`).  Returns the number of the hand's
+    words (0, and nothing done, when no hand is wanted), or a negative
+    number as :func:`solve_counts` does (then solve the hands one by one)."""
+    extras = 0  # the faces some base's hand adds
+    for i in range(first, len(jobs), step):
+        job = jobs[i]
+        for k in range(job[PLUS_COUNT]):
+            if job[PLUS_FACES + k] >= 0:
+                extras |= 1 << job[PLUS_FACES + k]
+    if extras == 0:
         return 0
     nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
                       stack)  # fmt: skip
@@ -1701,49 +1703,87 @@ def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand
         return nstates
     memo[MEMO_GENERATION] += 1
     capacity = len(with_words) // WORD_STRIDE
-    for k in range(out[PLUS_COUNT]):
-        extra = out[PLUS_FACES + k]
-        if extra < 0:  # a hand not wanted
-            continue
+    while extras != 0:
+        extra = lowest_bit(extras)
+        extras ^= 1 << extra
         nwith = find_words_with(edges, hand, face_points, face_letters, with_words, capacity, stack, extra)
         if nwith < 0:
             return WORDS_FULL
-        for allow_left in range(1, -1, -1):
-            best = plus_key(words, group, hand, memo, stack, with_words, nwith, extra, face_points[extra],
-                            params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
-                            params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS], allow_left)  # fmt: skip
-            out[PLUS_GO + k] = best
-            if allow_left == 1:
-                out[PLUS_BEST + k] = best  # never INFEASIBLE: every card may be left over
-                if (best & GO_BIT) != 0:
-                    break  # the best play goes out: it is the best going-out play
+        for i in range(first, len(jobs), step):
+            job = jobs[i]
+            base_radix, base_swar = state_of(hand, job)
+            for k in range(job[PLUS_COUNT]):
+                if job[PLUS_FACES + k] == extra:
+                    plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra,
+                              face_points[extra], params, job, k)  # fmt: skip
     return group[hand[HAND_DIGITS]]
+
+
+@kernel
+def state_of(hand, face_count):
+    """(radix, swar) of the sub-multiset of the hand with ``face_count``
+    cards of each face (at most the hand's)."""
+    radix = 0
+    swar = 0
+    for d in range(hand[HAND_DIGITS]):
+        h = HAND_HEAD + HAND_STRIDE * d
+        count = face_count[hand[h + DIGIT_FACE]]
+        radix += count * hand[h + DIGIT_STRIDE]
+        swar += count << hand[h + DIGIT_SHIFT]
+    return radix, swar
+
+
+@kernel
+def plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+              params, out, k):  # fmt: skip
+    """Write the two keys of the base plus the card (see :func:`plus_key`)
+    to ``out[PLUS_BEST + k]`` and ``out[PLUS_GO + k]``."""
+    for allow_left in range(1, -1, -1):
+        best = plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+                        params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
+                        params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS], allow_left)  # fmt: skip
+        out[PLUS_GO + k] = best
+        if allow_left == 1:
+            out[PLUS_BEST + k] = best  # never INFEASIBLE: every card may be left over
+            if (best & GO_BIT) != 0:
+                break  # the best play goes out: it is the best going-out play
 
 
 @kernel
 def score_plus_rows(edges, ranks, jobs, work, first, step, capacity):
     """:func:`score_plus` for rows ``first, first + step, ...`` of ``jobs``
-    (``PLUS_WIDTH`` numbers each: a base's face counts, the solve
-    parameters, the status, the faces added and the keys), in a
+    (``PLUS_WIDTH`` numbers each), each given its status, in a
     :func:`solve_rows` work array whose room for ``capacity`` words is split
-    between the base's words and an added card's."""
+    between the hand's words and an added card's.  The hand is every base's
+    cards together (of each face, the most any of these rows holds), and
+    the rows share the solve parameters of the first."""
     at = FACE_TABLES
     hand = work[at : at + HAND_SIZE]
     at += HAND_SIZE
     group = work[at : at + GROUP_SIZE]
     at += GROUP_SIZE
     stack = work[at : at + STACK_SIZE]
-    at += 2 * STACK_SIZE
+    at += STACK_SIZE
+    face_count = work[at : at + FACE_SLOTS]  # in the second stack's room, which nothing else uses here
+    at += STACK_SIZE
     room = WORD_STRIDE * (capacity >> 1)
     words = work[at : at + room]
     with_words = work[at + room : at + 2 * room]
     at += WORD_STRIDE * capacity
     memo = work[at:]
+    if first >= len(jobs):
+        return 0
+    for f in range(FACE_SLOTS):
+        face_count[f] = 0
     for i in range(first, len(jobs), step):
         job = jobs[i]
-        job[JOB_STATUS] = score_plus(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
-                                     work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand, words,
-                                     group, memo, stack, with_words, job)  # fmt: skip
+        for f in range(FACE_SLOTS):
+            face_count[f] = max(face_count[f], job[f])
+    status = score_plus(edges, ranks, face_count, work[WORK_POINTS:WORK_LETTERS], work[WORK_LETTERS:FACE_TABLES],
+                        jobs[first][JOB_PARAMS:JOB_STATUS], hand, words, group, memo, stack, with_words, jobs, first,
+                        step)  # fmt: skip
+    for i in range(first, len(jobs), step):
+        jobs[i][JOB_STATUS] = status
     return 0
 
 

@@ -371,11 +371,12 @@ class Solver:
         does not serve (no compiled backend, or not hands of cards of a
         game's size): then ask :meth:`score_many`.
 
-        The hands of one base share all but one card: the base's words are
-        found once, and its memo serves every card added
-        (``score_plus_rows``), which costs much less than solving each hand
-        alone.  A base whose words overflow the batch's room has its hands
-        scored by :meth:`score_many`."""
+        The hands share all but a card or two: the kernel lays out the
+        bases' cards together (each base is a state of them), finds their
+        words once and those that hold each card added once, and its memo
+        serves every base and card (``score_plus_rows``), which costs much
+        less than solving each hand alone.  If the words overflow the
+        batch's room, the hands are scored by :meth:`score_many`."""
         width = len(extra)
         sizes = list(map(len, bases))
         if not wanted or not 0 < width <= FACE_SLOTS or min(sizes) < 1 or max(sizes) >= _ROOMY_CARDS:
@@ -393,7 +394,10 @@ class Solver:
         row, column = np.divmod(np.array(wanted, dtype=np.int64), width)  # each hand's base and added card
         jobs = _plus_jobs(sizes, faces, params, width)
         jobs[row, K.PLUS_FACES + column] = extra_faces[column]
-        engine.score_plus_batch(self._trie, jobs, _ROOMY[max(sizes)] * (params[1] + 1) * (params[2] + 1))
+        together = int(jobs[:, :FACE_SLOTS].max(axis=0).sum())  # the kernel's hand: every base a state of it
+        if together > _ROOMY_CARDS:
+            return None
+        engine.score_plus_batch(self._trie, jobs, _ROOMY[together] * (params[1] + 1) * (params[2] + 1))
         result = list(_scores_of_keys(jobs[row, K.PLUS_BEST + column], jobs[row, K.PLUS_GO + column]))
         if jobs[:, K.JOB_STATUS].min() < 0:  # more words than the batch's room: score those hands the usual way
             again = np.flatnonzero(jobs[row, K.JOB_STATUS] < 0).tolist()

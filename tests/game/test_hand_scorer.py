@@ -47,14 +47,15 @@ def test_bases_plus_each_card_score_as_the_whole_hands(words, seed, discard):
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("targets", [{}, {"beat_longest": 4, "beat_words": 2}, {"beat_longest": 3, "bonus": 25}])
 def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, seed, targets, monkeypatch):
-    """A decision's hands with a discard, on the compiled backend: the
-    hands the memo lacks are scored base by base (the solver shares each
-    base's search among the cards added), with or without bonus targets:
-    the same scores and memo."""
+    """A decision's hands with a discard (the hand, less each of some cards,
+    plus each card), on the compiled backend: the hands the memo lacks are
+    scored together (the solver shares its search among the bases and
+    cards), with or without bonus targets: the same scores and memo."""
     from quiddler.solver import Solver
 
     rng = random.Random(100 + seed)
-    bases = [rng.sample(DECK, rng.randint(1, 11)) for _ in range(rng.randint(1, 5))]
+    hand = rng.sample(DECK, rng.randint(2, 11))
+    bases = [hand[:k] + hand[k + 1 :] for k in rng.sample(range(len(hand)), rng.randint(1, min(5, len(hand))))]
     extra = [*rng.sample(FACES, rng.randint(1, len(FACES))), FACES[seed]]
     hands = [base + [card] for base in bases for card in extra]
     expected = score_many(hands, discard=True, wordlist=words, **targets)

@@ -103,10 +103,11 @@ def _keys_alone(edges, ranks, hand, targets):
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("targets", _TARGETS)
 def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed, targets):
-    """A base with each face added (the base's memo shared among them), run
-    as plain Python on arrays that refuse negative indices: each hand's two
-    keys are those of the hand scored alone, with and without bonus
-    targets; a hand not wanted is left alone."""
+    """Two bases that share all but a card or two, with each face added
+    (one memo for both, over their cards together), run as plain Python on
+    arrays that refuse negative indices: each hand's two keys are those of
+    the hand scored alone, with and without bonus targets; a hand not
+    wanted is left alone."""
     from .test_native_build import NoNegativeIndex
 
     trie = default_wordlist().card_trie
@@ -117,31 +118,35 @@ def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed, targets):
     for size in [1, 2, 3, 5, 7, 8, 9, 10, 10, 11]:
         base = rng.sample(deck, size)
         extras = [*rng.sample(faces, 12), base[0], None]
-        row = NoNegativeIndex(_plus_row(base, extras, targets))
-        counts = row[: K.FACE_SLOTS]
-        params = row[K.JOB_PARAMS : K.JOB_STATUS]
+        other = [card for card in base[1:] if card != base[0]] + rng.sample(deck, 1)  # shares all but a card or two
+        rows = [NoNegativeIndex(_plus_row(base, extras, targets)), NoNegativeIndex(_plus_row(other, extras, targets))]
+        rows[1][K.PLUS_FACES + 2] = -1
+        together = [max(a, b) for a, b in zip(rows[0][: K.FACE_SLOTS], rows[1][: K.FACE_SLOTS])]
+        params = rows[0][K.JOB_PARAMS : K.JOB_STATUS]
         room = K.WORD_STRIDE * K.PACKED_WORDS
-        status = K.score_plus(NoNegativeIndex(edges), NoNegativeIndex(ranks), NoNegativeIndex(counts),
+        status = K.score_plus(NoNegativeIndex(edges), NoNegativeIndex(ranks), NoNegativeIndex(together),
                               NoNegativeIndex(_backends.FACE_POINTS), NoNegativeIndex(_backends.FACE_LETTERS),
                               NoNegativeIndex(params), NoNegativeIndex([0] * K.HAND_SIZE), NoNegativeIndex([0] * room),
                               NoNegativeIndex([0] * K.GROUP_SIZE),
-                              NoNegativeIndex([0] * _backends.needed_memo(counts, params)),
-                              NoNegativeIndex([0] * K.STACK_SIZE), NoNegativeIndex([0] * room), row)  # fmt: skip
+                              NoNegativeIndex([0] * _backends.needed_memo(together, params)),
+                              NoNegativeIndex([0] * K.STACK_SIZE), NoNegativeIndex([0] * room), rows, 0, 1)  # fmt: skip
         assert status >= 0
-        for k, card in enumerate(extras):
-            got = [row[K.PLUS_BEST + k], row[K.PLUS_GO + k]]
-            if card is None:
-                assert got == [0, 0]
-            else:
-                assert got == _keys_alone(edges, ranks, [*base, card], targets), (base, card)
+        for cards, row in zip((base, other), rows):
+            for k, card in enumerate(extras):
+                got = [row[K.PLUS_BEST + k], row[K.PLUS_GO + k]]
+                if card is None or row[K.PLUS_FACES + k] < 0:
+                    assert got == [0, 0]
+                else:
+                    assert got == _keys_alone(edges, ranks, [*cards, card], targets), (cards, card)
 
 
 def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch):
     """``Solver._score_plus`` (the compiled batch of bases plus cards) gives
     what score_many gives for the same hands, for any subset of them, with
-    a card repeated among those added; a base whose words overflow the
-    batch's room is scored the usual way; and it declines what it does not
-    serve."""
+    a card repeated among those added, for a decision's bases (a hand less
+    each of some cards) and for unrelated ones; a batch whose words overflow
+    its room is scored the usual way; and it declines what it does not
+    serve (bases of more than 12 cards together)."""
     from quiddler import Solver
     from quiddler.solver._backends import NumbaBackend
 
@@ -149,8 +154,10 @@ def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch):
     rng = random.Random(5)
     deck = full_deck()
     faces = sorted(set(deck), key=_KERNEL_INDEX.__getitem__)
-    for sizes, targets in zip(([10, 10, 10, 10, 10], [3], [1, 11, 6], [8, 8], [9]), _TARGETS):
-        bases = [rng.sample(deck, n) for n in sizes]
+    hand = rng.sample(deck, 11)
+    kept = [[card for i, card in enumerate(hand) if i != k] for k in (0, 3, 4, 7, 10)]
+    for bases, targets in zip((kept, [rng.sample(deck, 3)], [rng.sample(deck, n) for n in (1, 5, 4)], kept[:2],
+                               [rng.sample(deck, 9)]), _TARGETS):  # fmt: skip
         extra = [faces[3], *rng.sample(faces, 20), faces[3]]
         every = [[*base, card] for base in bases for card in extra]
         options = dict(zip(("beat_longest", "beat_words", "bonus"), targets))
@@ -171,6 +178,7 @@ def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch):
     monkeypatch.setattr(NumbaBackend, "score_plus_batch", overflowing)
     assert solver._score_plus(bases, extra, wanted, *targets) == expected
     assert solver._score_plus([deck[:12]], extra, [0]) is None  # a hand of 13 cards
+    assert solver._score_plus([deck[:7], deck[20:27]], extra, [0]) is None  # 14 cards together
     assert solver._score_plus([["a", "b"]], extra, [0]) is None  # not cards
     assert solver._score_plus(bases, extra, []) is None
     assert Solver(default_wordlist(), "python")._score_plus(bases, extra, wanted) is None
