@@ -394,7 +394,8 @@ class Solver:
         row, column = np.divmod(np.array(wanted, dtype=np.int64), width)  # each hand's base and added card
         jobs = _plus_jobs(sizes, faces, params, width)
         jobs[row, K.PLUS_FACES + column] = extra_faces[column]
-        together = int(jobs[:, :FACE_SLOTS].max(axis=0).sum())  # the kernel's hand: every base a state of it
+        # The kernel's hand: of each face, the most any base holds (every base is a state of it).
+        together = sizes[0] if len(bases) == 1 else int(jobs[:, :FACE_SLOTS].max(axis=0).sum())
         if together > _ROOMY_CARDS:
             return None
         engine.score_plus_batch(self._trie, jobs, _ROOMY[together] * (params[1] + 1) * (params[2] + 1))
@@ -1112,10 +1113,9 @@ def _scores_of_keys(best_keys: Any, go_keys: Any) -> Iterator[tuple[int, int | N
     """``(best score, best going-out score or None)`` of two numpy arrays of
     the kernels' keys, one pair per hand."""
     scores = ((best_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
-    # None where the hand cannot go out, put in at C speed (in an array of objects).
-    go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).astype(object)
-    go_out[go_keys < 0] = None
-    return zip(scores, go_out.tolist())
+    go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
+    # The key INFEASIBLE (the hand cannot go out) gives a score below -SCORE_OFFSET, and no other key does.
+    return zip(scores, [None if score < -_SCORE_OFFSET else score for score in go_out])
 
 
 def _scores_of(solution: Solution) -> tuple[int, int | None]:
