@@ -368,8 +368,9 @@ class Solver:
         ``[*bases[i // len(extra)], extra[i % len(extra)]]`` for each ``i``
         of ``wanted`` (a computer player's decision: a few bases, each with
         every card a draw may bring), on one thread; or None when this way
-        does not serve (no compiled backend, or not hands of cards of a
-        game's size): then ask :meth:`score_many`.
+        does not serve (no compiled backend, not hands of cards of a game's
+        size, or bases of more than 12 cards together): then ask
+        :meth:`score_many`.
 
         The hands share all but a card or two: the kernel lays out the
         bases' cards together (each base is a state of them), finds their
