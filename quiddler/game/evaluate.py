@@ -12,6 +12,7 @@ small, and the machines that run many games at once have no core to spare.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import filterfalse
 
 from ..cards import _CARD_INDEX, Card
 from ..solver import Solver
@@ -49,7 +50,10 @@ class HandScorer:
         of ``extra`` (base by base): a decision's hands are a few bases
         (the hand, each kept hand) plus each card a draw may bring.  Each
         key is its base's key plus the card's count (one addition), and a
-        hand is built only if the memo lacks it."""
+        hand is built only if the memo lacks it.  With a discard (every
+        player's decision), the hands the memo lacks are scored together:
+        they share all but a card or two, and the solver finds the bases'
+        words once and shares its search among every base and card."""
         counts = list(map(_COUNT_OF.__getitem__, extra))
         keys: list[int] = []
         for base in bases:
@@ -59,12 +63,17 @@ class HandScorer:
         def hand(i: int) -> list[Card]:
             return [*bases[i // width], extra[i % width]]
 
-        return self._scored(keys, hand, discard, beat_longest, beat_words, bonus)
+        def by_base(wanted: list[int]) -> list[Scores] | None:
+            return self.solver._score_plus(bases, extra, wanted, beat_longest, beat_words, bonus)
+
+        return self._scored(keys, hand, discard, beat_longest, beat_words, bonus, by_base if discard else None)
 
     def _scored(self, keys: list[int], hand: Callable[[int], Sequence[Card]], discard: bool,
-                beat_longest: int | None, beat_words: int | None, bonus: int) -> list[Scores]:  # fmt: skip
+                beat_longest: int | None, beat_words: int | None, bonus: int,
+                by_base: Callable[[list[int]], list[Scores] | None] | None = None) -> list[Scores]:  # fmt: skip
         """The scores of the hands with these memo keys (``hand(i)`` is the
-        hand of ``keys[i]``): those not in the memo are scored in one batch."""
+        hand of ``keys[i]``): those not in the memo are scored in one batch
+        (``by_base``, given the places of the hands wanted, if it serves)."""
         options = (discard, -1 if beat_longest is None else beat_longest,
                    -1 if beat_words is None else beat_words, bonus)  # fmt: skip
         if self._entries + len(keys) > self.max_entries:
@@ -74,12 +83,14 @@ class HandScorer:
         if memo is None:
             memo = self._memo[options] = {}
         where = dict(zip(keys, range(len(keys))))  # each distinct hand once (at its last place: the same cards)
-        missing = [key for key in where if key not in memo]
+        missing = list(filterfalse(memo.__contains__, where))
         if missing:
-            found = self.solver.score_many([hand(where[key]) for key in missing], discard=discard,
-                                           beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
-                                           threads=1)  # fmt: skip
-            memo.update(zip(missing, map(_shared, found)))
+            places = list(map(where.__getitem__, missing))
+            found = by_base(places) if by_base is not None else None
+            if found is None:
+                found = self.solver.score_many(list(map(hand, places)), discard=discard, beat_longest=beat_longest,
+                                               beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
+            memo.update(zip(missing, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
             self._entries += len(missing)
         return list(map(memo.__getitem__, keys))
 
@@ -99,18 +110,13 @@ def _key(hand: Iterable[Card]) -> int:
     return sum(map(_COUNT_OF.__getitem__, hand))
 
 
+#: One tuple per distinct pair of scores (a few hundred of them), which the
+#: memo shares.  Why int keys and shared values: the memo holds up to
+#: ``max_entries`` hands, and a new tuple per entry is an object the garbage
+#: collector tracks.  Hundreds of thousands of them made its full collections
+#: long, each landing on whichever decision came next; ints are never tracked,
+#: and a dict holding only untracked objects is not traversed at all.
 _SHARED: dict[Scores, Scores] = {}
-
-
-def _shared(scores: Scores) -> Scores:
-    """One tuple per distinct pair of scores (a few hundred of them).
-
-    Why int keys and shared values: the memo holds up to ``max_entries``
-    hands, and a new tuple per entry is an object the garbage collector
-    tracks.  Hundreds of thousands of them made its full collections long,
-    each landing on whichever decision came next; ints are never tracked,
-    and a dict holding only untracked objects is not traversed at all."""
-    return _SHARED.setdefault(scores, scores)
 
 
 _SCORERS: dict[WordList, HandScorer] = {}  # word lists hash by identity

@@ -401,7 +401,7 @@ class NumbaBackend:
             capacity *= 4
 
     def solve_batch(self, trie: CardTrie, counts: Any, params: Sequence[int], memo_size: int,
-                    threads: int, faces: Any = None) -> tuple[Any, Any]:  # fmt: skip
+                    threads: int, faces: Any = None, scores_only: bool = False) -> tuple[Any, Any]:  # fmt: skip
         """Solve every row of the int64 matrix ``counts`` on ``threads``
         threads (hands dealt round-robin; the kernel releases the GIL).
         Returns (out, status): one row of two blocks per hand, and per hand
@@ -410,7 +410,10 @@ class NumbaBackend:
         (None then): a matrix of ``k`` kernel faces per hand, ``k`` under
         ``FACE_SLOTS``, which the kernel counts, as for :meth:`solve_hand`
         (hands of one size, from the solver's quick path: no count matrix
-        to make and copy)."""
+        to make and copy).  ``scores_only``: each block's ``[OUT_KEY]``
+        alone is written (:func:`~quiddler.solver._kernels.score_rows`:
+        the same keys, without the plays' longest word, word count and
+        words, which a scorer never reads)."""
         np = self._np
         edges, ranks = self.trie_arrays(trie)
         if faces is None:
@@ -422,14 +425,15 @@ class NumbaBackend:
             jobs[:, FACE_SLOTS - 1] = -faces.shape[1]
         jobs[:, FACE_SLOTS : K.JOB_STATUS] = params
         threads = max(1, min(threads, len(jobs)))
+        rows = self._k.score_rows if scores_only else self._k.solve_rows
         if threads == 1:
             # The thread's own work array, as for one hand (its memo's generation stamps make every
             # slot a new search finds unknown): a fresh one would be zeroed and paged in every batch.
-            self._k.solve_rows(edges, ranks, jobs, self._solo(trie, memo_size)[1], 0, 1, K.PACKED_WORDS)
+            rows(edges, ranks, jobs, self._solo(trie, memo_size)[1], 0, 1, K.PACKED_WORDS)
         else:
             works = [self._new_work(K.work_size(K.PACKED_WORDS, memo_size)) for _ in range(threads)]
             runners = [
-                threading.Thread(target=self._k.solve_rows, name=f"quiddler-batch-{t}", daemon=True,
+                threading.Thread(target=rows, name=f"quiddler-batch-{t}", daemon=True,
                                  args=(edges, ranks, jobs, works[t], t, threads, K.PACKED_WORDS))
                 for t in range(threads)
             ]  # fmt: skip
@@ -438,6 +442,15 @@ class NumbaBackend:
             for runner in runners:
                 runner.join()
         return jobs[:, K.JOB_OUT :], jobs[:, K.JOB_STATUS]
+
+    def score_plus_batch(self, trie: CardTrie, jobs: Any, memo_size: int) -> None:
+        """Run :func:`~quiddler.solver._kernels.score_plus_rows` over the
+        int64 matrix ``jobs`` (``PLUS_WIDTH`` numbers a row: a base hand,
+        the faces its hands add, room for their keys) on this thread, in
+        its own work array, with memo room ``memo_size`` for the bases' cards
+        together (of each face, the most any base holds)."""
+        edges, ranks = self.trie_arrays(trie)
+        self._k.score_plus_rows(edges, ranks, jobs, self._solo(trie, memo_size)[1], 0, 1, K.PACKED_WORDS)
 
 
 class AutoBackend:

@@ -211,13 +211,18 @@ WORK_POINTS = 0  # solve_rows' work array starts with face points and face lette
 WORK_LETTERS = FACE_SLOTS
 FACE_TABLES = 2 * FACE_SLOTS
 PACKED_WORDS = 4096  # solve_rows' usual word capacity; a hand with more is solved again with more room
+PLUS_COUNT = JOB_STATUS + 1  # a row of score_plus_rows' jobs: a base's counts, parameters and status,
+PLUS_FACES = PLUS_COUNT + 1  # then how many faces its hands add, the faces,
+PLUS_BEST = PLUS_FACES + FACE_SLOTS  # each hand's best key,
+PLUS_GO = PLUS_BEST + FACE_SLOTS  # and its best going-out key (INFEASIBLE: none)
+PLUS_WIDTH = PLUS_GO + FACE_SLOTS
 
 #: Parameters that are arrays: the numba build types a parameter by its name
 #: (``edges`` int32, ``ranks`` read-only int32, ``jobs`` a 2-d int64 array,
 #: these 1-d int64 arrays, and every other parameter an int64).
 ARRAY_PARAMETERS = frozenset({
     "face_count", "face_points", "face_letters", "params", "hand", "words", "group",
-    "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work",
+    "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work", "with_words",
 })  # fmt: skip
 
 # The native build injects ``kernel_decorator`` (numba.njit) before running
@@ -1005,6 +1010,117 @@ def solve_counts(edges, ranks, face_count, face_points, face_letters, params,
     return nwords
 
 
+@kernel
+def best_key(words, group, hand, memo, stack, full_radix, full_swar, discard,
+             need_words, long_target, long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
+    """The total key :func:`best_play` returns, without its play: its pass 1
+    alone, its searches in the same order less those that cannot raise the
+    maximum (see below), ``INFEASIBLE`` if no play qualifies.  A scorer
+    wants only the score; the play's longest word, word count, trace and
+    names are :func:`best_play`'s pass 2 and after."""
+    ndig = hand[HAND_DIGITS]
+    ncand = ndig if discard != 0 else 1
+    njs = 2 if need_words > 0 else 1
+    bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
+    hand_points = state_points(hand, full_swar)
+    guard = hand[HAND_GUARD]
+    cards = -1 if discard != 0 else 0  # the cards a play holds
+    for d in range(ndig):
+        cards += hand[HAND_HEAD + HAND_STRIDE * d + DIGIT_COUNT]
+    best_total = INFEASIBLE
+    used = 0
+    covers = 1
+    for _ in range(ncand):
+        c = 0
+        if discard != 0:
+            c = NO_DIGIT
+            for e in range(ndig):
+                if (used >> e) & 1 == 0 and (c == NO_DIGIT or hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS]
+                                             < hand[HAND_HEAD + HAND_STRIDE * c + DIGIT_POINTS]):  # fmt: skip
+                    c = e
+            used |= 1 << c
+        radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
+        if best_total != INFEASIBLE and points + bonus_room < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
+            break  # and so would every later discard: none is cheaper
+        # The plays that meet a target are some of the plays that meet fewer: the key of a
+        # target's search is at most the key without it (``free``), and of both targets' at
+        # most the least of each one's (``both``).  A search that cannot beat the best so far
+        # even with its bonus is skipped; only the maximum is wanted here, not its ties.
+        free = INFEASIBLE
+        both = INFEASIBLE
+        for jj in range(njs):
+            j0 = need_words if jj == 1 else 0
+            for f0 in range(long_target + 1):
+                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                targets = jj + f0
+                if targets > 0:
+                    limit = free if targets == 1 else both
+                    if jj == 1 and 2 * need_words > cards:
+                        limit = INFEASIBLE  # too few cards for so many words
+                    if f0 == 1 and not long_word_fits(words, group, swar, guard, long_after):
+                        limit = INFEASIBLE
+                    if limit == INFEASIBLE or limit + (bonus << SCORE_SHIFT) <= best_total:
+                        if targets == 1:
+                            both = min(both, limit)
+                        continue
+                value = INFEASIBLE
+                if covers != 0 or allow_left == 0:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
+                                        need_words, long_target, long_after, 0)  # fmt: skip
+                    if value == INFEASIBLE:
+                        covers = 0
+                if value == INFEASIBLE and allow_left != 0:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
+                                        need_words, long_target, long_after, 1)  # fmt: skip
+                if targets == 0:
+                    free = value
+                    both = value
+                elif targets == 1:
+                    both = min(both, value)
+                if value == INFEASIBLE:
+                    continue
+                best_total = max(best_total, value + (bonus << SCORE_SHIFT))
+    return best_total
+
+
+@kernel
+def long_word_fits(words, group, swar, guard, long_after):
+    """Whether a word of more than ``long_after`` letters fits in the state
+    ``swar`` (``guard``: the hand's SWAR guard bits)."""
+    for length in range(len(group) - LENGTH_HEADS - 1, long_after, -1):
+        w = group[LENGTH_HEADS + length]
+        while w != NO_WORD:
+            if ((swar | guard) - words[WORD_STRIDE * w + WORD_SWAR]) & guard == guard:
+                return True
+            w = words[WORD_STRIDE * w + WORD_NEXT]
+    return False
+
+
+@kernel
+def score_counts(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
+                 out):  # fmt: skip
+    """:func:`solve_counts` for a scorer: only the two blocks' ``[OUT_KEY]``
+    (the best play's total key, and the best going-out play's, or
+    ``INFEASIBLE``), the same keys, with nothing else of the blocks written.
+    Returns what :func:`solve_counts` returns."""
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
+                      stack)  # fmt: skip
+    if nstates < 0:
+        return nstates
+    full_radix, full_swar = full_state(hand)
+    memo[MEMO_GENERATION] += 1
+    for allow_left in range(1, -1, -1):
+        best = best_key(words, group, hand, memo, stack, full_radix, full_swar, params[PARAM_DISCARD],
+                        params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
+                        params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS], allow_left)  # fmt: skip
+        out[OUT_BLOCK + OUT_KEY] = best
+        if allow_left == 1:
+            out[OUT_KEY] = best  # never INFEASIBLE: every card may be left over
+            if (best & GO_BIT) != 0:
+                break  # the best play goes out: it is the best going-out play
+    return group[hand[HAND_DIGITS]]
+
+
 
 
 @kernel
@@ -1303,6 +1419,385 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
         job[JOB_STATUS] = solve_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
                                        work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
                                        words, group, memo, stack, kstack, job[JOB_OUT:])  # fmt: skip
+    return 0
+
+
+@kernel
+def score_rows(edges, ranks, jobs, work, first, step, capacity):
+    """:func:`solve_rows` with :func:`score_counts`: each row's status and
+    its two blocks' ``[OUT_KEY]``, nothing else of the blocks (a batch
+    that wants scores only: the computer players')."""
+    at = FACE_TABLES
+    hand = work[at : at + HAND_SIZE]
+    at += HAND_SIZE
+    group = work[at : at + GROUP_SIZE]
+    at += GROUP_SIZE
+    stack = work[at : at + STACK_SIZE]
+    at += 2 * STACK_SIZE  # solve_rows' layout: the second stack is unused here
+    words = work[at : at + WORD_STRIDE * capacity]
+    at += WORD_STRIDE * capacity
+    memo = work[at:]
+    for i in range(first, len(jobs), step):
+        job = jobs[i]
+        if job[FACE_SLOTS - 1] < 0:  # the hand's n faces at job[:n], n = -job[FACE_SLOTS - 1]: count them
+            n = -job[FACE_SLOTS - 1]
+            for k in range(n):
+                hand[k] = job[k]
+            for k in range(FACE_SLOTS):
+                job[k] = 0
+            for k in range(n):
+                job[hand[k]] += 1
+        job[JOB_STATUS] = score_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
+                                       work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
+                                       words, group, memo, stack, job[JOB_OUT:])  # fmt: skip
+    return 0
+
+
+@kernel
+def find_words_with(edges, hand, face_points, face_letters, with_words, capacity, stack, extra):
+    """The words of the hand plus one card of face ``extra`` that hold that
+    card, as :func:`find_words` writes words, but with radix and SWAR deltas
+    that leave one ``extra`` card out: the word less that card is a
+    sub-multiset of the hand, so the rest of a state of the hand plus the
+    card, after the word, is a state of the hand (its layout, its memo).
+    Points and letters count the whole word.  Returns the number of words,
+    or ``WORDS_FULL``.
+
+    The walk is :func:`find_words`' with two changes: a path through the
+    trie takes faces in rising order, so until it has taken ``extra`` it
+    takes no later face (no word below could hold the card), and only
+    words that hold the card are counted."""
+    n = 0
+    half = len(edges) >> 1
+    avail = 0
+    table = WALK_TABLE
+    for d in range(hand[HAND_DIGITS]):
+        h = HAND_HEAD + HAND_STRIDE * d
+        face = hand[h + DIGIT_FACE]
+        avail |= 1 << face
+        t = table + FACE_ROW * face
+        stack[t + ROW_RADIX] = hand[h + DIGIT_STRIDE]
+        stack[t + ROW_SWAR] = 1 << hand[h + DIGIT_SHIFT]
+        stack[t + ROW_POINTS] = face_points[face]
+        stack[t + ROW_LETTERS] = face_letters[face]
+        stack[t + ROW_LEFT] = hand[h + DIGIT_COUNT]
+    for t in range(WALK_FRAME):
+        stack[t] = 0
+    te = table + FACE_ROW * extra
+    if (avail >> extra) & 1 != 0:  # one more of a face in hand: each word's first copy is the extra card
+        stack[WALK_RADIX] = -stack[te + ROW_RADIX]
+        stack[WALK_SWAR] = -stack[te + ROW_SWAR]
+        stack[te + ROW_LEFT] += 1
+    else:  # a face not in hand: its one card takes no room in the hand's states
+        stack[te + ROW_RADIX] = 0
+        stack[te + ROW_SWAR] = 0
+        stack[te + ROW_POINTS] = face_points[extra]
+        stack[te + ROW_LETTERS] = face_letters[extra]
+        stack[te + ROW_LEFT] = 1
+        avail |= 1 << extra
+    untaken = stack[te + ROW_LEFT]  # the extra face's cards left while a path holds none
+    below = (2 << extra) - 1  # the faces a path may take before it holds the card
+    base = 0
+    stack[WALK_MASK] = edges[half + ROOT_EDGE]
+    stack[WALK_FIRST] = edges[ROOT_EDGE] >> EDGE_FIRST_SHIFT
+    todo = stack[WALK_MASK] & avail & below
+    while True:
+        if todo == 0:  # leave the node: its face is back in hand
+            if base == 0:
+                break
+            face = stack[base + WALK_FACE]
+            stack[table + FACE_ROW * face + ROW_LEFT] += 1
+            avail |= 1 << face
+            base -= WALK_FRAME
+            todo = stack[base + WALK_TODO]
+            continue
+        bit = todo & -todo
+        todo ^= bit
+        face = lowest_bit(bit)
+        e = stack[base + WALK_FIRST] + count_ones(stack[base + WALK_MASK] & (bit - 1))
+        packed = edges[e]
+        t = table + FACE_ROW * face
+        radix = stack[base + WALK_RADIX] + stack[t + ROW_RADIX]
+        swar = stack[base + WALK_SWAR] + stack[t + ROW_SWAR]
+        points = stack[base + WALK_POINTS] + stack[t + ROW_POINTS]
+        letters = stack[base + WALK_LETTERS] + stack[t + ROW_LETTERS]
+        cards = stack[base + WALK_CARDS] + 1
+        if n == capacity:
+            return WORDS_FULL
+        w = WORD_STRIDE * n
+        with_words[w + WORD_RADIX] = radix
+        with_words[w + WORD_SWAR] = swar
+        with_words[w + WORD_POINTS] = points
+        with_words[w + WORD_LETTERS] = letters
+        with_words[w + WORD_CARDS] = cards
+        holds = face == extra or stack[te + ROW_LEFT] != untaken
+        n += ((packed >> EDGE_TERMINAL_SHIFT) & 1) if holds else 0
+        child_mask = edges[half + e]
+        left = stack[t + ROW_LEFT] - 1
+        child_avail = avail ^ (bit if left == 0 else 0)
+        child_todo = child_mask & child_avail & (-1 if holds else below)
+        if child_todo != 0:
+            stack[base + WALK_TODO] = todo
+            stack[t + ROW_LEFT] = left
+            avail = child_avail
+            base += WALK_FRAME
+            stack[base + WALK_RADIX] = radix
+            stack[base + WALK_SWAR] = swar
+            stack[base + WALK_POINTS] = points
+            stack[base + WALK_LETTERS] = letters
+            stack[base + WALK_CARDS] = cards
+            stack[base + WALK_FACE] = face
+            stack[base + WALK_FIRST] = packed >> EDGE_FIRST_SHIFT
+            stack[base + WALK_MASK] = child_mask
+            todo = child_todo
+    return n
+
+
+@kernel
+def plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points, extra_points, j, f,
+               need_words, long_target, long_after, allow_left):  # fmt: skip
+    """:func:`state_value` of the state ``(radix, swar)`` of the hand, worth
+    ``points``, plus one card worth ``extra_points`` whose words are
+    ``with_words`` (see :func:`find_words_with`), under the constraints
+    ``j`` and ``f``.
+
+    That card is either left over (the state's own value, less the card,
+    not going out) or in one word that holds it, whose rest is a state of
+    the hand: every value asked for is in the hand's own memo, shared by
+    every card added to it."""
+    full = ((points + extra_points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
+    guard = hand[HAND_GUARD]
+    child_j = j - 1 if j > 0 else 0
+    best = INFEASIBLE
+    for i in range(nwith):
+        w = WORD_STRIDE * i
+        wswar = with_words[w + WORD_SWAR]
+        if ((swar | guard) - wswar) & guard != guard:
+            continue
+        child_f = f if with_words[w + WORD_LETTERS] <= long_after else 0
+        rest = state_value(words, group, hand, memo, stack, radix - with_words[w + WORD_RADIX], swar - wswar,
+                           points + extra_points - with_words[w + WORD_POINTS], child_j, child_f, need_words,
+                           long_target, long_after, allow_left)  # fmt: skip
+        if rest != INFEASIBLE:
+            best = max(best, rest + (with_words[w + WORD_POINTS] << SCORE_SHIFT))
+            if best == full:
+                return best
+    if allow_left != 0:
+        rest = state_value(words, group, hand, memo, stack, radix, swar, points, j, f, need_words, long_target,
+                           long_after, 1)  # fmt: skip
+        if rest != INFEASIBLE:
+            best = max(best, (rest & ~GO_BIT) - (extra_points << SCORE_SHIFT))
+    return best
+
+
+@kernel
+def plus_long_fits(words, group, with_words, nwith, swar, guard, long_after):
+    """Whether a word of more than ``long_after`` letters fits in the state
+    ``swar`` of the hand plus the extra card: one of the hand's, or one
+    holding the card (``with_words``)."""
+    if long_word_fits(words, group, swar, guard, long_after):
+        return True
+    for i in range(nwith):
+        w = WORD_STRIDE * i
+        if with_words[w + WORD_LETTERS] > long_after and ((swar | guard) - with_words[w + WORD_SWAR]) & guard == guard:
+            return True
+    return False
+
+
+@kernel
+def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+             need_words, long_target, long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
+    """The best key of the base, the state ``(base_radix, base_swar)`` of
+    the hand, plus one card of face ``extra``, discarding one card
+    (``INFEASIBLE`` if no play qualifies): :func:`best_key` of that hand,
+    its discards tried cheapest first and its bonus targets' searches
+    skipped as there, each value worked out by :func:`plus_value` on the
+    hand's own states.  Discarding the extra card (or a copy of its face)
+    leaves the base itself; discarding another card ``d`` leaves the base
+    less ``d`` plus the card.  Each discard is searched once, with
+    leftovers: its best play goes out exactly when it has a cover, so the
+    going-out key (``allow_left == 0``) reads the same values."""
+    ndig = hand[HAND_DIGITS]
+    guard = hand[HAND_GUARD]
+    base_points = state_points(hand, base_swar)
+    njs = 2 if need_words > 0 else 1
+    bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
+    best_total = INFEASIBLE
+    used = 0  # the digits not to discard: none in the base, or the extra card's face (the same as the card)
+    for e in range(ndig):
+        h = HAND_HEAD + HAND_STRIDE * e
+        if (base_swar >> hand[h + DIGIT_SHIFT]) & hand[h + DIGIT_MASK] == 0 or hand[h + DIGIT_FACE] == extra:
+            used |= 1 << e
+    for _ in range(ndig + 1):
+        c = NO_DIGIT  # the cheapest discard left: a digit of the base, or ndig for the extra card
+        cost = 0
+        for e in range(ndig + 1):
+            if (used >> e) & 1 != 0:
+                continue
+            points_e = hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS] if e < ndig else extra_points
+            if c == NO_DIGIT or points_e < cost:
+                c = e
+                cost = points_e
+        if c == NO_DIGIT:
+            break
+        used |= 1 << c
+        if best_total != INFEASIBLE and base_points + extra_points - cost + bonus_room < (
+                best_total >> SCORE_SHIFT) - SCORE_OFFSET:  # fmt: skip
+            break  # and so would every later discard: none is cheaper
+        radix = base_radix
+        swar = base_swar
+        points = base_points
+        if c < ndig:  # the base less digit c, plus the card (added by plus_value)
+            h = HAND_HEAD + HAND_STRIDE * c
+            radix -= hand[h + DIGIT_STRIDE]
+            swar -= 1 << hand[h + DIGIT_SHIFT]
+            points -= hand[h + DIGIT_POINTS]
+        free = INFEASIBLE  # as in best_key: what bounds a target's search
+        both = INFEASIBLE
+        for jj in range(njs):
+            j0 = need_words if jj == 1 else 0
+            for f0 in range(long_target + 1):
+                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                targets = jj + f0
+                if targets > 0:
+                    limit = free if targets == 1 else both
+                    if f0 == 1 and c == ndig and not long_word_fits(words, group, swar, guard, long_after):
+                        limit = INFEASIBLE
+                    if f0 == 1 and c < ndig and not plus_long_fits(words, group, with_words, nwith, swar, guard,
+                                                                   long_after):  # fmt: skip
+                        limit = INFEASIBLE
+                    if limit == INFEASIBLE or limit + (bonus << SCORE_SHIFT) <= best_total:
+                        if targets == 1:
+                            both = min(both, limit)
+                        continue
+                if c == ndig:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words,
+                                        long_target, long_after, 1)  # fmt: skip
+                else:
+                    value = plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points,
+                                       extra_points, j0, f0, need_words, long_target, long_after, 1)  # fmt: skip
+                if allow_left == 0 and (value & GO_BIT) == 0:
+                    value = INFEASIBLE  # the best play leaves a card over: no play puts every card in words
+                if targets == 0:
+                    free = value
+                    both = value
+                elif targets == 1:
+                    both = min(both, value)
+                if value != INFEASIBLE:
+                    best_total = max(best_total, value + (bonus << SCORE_SHIFT))
+    return best_total
+
+
+@kernel
+def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
+               with_words, jobs, first, step):  # fmt: skip
+    """The two keys of :func:`score_counts` (discarding one card) of each
+    hand made of a base plus one card, for the rows ``first, first + step,
+    ...`` of ``jobs`` (a row: the base's face counts, the solve parameters,
+    the status, how many faces its hands add, the faces, a negative face
+    for a hand not wanted, then the keys from ``PLUS_BEST`` and
+    ``PLUS_GO``).  Every base is a state of the hand ``face_count`` (the
+    most of each face any base holds): its words are found once, one walk
+    a face added finds the words that hold it (see
+    :func:`find_words_with`), and its memo serves every base and every card
+    added (see :func:`plus_value`).  Returns the number of the hand's
+    words (0, and nothing done, when no hand is wanted), or a negative
+    number as :func:`solve_counts` does (then solve the hands one by one)."""
+    extras = 0  # the faces some base's hand adds
+    for i in range(first, len(jobs), step):
+        job = jobs[i]
+        for k in range(job[PLUS_COUNT]):
+            if job[PLUS_FACES + k] >= 0:
+                extras |= 1 << job[PLUS_FACES + k]
+    if extras == 0:
+        return 0
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
+                      stack)  # fmt: skip
+    if nstates < 0:
+        return nstates
+    memo[MEMO_GENERATION] += 1
+    capacity = len(with_words) // WORD_STRIDE
+    while extras != 0:
+        extra = lowest_bit(extras)
+        extras ^= 1 << extra
+        nwith = find_words_with(edges, hand, face_points, face_letters, with_words, capacity, stack, extra)
+        if nwith < 0:
+            return WORDS_FULL
+        for i in range(first, len(jobs), step):
+            job = jobs[i]
+            base_radix, base_swar = state_of(hand, job)
+            for k in range(job[PLUS_COUNT]):
+                if job[PLUS_FACES + k] == extra:
+                    plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra,
+                              face_points[extra], params, job, k)  # fmt: skip
+    return group[hand[HAND_DIGITS]]
+
+
+@kernel
+def state_of(hand, face_count):
+    """(radix, swar) of the sub-multiset of the hand with ``face_count``
+    cards of each face (at most the hand's)."""
+    radix = 0
+    swar = 0
+    for d in range(hand[HAND_DIGITS]):
+        h = HAND_HEAD + HAND_STRIDE * d
+        count = face_count[hand[h + DIGIT_FACE]]
+        radix += count * hand[h + DIGIT_STRIDE]
+        swar += count << hand[h + DIGIT_SHIFT]
+    return radix, swar
+
+
+@kernel
+def plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+              params, out, k):  # fmt: skip
+    """Write the two keys of the base plus the card (see :func:`plus_key`)
+    to ``out[PLUS_BEST + k]`` and ``out[PLUS_GO + k]``."""
+    for allow_left in range(1, -1, -1):
+        best = plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+                        params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
+                        params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS], allow_left)  # fmt: skip
+        out[PLUS_GO + k] = best
+        if allow_left == 1:
+            out[PLUS_BEST + k] = best  # never INFEASIBLE: every card may be left over
+            if (best & GO_BIT) != 0:
+                break  # the best play goes out: it is the best going-out play
+
+
+@kernel
+def score_plus_rows(edges, ranks, jobs, work, first, step, capacity):
+    """:func:`score_plus` for rows ``first, first + step, ...`` of ``jobs``
+    (``PLUS_WIDTH`` numbers each), each given its status, in a
+    :func:`solve_rows` work array whose room for ``capacity`` words is split
+    between the hand's words and an added card's.  The hand is every base's
+    cards together (of each face, the most any of these rows holds), and
+    the rows share the solve parameters of the first."""
+    at = FACE_TABLES
+    hand = work[at : at + HAND_SIZE]
+    at += HAND_SIZE
+    group = work[at : at + GROUP_SIZE]
+    at += GROUP_SIZE
+    stack = work[at : at + STACK_SIZE]
+    at += STACK_SIZE
+    face_count = work[at : at + FACE_SLOTS]  # in the second stack's room, which nothing else uses here
+    at += STACK_SIZE
+    room = WORD_STRIDE * (capacity >> 1)
+    words = work[at : at + room]
+    with_words = work[at + room : at + 2 * room]
+    at += WORD_STRIDE * capacity
+    memo = work[at:]
+    if first >= len(jobs):
+        return 0
+    for f in range(FACE_SLOTS):
+        face_count[f] = 0
+    for i in range(first, len(jobs), step):
+        job = jobs[i]
+        for f in range(FACE_SLOTS):
+            face_count[f] = max(face_count[f], job[f])
+    status = score_plus(edges, ranks, face_count, work[WORK_POINTS:WORK_LETTERS], work[WORK_LETTERS:FACE_TABLES],
+                        jobs[first][JOB_PARAMS:JOB_STATUS], hand, words, group, memo, stack, with_words, jobs, first,
+                        step)  # fmt: skip
+    for i in range(first, len(jobs), step):
+        jobs[i][JOB_STATUS] = status
     return 0
 
 

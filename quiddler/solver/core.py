@@ -348,23 +348,67 @@ class Solver:
         discard = _flag("discard", discard)
         options = {"discard": discard, "beat_longest": beat_longest, "beat_words": beat_words, "bonus": bonus}
         result: list[tuple[int, int | None]] = []
-        for chunk, batch in self._batches(hands, threads, options):
+        for chunk, batch in self._batches(hands, threads, options, scores_only=True):
             if batch is None:
                 result += [_scores_of(self.solve(hand, **options)) for hand in chunk]  # type: ignore[arg-type]
                 continue
 
             out, status, _ = batch
-            scores = ((out[:, _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
-            go_keys = out[:, _OUT_BLOCK_KEY]
-            # None where the hand cannot go out, put in at C speed (in an array of objects).
-            go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).astype(object)
-            go_out[go_keys < 0] = None
             start = len(result)
-            result += zip(scores, go_out.tolist())
+            result += _scores_of_keys(out[:, _OUT_KEY], out[:, _OUT_BLOCK_KEY])
             if status.min() < 0:  # more words than the batch buffers hold: solve those hands alone
                 for i, code in enumerate(status.tolist()):
                     if code < 0:
                         result[start + i] = _scores_of(self._compiled_twin().solve(chunk[i], **options))  # type: ignore[arg-type]
+        return result
+
+    def _score_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card], wanted: Sequence[int],
+                    beat_longest: int | None = None, beat_words: int | None = None,
+                    bonus: int = 10) -> list[tuple[int, int | None]] | None:  # fmt: skip
+        """:meth:`score_many` with ``discard=True`` (and these bonus targets) of the hands
+        ``[*bases[i // len(extra)], extra[i % len(extra)]]`` for each ``i``
+        of ``wanted`` (a computer player's decision: a few bases, each with
+        every card a draw may bring), on one thread; or None when this way
+        does not serve (no compiled backend, not hands of cards of a game's
+        size, or bases of more than 12 cards together): then ask
+        :meth:`score_many`.
+
+        The hands share all but a card or two: the kernel lays out the
+        bases' cards together (each base is a state of them), finds their
+        words once and those that hold each card added once, and its memo
+        serves every base and card (``score_plus_rows``), which costs much
+        less than solving each hand alone.  If the words overflow the
+        batch's room, the hands are scored by :meth:`score_many`."""
+        width = len(extra)
+        sizes = list(map(len, bases))
+        if not wanted or not 0 < width <= FACE_SLOTS or min(sizes) < 1 or max(sizes) >= _ROOMY_CARDS:
+            return None
+        if (engine := batch_backend(self.backend, len(wanted))) is None:
+            return None
+        import numpy as np
+
+        try:
+            faces = np.frombuffer(bytes(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(bases))), np.uint8)
+            extra_faces = np.array(list(map(_KERNEL_INDEX.__getitem__, extra)), dtype=np.int64)
+        except (KeyError, TypeError):  # not all cards
+            return None
+        params = _params(max(sizes) + 1, True, beat_longest, beat_words, bonus)
+        row, column = np.divmod(np.array(wanted, dtype=np.int64), width)  # each hand's base and added card
+        jobs = _plus_jobs(sizes, faces, params, width)
+        jobs[row, K.PLUS_FACES + column] = extra_faces[column]
+        # The kernel's hand: of each face, the most any base holds (every base is a state of it).
+        together = sizes[0] if len(bases) == 1 else int(jobs[:, :FACE_SLOTS].max(axis=0).sum())
+        if together > _ROOMY_CARDS:
+            return None
+        engine.score_plus_batch(self._trie, jobs, _ROOMY[together] * (params[1] + 1) * (params[2] + 1))
+        result = list(_scores_of_keys(jobs[row, K.PLUS_BEST + column], jobs[row, K.PLUS_GO + column]))
+        if jobs[:, K.JOB_STATUS].min() < 0:  # more words than the batch's room: score those hands the usual way
+            again = np.flatnonzero(jobs[row, K.JOB_STATUS] < 0).tolist()
+            hands = [[*bases[wanted[i] // width], extra[wanted[i] % width]] for i in again]
+            alone = self.score_many(hands, discard=True, beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
+                                    threads=1)  # fmt: skip
+            for i, scores in zip(again, alone):
+                result[i] = scores
         return result
 
     def score_counts(self, counts: Any, *, discard: bool = False, threads: int | None = None) -> tuple[Any, Any]:
@@ -407,7 +451,7 @@ class Solver:
         self._check_memory(memo_size, False)
         engine = get_backend("numba")
         assert isinstance(engine, NumbaBackend)
-        out, status = self._batch_counts(engine, counts, params, memo_size, threads)
+        out, status = self._batch_counts(engine, counts, params, memo_size, threads, None, True)
         best[:] = (out[:, _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET
         can = out[:, OUT_BLOCK + _OUT_KEY] >= 0
         go_out[can] = ((out[:, OUT_BLOCK + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET)[can]
@@ -629,14 +673,16 @@ class Solver:
         """Name the word of ``rank``: its multiset's alphabetically first spelling."""
         return _name(self._trie, rank, (self._words, self._orders))
 
-    def _batches(self, hands: Iterable[Iterable[Card] | str], threads: int | None, options: dict[str, Any]
-                 ) -> Iterator[tuple[list[Any], tuple[Any, Any, Sequence[int]] | None]]:  # fmt: skip
+    def _batches(self, hands: Iterable[Iterable[Card] | str], threads: int | None, options: dict[str, Any],
+                 scores_only: bool = False) -> Iterator[tuple[list[Any], tuple[Any, Any, Sequence[int]] | None]]:  # fmt: skip
         """The shared course of :meth:`solve_many` and :meth:`score_many`: every
         argument checked and every hand parsed and counted first (nothing is
         solved if one is bad), then the hands in order, in chunks, each with
         the compiled batch's results (out, status, the kernel parameters)
         or None (solve that chunk one by one).  Once the compiled
-        backend is ready, the rest goes to it in one batch."""
+        backend is ready, the rest goes to it in one batch.  ``scores_only``:
+        the compiled batch writes only each block's key (see
+        ``NumbaBackend.solve_batch``)."""
         if isinstance(hands, (str, Card)):
             raise ArgumentTypeError(f"hands must be an iterable of hands (a list of str, say), not one "
                                     f"{type(hands).__name__}")  # fmt: skip
@@ -654,12 +700,12 @@ class Solver:
             low, high = min(sizes), max(sizes)
             if low == high:  # hands of one size (nearly every batch of a player's): the kernel counts them
                 by_hand = np.frombuffer(faces, dtype=np.uint8).reshape(len(hands), high)
-                out, status = self._batch_counts(engine, None, params, _ROOMY[high], threads, by_hand)
+                out, status = self._batch_counts(engine, None, params, _ROOMY[high], threads, by_hand, scores_only)
             else:
                 rows = np.repeat(np.arange(0, len(hands) * FACE_SLOTS, FACE_SLOTS), sizes)
                 cells = rows + np.frombuffer(faces, dtype=np.uint8)
                 matrix = np.bincount(cells, minlength=len(hands) * FACE_SLOTS).reshape(len(hands), FACE_SLOTS)
-                out, status = self._batch_counts(engine, matrix, params, _ROOMY[high], threads)
+                out, status = self._batch_counts(engine, matrix, params, _ROOMY[high], threads, None, scores_only)
             yield hands, (out, status, params)  # lists of cards too: solve_many makes its tuples
             return
         parsed, counts = _parse_many(hands)
@@ -678,14 +724,15 @@ class Solver:
                 # the matrix (far faster than np.array of the arrays).
                 rest = counts[start:]
                 matrix = np.frombuffer(b"".join(rest), dtype=np.int64).reshape(len(rest), FACE_SLOTS)
-                out, status = self._batch_counts(engine, matrix, params, max(sizes[start:]), threads)
+                out, status = self._batch_counts(engine, matrix, params, max(sizes[start:]), threads, None,
+                                                 scores_only)  # fmt: skip
                 yield parsed[start:], (out, status, params)
                 return
             yield parsed[start : start + PYTHON_CHUNK], None
             start += PYTHON_CHUNK
 
     def _batch_counts(self, engine: NumbaBackend, counts: Any, params: Sequence[int], memo_size: int,
-                      threads: int | None, faces: Any = None) -> tuple[Any, Any]:  # fmt: skip
+                      threads: int | None, faces: Any = None, scores_only: bool = False) -> tuple[Any, Any]:  # fmt: skip
         """(out, status) of the compiled batch over the int64 face-count matrix
         ``counts`` (or the hands' ``faces``: see ``NumbaBackend.solve_batch``),
         with memo room ``memo_size`` (enough for its largest search).  A hand
@@ -696,7 +743,7 @@ class Solver:
         # Each thread has its own memo: huge hands (a 20-card memo can take
         # tens of MB) get fewer threads.
         threads = min(threads, max(1, BATCH_MEMO_BYTES // (8 * memo_size)))
-        return engine.solve_batch(self._trie, counts, params, memo_size, threads, faces)
+        return engine.solve_batch(self._trie, counts, params, memo_size, threads, faces, scores_only)
 
 
 # -- the module-level functions: one call each, over a default Solver ---------------------
@@ -1076,6 +1123,31 @@ def _parse_many(hands: Iterable[Iterable[Card] | str]) -> tuple[list[tuple[Card,
         parsed.append(hand)
         counts.append(hand_counts)
     return parsed, counts
+
+
+def _plus_jobs(sizes: list[int], faces: Any, params: Sequence[int], width: int) -> Any:
+    """``score_plus_rows``' jobs: a row per base (of ``sizes`` cards, whose
+    kernel faces are ``faces``, a numpy array of them all in order), with
+    its face counts, the solve parameters and ``width`` faces to add, none
+    wanted yet (-1: the caller puts in those it wants)."""
+    import numpy as np
+
+    jobs = np.zeros((len(sizes), K.PLUS_WIDTH), dtype=np.int64)
+    cells = np.repeat(np.arange(0, len(sizes) * FACE_SLOTS, FACE_SLOTS), sizes) + faces
+    jobs[:, :FACE_SLOTS] = np.bincount(cells, minlength=len(sizes) * FACE_SLOTS).reshape(len(sizes), FACE_SLOTS)
+    jobs[:, K.JOB_PARAMS : K.JOB_STATUS] = params
+    jobs[:, K.PLUS_COUNT] = width
+    jobs[:, K.PLUS_FACES : K.PLUS_FACES + width] = -1
+    return jobs
+
+
+def _scores_of_keys(best_keys: Any, go_keys: Any) -> Iterator[tuple[int, int | None]]:
+    """``(best score, best going-out score or None)`` of two numpy arrays of
+    the kernels' keys, one pair per hand."""
+    scores = ((best_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
+    go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
+    # The key INFEASIBLE (the hand cannot go out) gives a score below -SCORE_OFFSET, and no other key does.
+    return zip(scores, [None if score < -_SCORE_OFFSET else score for score in go_out])
 
 
 def _scores_of(solution: Solution) -> tuple[int, int | None]:

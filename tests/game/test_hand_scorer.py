@@ -44,6 +44,39 @@ def test_bases_plus_each_card_score_as_the_whole_hands(words, seed, discard):
     assert HandScorer(words).scores(hands, discard=discard) == expected
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("targets", [{}, {"beat_longest": 4, "beat_words": 2}, {"beat_longest": 3, "bonus": 25}])
+def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, seed, targets, monkeypatch):
+    """A decision's hands with a discard (the hand, less each of some cards,
+    plus each card), on the compiled backend: the hands the memo lacks are
+    scored together (the solver shares its search among the bases and
+    cards), with or without bonus targets: the same scores and memo."""
+    from quiddler.solver import Solver
+
+    rng = random.Random(100 + seed)
+    hand = rng.sample(DECK, rng.randint(2, 11))
+    bases = [hand[:k] + hand[k + 1 :] for k in rng.sample(range(len(hand)), rng.randint(1, min(5, len(hand))))]
+    extra = [*rng.sample(FACES, rng.randint(1, len(FACES))), FACES[seed]]
+    hands = [base + [card] for base in bases for card in extra]
+    expected = score_many(hands, discard=True, wordlist=words, **targets)
+    scorer = HandScorer(words)
+    scorer.solver = Solver(words, "numba")
+    served = []
+    score_plus = Solver._score_plus
+
+    def spied(self, *args):
+        served.append(score_plus(self, *args))
+        return served[-1]
+
+    monkeypatch.setattr(Solver, "_score_plus", spied)
+    assert scorer.scores(hands[1::4], discard=True, **targets) == expected[1::4]
+    assert scorer.scores_plus(bases, extra, discard=True, **targets) == expected
+    assert len(served) == 1 and served[0] is not None
+    assert scorer._entries == len({tuple(sorted(hand)) for hand in hands})
+    assert scorer.scores_plus(bases, extra, discard=True, **targets) == expected  # all from the memo
+    assert len(served) == 1
+
+
 def test_bonus_targets_keep_their_own_memo(words):
     rng = random.Random(7)
     base = rng.sample(DECK, 7)
