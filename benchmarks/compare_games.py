@@ -12,6 +12,9 @@ the expert, with every searched decision timed in the thread's CPU time
 (median and p99).  Each section also reports a digest of its game records
 (every action of every game, and ``master``'s chosen moves): the trees must
 give the same digests, or the comparison is void (the script says so).
+Each section starts after a full collection: where the warm-up or the
+section before it leaves the collector's counters would otherwise decide
+whether a full collection falls inside a section's timing or just after it.
 
 Usage: python benchmarks/compare_games.py [--baseline REV | --tree PATH] [--repeats N] [--one-at-a-time]
        [--json PATH]
@@ -31,7 +34,7 @@ from typing import Any
 from compare import ROOT, baseline_rev, checkout, round_robin, run_probe, side_by_side
 
 _PROBE = """
-import hashlib, json, sys, time
+import gc, hashlib, json, sys, time
 from quiddler.game import Game, make_player
 from quiddler.game.master import MasterPlayer
 from quiddler.game.record import game_record_text
@@ -44,6 +47,7 @@ GREEDY, EXPERT, MASTER = {greedy}, {expert}, {master}
 def games(names, count, seed):
     digest = hashlib.sha256()
     seeds = list(game_seeds(seed, count))
+    gc.collect()  # each section starts with the collector's counters at zero, whatever ran before
     started = time.process_time()
     for s in seeds:
         players = [make_player(name, s + seat) for seat, name in enumerate(names)]
@@ -57,6 +61,7 @@ out, digests = {{}}, {{}}
 games(["greedy", "expert"], 1, 1)  # a warm-up game: the kernels and the card trie load
 out["greedy_games_per_cpu_s"], digests["greedy"] = games(["greedy", "greedy"], GREEDY, 20261)
 out["expert_games_per_cpu_s"], digests["expert"] = games(["expert", "expert"], EXPERT, 20262)
+gc.collect()
 searched, digest = [], hashlib.sha256()
 for s in game_seeds(20263, MASTER):
     players = [MasterPlayer(s + 1), make_player("expert", s + 2)]
