@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any
 
 from ..cards import Card, full_deck
@@ -33,6 +34,11 @@ from .shuffle import Shuffler, ShuffleScheme
 from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, PublicEvent, RoundResult
 
 __all__ = ["Game"]
+
+_FACE = attrgetter("face")
+# The types of a legal action's cards and words, checked at C speed (see _all_cards).
+_ONLY_CARD = frozenset({Card})
+_ONLY_WORD = frozenset({Word})
 
 
 class Game:
@@ -317,12 +323,12 @@ class Game:
     def _check_words(self, words: Sequence[Word]) -> None:
         wordlist = self.rules.words
         for word in words:
-            if not isinstance(word, Word) or not all(isinstance(c, Card) for c in word.cards):
+            if not isinstance(word, Word) or not _all_cards(word.cards):
                 raise InvalidWordError(f"not a word: {word!r}", reason="malformed")
             if len(word.cards) < 2:
                 raise InvalidWordError(f"a word needs at least two cards: {word.text!r}", reason="too_short",
                                        params={"word": word.text})  # fmt: skip
-            spelled = "".join(c.face for c in word.cards)
+            spelled = "".join(map(_FACE, word.cards))
             if spelled != word.text:
                 raise InvalidWordError(f"cards {spelled!r} do not spell {word.text!r}", reason="misspelled",
                                        params={"cards": spelled, "word": word.text})  # fmt: skip
@@ -529,7 +535,7 @@ def _check_form(action: Action) -> None:
     or a float is not a seat: the record would not replay), a known draw
     source, cards that are Cards and words that are Words."""
     player = action.player
-    if isinstance(player, bool) or not isinstance(player, int):
+    if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
         raise MalformedActionError(f"an action's player is a seat number, an integer, not {shown(player)}")
     match action:
         case Draw(source=source):
@@ -538,14 +544,22 @@ def _check_form(action: Action) -> None:
         case Discard(card=card):
             _check_card("the discard", card)
         case GoOut(words=words, discard=card) | LayDown(words=words, discard=card):
-            if isinstance(words, (str, bytes)) or not isinstance(words, Sequence):
+            # The constructor makes words a tuple; the full checks are for an action built around it.
+            if type(words) is not tuple and (isinstance(words, (str, bytes)) or not isinstance(words, Sequence)):
                 raise MalformedActionError(f"words must be a sequence of Words, not {shown(words)}")
-            for i, word in enumerate(words):
-                if not isinstance(word, Word):
-                    raise MalformedActionError(
-                        f"words[{i}] must be a Word (such as word_of(['r', 'u', 'n'])), not {shown(word)}"
-                    )
+            if not _ONLY_WORD.issuperset(map(type, words)):
+                for i, word in enumerate(words):
+                    if not isinstance(word, Word):
+                        raise MalformedActionError(
+                            f"words[{i}] must be a Word (such as word_of(['r', 'u', 'n'])), not {shown(word)}"
+                        )
             _check_card("the discard", card)
+
+
+def _all_cards(items: Sequence[object]) -> bool:
+    """Whether every item is a :class:`Card`: the usual case (every type
+    exactly Card) at C speed, a subclass by ``isinstance``."""
+    return _ONLY_CARD.issuperset(map(type, items)) or all(isinstance(c, Card) for c in items)
 
 
 def _check_card(what: str, card: object) -> None:

@@ -9,11 +9,12 @@ down and kept, so it can be tested with hand-made rounds and no engine.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, Literal
 
-from ..cards import DECK_SIZE, Card
+from ..cards import DECK_SIZE, Card, full_deck
 from ..errors import shown
 from ..solver import MAX_BONUS, MAX_CARDS
 from ..solver.types import Word
@@ -35,6 +36,13 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
 TwoPlayerBonuses = Literal["both", "longest", "most"]
+
+# Scoring sums card and word points once or twice a round for every seat: at
+# C speed (a lookup per card instead of the Card.points property's Python call).
+_CARD_POINTS: Callable[[Card], int] = {card: card.points for card in full_deck()}.__getitem__
+_WORD_POINTS: Callable[[Word], int] = attrgetter("points")
+_FACE: Callable[[Card], str] = attrgetter("face")
+_TEXT: Callable[[Word], str] = attrgetter("text")
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,11 +269,11 @@ class RoundScore:
 
     @property
     def word_points(self) -> int:
-        return sum(w.points for w in self.words)
+        return sum(map(_WORD_POINTS, self.words))
 
     @property
     def unused_points(self) -> int:
-        return sum(c.points for c in self.unused)
+        return sum(map(_CARD_POINTS, self.unused))
 
     @property
     def bonus(self) -> int:
@@ -274,12 +282,13 @@ class RoundScore:
     @property
     def score(self) -> int:
         """Points in words, minus points left in hand, plus bonuses."""
-        return self.word_points - self.unused_points + self.bonus
+        return (sum(map(_WORD_POINTS, self.words)) - sum(map(_CARD_POINTS, self.unused))
+                + self.longest_bonus + self.most_words_bonus)  # fmt: skip
 
     @property
     def longest_word(self) -> int:
         """Letters of the longest word laid down, 0 if none."""
-        return max((w.letters for w in self.words), default=0)
+        return max(map(len, map(_TEXT, self.words)), default=0)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of a round score, as game records hold it.
@@ -289,8 +298,8 @@ class RoundScore:
         """
         return {
             "score": self.score,
-            "words": [[c.face for c in w.cards] for w in self.words],
-            "unused": [c.face for c in self.unused],
+            "words": [list(map(_FACE, w.cards)) for w in self.words],
+            "unused": list(map(_FACE, self.unused)),
             "longest_bonus": self.longest_bonus,
             "most_words_bonus": self.most_words_bonus,
             "went_out": self.went_out,
@@ -306,11 +315,10 @@ def bonus_winner(values: Sequence[int], eligible: Sequence[bool]) -> int | None:
     >>> bonus_winner([5, 7, 7], [True, True, False])
     1
     """
-    candidates = [(v, seat) for seat, (v, ok) in enumerate(zip(values, eligible)) if ok]
-    if not candidates:
+    best = max([v for v, ok in zip(values, eligible) if ok], default=None)
+    if best is None:
         return None
-    best = max(v for v, _ in candidates)
-    winners = [seat for v, seat in candidates if v == best]
+    winners = [seat for seat, (v, ok) in enumerate(zip(values, eligible)) if ok and v == best]
     return winners[0] if len(winners) == 1 else None
 
 
@@ -337,18 +345,13 @@ def score_round(
     longest_value, most_value = rules.bonuses(players)
     eligible = [bool(w) and (not rules.bonus_requires_going_out or not u) for w, u in zip(words, unused)]
     # A player without words is not eligible, so the default (0) is never compared.
-    longest = bonus_winner([max((x.letters for x in w), default=0) for w in words], eligible)  # pragma: no mutate
-    most = bonus_winner([len(w) for w in words], eligible)
-    return tuple(
-        RoundScore(
-            words=tuple(words[seat]),
-            unused=tuple(unused[seat]),
-            longest_bonus=longest_value if seat == longest else 0,
-            most_words_bonus=most_value if seat == most else 0,
-            went_out=seat == went_out,
-        )
+    longest = bonus_winner([max(map(len, map(_TEXT, w)), default=0) for w in words], eligible)  # pragma: no mutate
+    most = bonus_winner(list(map(len, words)), eligible)
+    return tuple([
+        RoundScore(tuple(words[seat]), tuple(unused[seat]), longest_value if seat == longest else 0,
+                   most_value if seat == most else 0, seat == went_out)
         for seat in range(players)
-    )
+    ])  # fmt: skip
 
 
 def add_to_totals(
@@ -366,6 +369,4 @@ def add_to_totals(
     :raises ValueError: ``totals`` and ``scores`` differ in length.
     """
     new = [total + s.score for total, s in zip(totals, scores, strict=True)]
-    if rules.floor_at_zero:
-        new = [max(0, t) for t in new]
-    return tuple(new)
+    return tuple([t if t > 0 else 0 for t in new] if rules.floor_at_zero else new)
