@@ -374,16 +374,13 @@ class Game:
                 return Outcome(action, drawn=card, reshuffled=reshuffled)
             case Discard(card=card):
                 self._public.append(PublicEvent(action))
-                hand.remove(card)
+                _take(hand, (card,))
                 self._put_down(card)
                 self._pass_turn()
                 return Outcome(action, round_result=self._end_round_at_turn_limit())
             case GoOut(words=words, discard=card) | LayDown(words=words, discard=card):
                 self._public.append(PublicEvent(action))
-                for word in words:
-                    for c in word.cards:
-                        hand.remove(c)
-                hand.remove(card)
+                _take(hand, [c for w in words for c in w.cards] + [card])
                 self._laid[seat] = tuple(words)
                 self._put_down(card)
                 if isinstance(action, GoOut):
@@ -430,9 +427,7 @@ class Game:
 
         for seat, hand in enumerate(self._hands):
             words = solve(sorted(hand), wordlist=self.rules.words).best.words
-            for word in words:
-                for card in word.cards:
-                    hand.remove(card)
+            _take(hand, [c for w in words for c in w.cards])
             self._laid[seat] = tuple(words)
             self._done.add(seat)
         return self._end_round(turn_limit=True)
@@ -443,11 +438,13 @@ class Game:
         if self.rules.fresh_deck_each_round or self.round == 0:
             deck = list(full_deck())
             self._shuffler.for_deal(self.round).shuffle(deck)
-        # deck: top card = end of list
-        first = (self.dealer + 1) % self.players
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        for i in range(n * self.players):
-            hands[(first + i) % self.players].append(deck.pop())
+        # deck: top card = end of list.  The cards go one at a time round the table from the
+        # dealer's left: of the dealt cards, top first, every players-th one to the same seat.
+        players = self.players
+        first = (self.dealer + 1) % players
+        dealt = deck[len(deck) - n * players :][::-1]
+        del deck[len(deck) - n * players :]
+        hands = [dealt[(seat - first) % players :: players] for seat in range(players)]
         self._hands = hands
         self._discard = [deck.pop()]
         self._draw = deck
@@ -464,9 +461,9 @@ class Game:
                 "round": self.round + 1,
                 "cards": n,
                 "dealer": self.dealer,
-                "hands": [[c.face for c in h] for h in hands],
+                "hands": [list(map(_FACE, h)) for h in hands],
                 "discard": self._discard[0].face,
-                "draw_pile": [c.face for c in reversed(self._draw)],
+                "draw_pile": list(map(_FACE, reversed(deck))),
                 "actions": [],
                 "reshuffles": [],
             }
@@ -567,15 +564,35 @@ def _check_card(what: str, card: object) -> None:
         raise MalformedActionError(f"{what} must be a Card (such as Card('e')), not {shown(card)}")
 
 
+def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
+    """``hand`` less one copy of each of ``cards``, in its order (the first
+    copies go, as ``list.remove`` takes them), or None if a card is not
+    there to take.  Counted in a dict: a card is equal only to itself, but
+    a list's search compares through ``Card``'s Python-level ordering
+    methods, ten times slower than hashing it."""
+    wanted: dict[Card, int] = {}
+    for card in cards:
+        wanted[card] = wanted.get(card, 0) + 1
+    kept = []
+    for card in hand:
+        if wanted.get(card):
+            wanted[card] -= 1
+        else:
+            kept.append(card)
+    return None if any(wanted.values()) else kept
+
+
+def _take(hand: list[Card], cards: Sequence[Card]) -> None:
+    """Take ``cards`` out of ``hand`` (in place), which holds them all (a played action's cards)."""
+    kept = _without(hand, cards)
+    assert kept is not None, "a played action's cards are in the hand"
+    hand[:] = kept
+
+
 def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
     """Every card in ``cards`` is in ``hand``, each copy used at most once."""
-    left = list(hand)
-    for card in cards:  # the usual case, a legal action: each card taken from a copy of the hand
-        if type(card) is not Card or card not in left:
-            break
-        left.remove(card)
-    else:
-        return
+    if _ONLY_CARD.issuperset(map(type, cards)) and _without(hand, cards) is not None:
+        return  # the usual case, a legal action
     have = Counter(hand)
     for card, need in Counter(cards).items():
         if not isinstance(card, Card):

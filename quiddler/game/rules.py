@@ -369,4 +369,6 @@ def add_to_totals(
     :raises ValueError: ``totals`` and ``scores`` differ in length.
     """
     new = [total + s.score for total, s in zip(totals, scores, strict=True)]
-    return tuple([t if t > 0 else 0 for t in new] if rules.floor_at_zero else new)
+    if rules.floor_at_zero:
+        new = [max(0, t) for t in new]
+    return tuple(new)
