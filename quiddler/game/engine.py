@@ -374,7 +374,7 @@ class Game:
                 return Outcome(action, drawn=card, reshuffled=reshuffled)
             case Discard(card=card):
                 self._public.append(PublicEvent(action))
-                _take(hand, (card,))
+                hand.remove(card)
                 self._put_down(card)
                 self._pass_turn()
                 return Outcome(action, round_result=self._end_round_at_turn_limit())
