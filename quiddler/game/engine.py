@@ -591,8 +591,10 @@ def _take(hand: list[Card], cards: Sequence[Card]) -> None:
 
 def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
     """Every card in ``cards`` is in ``hand``, each copy used at most once."""
-    if _ONLY_CARD.issuperset(map(type, cards)) and _without(hand, cards) is not None:
-        return  # the usual case, a legal action
+    if _ONLY_CARD.issuperset(map(type, cards)):  # the usual case, a legal action
+        # One card: a short search of the hand; more: counted (see _without).
+        if cards[0] in hand if len(cards) == 1 else _without(hand, cards) is not None:
+            return
     have = Counter(hand)
     for card, need in Counter(cards).items():
         if not isinstance(card, Card):
