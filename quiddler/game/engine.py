@@ -582,6 +582,12 @@ def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
     return None if any(wanted.values()) else kept
 
 
+def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
+    """Whether ``hand`` holds ``cards``: one card by a short search of the
+    hand, more by counting them (see :func:`_without`)."""
+    return cards[0] in hand if len(cards) == 1 else _without(hand, cards) is not None
+
+
 def _take(hand: list[Card], cards: Sequence[Card]) -> None:
     """Take ``cards`` out of ``hand`` (in place), which holds them all (a played action's cards)."""
     kept = _without(hand, cards)
@@ -591,10 +597,8 @@ def _take(hand: list[Card], cards: Sequence[Card]) -> None:
 
 def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
     """Every card in ``cards`` is in ``hand``, each copy used at most once."""
-    if _ONLY_CARD.issuperset(map(type, cards)):  # the usual case, a legal action
-        # One card: a short search of the hand; more: counted (see _without).
-        if cards[0] in hand if len(cards) == 1 else _without(hand, cards) is not None:
-            return
+    if _ONLY_CARD.issuperset(map(type, cards)) and _holds(hand, cards):
+        return  # the usual case, a legal action
     have = Counter(hand)
     for card, need in Counter(cards).items():
         if not isinstance(card, Card):
