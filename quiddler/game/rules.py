@@ -282,8 +282,7 @@ class RoundScore:
     @property
     def score(self) -> int:
         """Points in words, minus points left in hand, plus bonuses."""
-        return (sum(map(_WORD_POINTS, self.words)) - sum(map(_CARD_POINTS, self.unused))
-                + self.longest_bonus + self.most_words_bonus)  # fmt: skip
+        return self.word_points - self.unused_points + self.bonus
 
     @property
     def longest_word(self) -> int:
@@ -315,10 +314,11 @@ def bonus_winner(values: Sequence[int], eligible: Sequence[bool]) -> int | None:
     >>> bonus_winner([5, 7, 7], [True, True, False])
     1
     """
-    best = max([v for v, ok in zip(values, eligible) if ok], default=None)
-    if best is None:
+    candidates = [(v, seat) for seat, (v, ok) in enumerate(zip(values, eligible)) if ok]
+    if not candidates:
         return None
-    winners = [seat for seat, (v, ok) in enumerate(zip(values, eligible)) if ok and v == best]
+    best = max(v for v, _ in candidates)
+    winners = [seat for v, seat in candidates if v == best]
     return winners[0] if len(winners) == 1 else None
 
 
@@ -347,11 +347,16 @@ def score_round(
     # A player without words is not eligible, so the default (0) is never compared.
     longest = bonus_winner([max(map(len, map(_TEXT, w)), default=0) for w in words], eligible)  # pragma: no mutate
     most = bonus_winner(list(map(len, words)), eligible)
-    return tuple([
-        RoundScore(tuple(words[seat]), tuple(unused[seat]), longest_value if seat == longest else 0,
-                   most_value if seat == most else 0, seat == went_out)
+    return tuple(
+        RoundScore(
+            words=tuple(words[seat]),
+            unused=tuple(unused[seat]),
+            longest_bonus=longest_value if seat == longest else 0,
+            most_words_bonus=most_value if seat == most else 0,
+            went_out=seat == went_out,
+        )
         for seat in range(players)
-    ])  # fmt: skip
+    )
 
 
 def add_to_totals(
