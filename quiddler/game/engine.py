@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any
 
 from ..cards import Card, full_deck
@@ -33,6 +34,11 @@ from .shuffle import Shuffler, ShuffleScheme
 from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, PublicEvent, RoundResult
 
 __all__ = ["Game"]
+
+_FACE = attrgetter("face")
+# The types of a legal action's cards and words, checked at C speed (see _all_cards).
+_ONLY_CARD = frozenset({Card})
+_ONLY_WORD = frozenset({Word})
 
 
 class Game:
@@ -317,12 +323,12 @@ class Game:
     def _check_words(self, words: Sequence[Word]) -> None:
         wordlist = self.rules.words
         for word in words:
-            if not isinstance(word, Word) or not all(isinstance(c, Card) for c in word.cards):
+            if not isinstance(word, Word) or not _all_cards(word.cards):
                 raise InvalidWordError(f"not a word: {word!r}", reason="malformed")
             if len(word.cards) < 2:
                 raise InvalidWordError(f"a word needs at least two cards: {word.text!r}", reason="too_short",
                                        params={"word": word.text})  # fmt: skip
-            spelled = "".join(c.face for c in word.cards)
+            spelled = "".join(map(_FACE, word.cards))
             if spelled != word.text:
                 raise InvalidWordError(f"cards {spelled!r} do not spell {word.text!r}", reason="misspelled",
                                        params={"cards": spelled, "word": word.text})  # fmt: skip
@@ -374,10 +380,7 @@ class Game:
                 return Outcome(action, round_result=self._end_round_at_turn_limit())
             case GoOut(words=words, discard=card) | LayDown(words=words, discard=card):
                 self._public.append(PublicEvent(action))
-                for word in words:
-                    for c in word.cards:
-                        hand.remove(c)
-                hand.remove(card)
+                _take(hand, [c for w in words for c in w.cards] + [card])
                 self._laid[seat] = tuple(words)
                 self._put_down(card)
                 if isinstance(action, GoOut):
@@ -424,9 +427,7 @@ class Game:
 
         for seat, hand in enumerate(self._hands):
             words = solve(sorted(hand), wordlist=self.rules.words).best.words
-            for word in words:
-                for card in word.cards:
-                    hand.remove(card)
+            _take(hand, [c for w in words for c in w.cards])
             self._laid[seat] = tuple(words)
             self._done.add(seat)
         return self._end_round(turn_limit=True)
@@ -437,11 +438,13 @@ class Game:
         if self.rules.fresh_deck_each_round or self.round == 0:
             deck = list(full_deck())
             self._shuffler.for_deal(self.round).shuffle(deck)
-        # deck: top card = end of list
-        first = (self.dealer + 1) % self.players
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        for i in range(n * self.players):
-            hands[(first + i) % self.players].append(deck.pop())
+        # deck: top card = end of list.  The cards go one at a time round the table from the
+        # dealer's left: of the dealt cards, top first, every players-th one to the same seat.
+        players = self.players
+        first = (self.dealer + 1) % players
+        dealt = deck[len(deck) - n * players :][::-1]
+        del deck[len(deck) - n * players :]
+        hands = [dealt[(seat - first) % players :: players] for seat in range(players)]
         self._hands = hands
         self._discard = [deck.pop()]
         self._draw = deck
@@ -458,9 +461,9 @@ class Game:
                 "round": self.round + 1,
                 "cards": n,
                 "dealer": self.dealer,
-                "hands": [[c.face for c in h] for h in hands],
+                "hands": [list(map(_FACE, h)) for h in hands],
                 "discard": self._discard[0].face,
-                "draw_pile": [c.face for c in reversed(self._draw)],
+                "draw_pile": list(map(_FACE, reversed(deck))),
                 "actions": [],
                 "reshuffles": [],
             }
@@ -529,7 +532,7 @@ def _check_form(action: Action) -> None:
     or a float is not a seat: the record would not replay), a known draw
     source, cards that are Cards and words that are Words."""
     player = action.player
-    if isinstance(player, bool) or not isinstance(player, int):
+    if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
         raise MalformedActionError(f"an action's player is a seat number, an integer, not {shown(player)}")
     match action:
         case Draw(source=source):
@@ -538,14 +541,22 @@ def _check_form(action: Action) -> None:
         case Discard(card=card):
             _check_card("the discard", card)
         case GoOut(words=words, discard=card) | LayDown(words=words, discard=card):
-            if isinstance(words, (str, bytes)) or not isinstance(words, Sequence):
+            # The constructor makes words a tuple; the full checks are for an action built around it.
+            if type(words) is not tuple and (isinstance(words, (str, bytes)) or not isinstance(words, Sequence)):
                 raise MalformedActionError(f"words must be a sequence of Words, not {shown(words)}")
-            for i, word in enumerate(words):
-                if not isinstance(word, Word):
-                    raise MalformedActionError(
-                        f"words[{i}] must be a Word (such as word_of(['r', 'u', 'n'])), not {shown(word)}"
-                    )
+            if not _ONLY_WORD.issuperset(map(type, words)):
+                for i, word in enumerate(words):
+                    if not isinstance(word, Word):
+                        raise MalformedActionError(
+                            f"words[{i}] must be a Word (such as word_of(['r', 'u', 'n'])), not {shown(word)}"
+                        )
             _check_card("the discard", card)
+
+
+def _all_cards(items: Sequence[object]) -> bool:
+    """Whether every item is a :class:`Card`: the usual case (every type
+    exactly Card) at C speed, a subclass by ``isinstance``."""
+    return _ONLY_CARD.issuperset(map(type, items)) or all(isinstance(c, Card) for c in items)
 
 
 def _check_card(what: str, card: object) -> None:
@@ -553,15 +564,41 @@ def _check_card(what: str, card: object) -> None:
         raise MalformedActionError(f"{what} must be a Card (such as Card('e')), not {shown(card)}")
 
 
+def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
+    """``hand`` less one copy of each of ``cards``, in its order (the first
+    copies go, as ``list.remove`` takes them), or None if a card is not
+    there to take.  Counted in a dict: a card is equal only to itself, but
+    a list's search compares through ``Card``'s Python-level ordering
+    methods, ten times slower than hashing it."""
+    wanted: dict[Card, int] = {}
+    for card in cards:
+        wanted[card] = wanted.get(card, 0) + 1
+    kept = []
+    for card in hand:
+        if wanted.get(card):
+            wanted[card] -= 1
+        else:
+            kept.append(card)
+    return None if any(wanted.values()) else kept
+
+
+def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
+    """Whether ``hand`` holds ``cards``: one card by a short search of the
+    hand, more by counting them (see :func:`_without`)."""
+    return cards[0] in hand if len(cards) == 1 else _without(hand, cards) is not None
+
+
+def _take(hand: list[Card], cards: Sequence[Card]) -> None:
+    """Take ``cards`` out of ``hand`` (in place), which holds them all (a played action's cards)."""
+    kept = _without(hand, cards)
+    assert kept is not None, "a played action's cards are in the hand"
+    hand[:] = kept
+
+
 def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
     """Every card in ``cards`` is in ``hand``, each copy used at most once."""
-    left = list(hand)
-    for card in cards:  # the usual case, a legal action: each card taken from a copy of the hand
-        if type(card) is not Card or card not in left:
-            break
-        left.remove(card)
-    else:
-        return
+    if _ONLY_CARD.issuperset(map(type, cards)) and _holds(hand, cards):
+        return  # the usual case, a legal action
     have = Counter(hand)
     for card, need in Counter(cards).items():
         if not isinstance(card, Card):

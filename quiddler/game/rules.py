@@ -9,11 +9,12 @@ down and kept, so it can be tested with hand-made rounds and no engine.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, Literal
 
-from ..cards import DECK_SIZE, Card
+from ..cards import DECK_SIZE, Card, full_deck
 from ..errors import shown
 from ..solver import MAX_BONUS, MAX_CARDS
 from ..solver.types import Word
@@ -35,6 +36,13 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
 TwoPlayerBonuses = Literal["both", "longest", "most"]
+
+# Scoring sums card and word points once or twice a round for every seat: at
+# C speed (a lookup per card instead of the Card.points property's Python call).
+_CARD_POINTS: Callable[[Card], int] = {card: card.points for card in full_deck()}.__getitem__
+_WORD_POINTS: Callable[[Word], int] = attrgetter("points")
+_FACE: Callable[[Card], str] = attrgetter("face")
+_TEXT: Callable[[Word], str] = attrgetter("text")
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,11 +269,11 @@ class RoundScore:
 
     @property
     def word_points(self) -> int:
-        return sum(w.points for w in self.words)
+        return sum(map(_WORD_POINTS, self.words))
 
     @property
     def unused_points(self) -> int:
-        return sum(c.points for c in self.unused)
+        return sum(map(_CARD_POINTS, self.unused))
 
     @property
     def bonus(self) -> int:
@@ -279,7 +287,7 @@ class RoundScore:
     @property
     def longest_word(self) -> int:
         """Letters of the longest word laid down, 0 if none."""
-        return max((w.letters for w in self.words), default=0)
+        return max(map(len, map(_TEXT, self.words)), default=0)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of a round score, as game records hold it.
@@ -289,8 +297,8 @@ class RoundScore:
         """
         return {
             "score": self.score,
-            "words": [[c.face for c in w.cards] for w in self.words],
-            "unused": [c.face for c in self.unused],
+            "words": [list(map(_FACE, w.cards)) for w in self.words],
+            "unused": list(map(_FACE, self.unused)),
             "longest_bonus": self.longest_bonus,
             "most_words_bonus": self.most_words_bonus,
             "went_out": self.went_out,
@@ -337,8 +345,8 @@ def score_round(
     longest_value, most_value = rules.bonuses(players)
     eligible = [bool(w) and (not rules.bonus_requires_going_out or not u) for w, u in zip(words, unused)]
     # A player without words is not eligible, so the default (0) is never compared.
-    longest = bonus_winner([max((x.letters for x in w), default=0) for w in words], eligible)  # pragma: no mutate
-    most = bonus_winner([len(w) for w in words], eligible)
+    longest = bonus_winner([max(map(len, map(_TEXT, w)), default=0) for w in words], eligible)  # pragma: no mutate
+    most = bonus_winner(list(map(len, words)), eligible)
     return tuple(
         RoundScore(
             words=tuple(words[seat]),

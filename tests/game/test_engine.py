@@ -509,3 +509,31 @@ def test_the_discard_pile_and_the_draw_pile_refusals_name_their_pile() -> None:
     with pytest.raises(WrongPhaseError) as info:
         game.legal(Draw(1))
     assert info.value.reason == "draw_pile_empty"
+
+
+def test_cards_leave_a_hand_as_list_remove_takes_them() -> None:
+    """The engine takes a played action's cards out of the hand by counting
+    them (cards are equal only to themselves): the first copies go and the
+    rest keep their order, exactly as one ``list.remove`` per card would, and
+    a card not there to take (or one copy too many) is refused."""
+    import random
+
+    from quiddler import full_deck
+    from quiddler.game.engine import _without
+
+    def one_by_one(hand: list[Card], cards: list[Card]) -> list[Card] | None:
+        left = list(hand)
+        for card in cards:
+            if card not in left:
+                return None
+            left.remove(card)
+        return left
+
+    rng = random.Random(5)
+    deck = list(full_deck())
+    for _ in range(500):
+        hand = rng.sample(deck, rng.randint(0, 12))  # copies of a face are the same card
+        cards = rng.sample(hand, rng.randint(0, len(hand)))
+        if rng.random() < 0.3:
+            cards.append(rng.choice(deck))  # maybe held, maybe not, maybe one copy too many
+        assert _without(hand, cards) == one_by_one(hand, cards)
