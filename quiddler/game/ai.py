@@ -334,7 +334,7 @@ def _wait_cost(pos: _Position) -> float:
 
 def _going_out_plays(pos: _Position, kept: Sequence[Card]) -> list[Play]:
     """Going-out plays of the ``n`` kept cards (no discard) worth trying:
-    the best, and with bonus awareness the best with a longer word or more words."""
+    the best, and with bonus awareness the best with more words."""
     sol = solve_cards(list(kept), pos.words, discard=False)
     first = sol.best_go_out
     if first is None:
@@ -342,18 +342,17 @@ def _going_out_plays(pos: _Position, kept: Sequence[Card]) -> list[Play]:
     plays = [first]
     if pos.tuning.bonus_aware:
         # Every going-out play of these cards scores the same card points, so another is
-        # worth more only by the bonuses it keeps: none can keep more than a play with every
-        # letter in one word and two cards a word; a target past those is out of reach.
-        letters, most = sum(c.letters for c in kept), len(kept) // 2
-        if sum(_bonus_parts_at(pos, letters, most)) <= sum(_bonus_parts(pos, first)):
+        # worth more only by the bonuses it keeps.  The solver ranks plays of one score by
+        # their longest word, then their word count, so no going-out play has a longer word
+        # than ``first``: another can only have more words (two cards a word at most), with
+        # a longest word no longer than ``first``'s.
+        most = len(kept) // 2
+        if first.word_count >= most or sum(_bonus_parts_at(pos, first.longest_word, most)) <= sum(_bonus_parts(pos, first)):
             return plays
-        for longest, count in ((first.longest_word, None), (None, first.word_count)):
-            if (longest is not None and longest >= letters) or (count is not None and count >= most):
-                continue
-            other = solve_cards(list(kept), pos.words, discard=False, beat_longest=longest, beat_words=count,
-                                bonus=TARGET_BONUS).best  # fmt: skip
-            if other.goes_out and other.bonus and other not in plays:
-                plays.append(Play(other.words, other.unused, None))
+        other = solve_cards(list(kept), pos.words, discard=False, beat_words=first.word_count,
+                            bonus=TARGET_BONUS).best  # fmt: skip
+        if other.goes_out and other.bonus:
+            plays.append(Play(other.words, other.unused, None))
     return plays
 
 

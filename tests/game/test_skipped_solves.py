@@ -221,6 +221,30 @@ def every_going_out_play(pos: _Position, kept: list[Card]) -> list[Play]:
     return plays
 
 
+def test_no_going_out_play_has_a_longer_word_than_the_solvers() -> None:
+    """What the expert's going-out plays rest on: the solver's going-out
+    play has the longest word of any going-out play of the cards (a solve
+    aiming past it never goes out), but not always the most words."""
+    longer = more = 0
+    for view in views(Rules(), 2, games=4, seed=510, final=False):
+        if view.phase is not Phase.DISCARD:
+            continue
+        for card in set(view.hand):
+            kept = list(view.hand)
+            kept.remove(card)
+            first = solve_cards(kept, view.rules.words, discard=False).best_go_out
+            if first is None:
+                continue
+            aimed = solve_cards(kept, view.rules.words, discard=False, beat_longest=first.longest_word,
+                                bonus=TARGET_BONUS).best  # fmt: skip
+            assert not (aimed.goes_out and aimed.bonus)
+            longer += 1
+            aimed = solve_cards(kept, view.rules.words, discard=False, beat_words=first.word_count,
+                                bonus=TARGET_BONUS).best  # fmt: skip
+            more += aimed.goes_out and aimed.bonus > 0
+    assert longer > 100 and more
+
+
 @pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
 def test_the_going_out_plays_left_unsolved_keep_no_more_bonuses(rules: Rules) -> None:
     def best(plays: list[Play]) -> tuple[Play, float]:
