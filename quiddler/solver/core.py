@@ -67,6 +67,8 @@ _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 # Cards hash by identity: a dict of them finds a card's kernel face, order
 # and points without a Python call (Card.__lt__ and Card.points are calls).
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
+#: An added card's kernel face for ``score_plus_rows``, and None's: no card added.
+_EXTRA_INDEX: dict[Card | None, int] = {**_KERNEL_INDEX, None: K.NO_CARD}
 _CARD_ORDER_OF = {card: card.index for card in _KERNEL_CARDS}.__getitem__
 # Each card's kernel face as int64 bytes, for the compiled backend's solve_hand.
 _FACE_BYTES = {card: array("q", [k]).tobytes() for card, k in _KERNEL_INDEX.items()}
@@ -362,13 +364,14 @@ class Solver:
                         result[start + i] = _scores_of(self._compiled_twin().solve(chunk[i], **options))  # type: ignore[arg-type]
         return result
 
-    def _score_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card], wanted: Sequence[int],
+    def _score_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card | None], wanted: Sequence[int],
                     beat_longest: int | None = None, beat_words: int | None = None,
-                    bonus: int = 10) -> list[tuple[int, int | None]] | None:  # fmt: skip
-        """:meth:`score_many` with ``discard=True`` (and these bonus targets) of the hands
+                    bonus: int = 10, discard: bool = True) -> list[tuple[int, int | None]] | None:  # fmt: skip
+        """:meth:`score_many` (with these options) of the hands
         ``[*bases[i // len(extra)], extra[i % len(extra)]]`` for each ``i``
         of ``wanted`` (a computer player's decision: a few bases, each with
-        every card a draw may bring), on one thread; or None when this way
+        every card a draw may bring; an extra card None: the base alone), on
+        one thread; or None when this way
         does not serve (no compiled backend, not hands of cards of a game's
         size, or bases of more than 12 cards together): then ask
         :meth:`score_many`.
@@ -389,10 +392,10 @@ class Solver:
 
         try:
             faces = np.frombuffer(bytes(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(bases))), np.uint8)
-            extra_faces = np.array(list(map(_KERNEL_INDEX.__getitem__, extra)), dtype=np.int64)
+            extra_faces = np.array(list(map(_EXTRA_INDEX.__getitem__, extra)), dtype=np.int64)
         except (KeyError, TypeError):  # not all cards
             return None
-        params = _params(max(sizes) + 1, True, beat_longest, beat_words, bonus)
+        params = _params(max(sizes) + 1, discard, beat_longest, beat_words, bonus)
         row, column = np.divmod(np.array(wanted, dtype=np.int64), width)  # each hand's base and added card
         jobs = _plus_jobs(sizes, faces, params, width)
         jobs[row, K.PLUS_FACES + column] = extra_faces[column]
@@ -404,8 +407,8 @@ class Solver:
         result = list(_scores_of_keys(jobs[row, K.PLUS_BEST + column], jobs[row, K.PLUS_GO + column]))
         if jobs[:, K.JOB_STATUS].min() < 0:  # more words than the batch's room: score those hands the usual way
             again = np.flatnonzero(jobs[row, K.JOB_STATUS] < 0).tolist()
-            hands = [[*bases[wanted[i] // width], extra[wanted[i] % width]] for i in again]
-            alone = self.score_many(hands, discard=True, beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
+            hands = [[*bases[wanted[i] // width], *_card_list(extra[wanted[i] % width])] for i in again]
+            alone = self.score_many(hands, discard=discard, beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
                                     threads=1)  # fmt: skip
             for i, scores in zip(again, alone):
                 result[i] = scores
@@ -1123,6 +1126,10 @@ def _parse_many(hands: Iterable[Iterable[Card] | str]) -> tuple[list[tuple[Card,
         parsed.append(hand)
         counts.append(hand_counts)
     return parsed, counts
+
+
+def _card_list(card: Card | None) -> list[Card]:
+    return [] if card is None else [card]
 
 
 def _plus_jobs(sizes: list[int], faces: Any, params: Sequence[int], width: int) -> Any:
