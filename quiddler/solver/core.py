@@ -396,17 +396,24 @@ class Solver:
         except (KeyError, TypeError):  # not all cards
             return None
         params = _params(max(sizes) + 1, discard, beat_longest, beat_words, bonus)
-        row, column = np.divmod(np.array(wanted, dtype=np.int64), width)  # each hand's base and added card
-        jobs = _plus_jobs(sizes, faces, params, width)
-        jobs[row, K.PLUS_FACES + column] = extra_faces[column]
+        jobs, counts = _plus_jobs(sizes, faces, params, width)
+        if len(wanted) == len(jobs) * width:  # every hand (the places are distinct)
+            jobs[:, K.PLUS_FACES : K.PLUS_FACES + width] = extra_faces
+        else:
+            row, column = np.divmod(np.array(wanted, dtype=np.int64), width)  # each hand's base and added card
+            jobs[row, K.PLUS_FACES + column] = extra_faces[column]
         # The kernel's hand: of each face, the most any base holds (every base is a state of it).
-        together = sizes[0] if len(bases) == 1 else int(jobs[:, :FACE_SLOTS].max(axis=0).sum())
+        together = sizes[0] if len(bases) == 1 else int(counts.max(axis=0).sum())
         if together > _ROOMY_CARDS:
             return None
         engine.score_plus_batch(self._trie, jobs, _ROOMY[together] * (params[1] + 1) * (params[2] + 1))
-        result = list(_scores_of_keys(jobs[row, K.PLUS_BEST + column], jobs[row, K.PLUS_GO + column]))
+        # Every base's keys in a row, so a hand's place is its index: slices read faster than picked cells.
+        every = list(_scores_of_keys(jobs[:, K.PLUS_BEST : K.PLUS_BEST + width].ravel(),
+                                     jobs[:, K.PLUS_GO : K.PLUS_GO + width].ravel()))  # fmt: skip
+        result = list(map(every.__getitem__, wanted))
         if jobs[:, K.JOB_STATUS].min() < 0:  # more words than the batch's room: score those hands the usual way
-            again = np.flatnonzero(jobs[row, K.JOB_STATUS] < 0).tolist()
+            status = jobs[:, K.JOB_STATUS].tolist()
+            again = [i for i, place in enumerate(wanted) if status[place // width] < 0]
             hands = [[*bases[wanted[i] // width], *_card_list(extra[wanted[i] % width])] for i in again]
             alone = self.score_many(hands, discard=discard, beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
                                     threads=1)  # fmt: skip
@@ -1132,20 +1139,22 @@ def _card_list(card: Card | None) -> list[Card]:
     return [] if card is None else [card]
 
 
-def _plus_jobs(sizes: list[int], faces: Any, params: Sequence[int], width: int) -> Any:
+def _plus_jobs(sizes: list[int], faces: Any, params: Sequence[int], width: int) -> tuple[Any, Any]:
     """``score_plus_rows``' jobs: a row per base (of ``sizes`` cards, whose
     kernel faces are ``faces``, a numpy array of them all in order), with
     its face counts, the solve parameters and ``width`` faces to add, none
-    wanted yet (-1: the caller puts in those it wants)."""
+    wanted yet (-1: the caller puts in those it wants); and the bases' face
+    counts, a row each."""
     import numpy as np
 
     jobs = np.zeros((len(sizes), K.PLUS_WIDTH), dtype=np.int64)
     cells = np.repeat(np.arange(0, len(sizes) * FACE_SLOTS, FACE_SLOTS), sizes) + faces
-    jobs[:, :FACE_SLOTS] = np.bincount(cells, minlength=len(sizes) * FACE_SLOTS).reshape(len(sizes), FACE_SLOTS)
+    counts = np.bincount(cells, minlength=len(sizes) * FACE_SLOTS).reshape(len(sizes), FACE_SLOTS)
+    jobs[:, :FACE_SLOTS] = counts
     jobs[:, K.JOB_PARAMS : K.JOB_STATUS] = params
     jobs[:, K.PLUS_COUNT] = width
     jobs[:, K.PLUS_FACES : K.PLUS_FACES + width] = -1
-    return jobs
+    return jobs, counts
 
 
 def _scores_of_keys(best_keys: Any, go_keys: Any) -> Iterator[tuple[int, int | None]]:
