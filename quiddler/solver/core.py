@@ -68,7 +68,8 @@ _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 # and points without a Python call (Card.__lt__ and Card.points are calls).
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
 #: An added card's kernel face for ``score_plus_rows``, and None's: no card added.
-_EXTRA_INDEX: dict[Card | None, int] = {**_KERNEL_INDEX, None: K.NO_CARD}
+_EXTRA_INDEX: dict[Card | None, int] = {card: k for card, k in _KERNEL_INDEX.items()}
+_EXTRA_INDEX[None] = K.NO_CARD
 _CARD_ORDER_OF = {card: card.index for card in _KERNEL_CARDS}.__getitem__
 # Each card's kernel face as int64 bytes, for the compiled backend's solve_hand.
 _FACE_BYTES = {card: array("q", [k]).tobytes() for card, k in _KERNEL_INDEX.items()}
