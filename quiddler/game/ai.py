@@ -286,7 +286,7 @@ def _gifts(pos: _Position, cards: Sequence[Card]) -> dict[Card, float]:
     held = pos.held[nxt]
     if held and nxt != view.seat:
         base = list(held.elements())
-        scored = pos.scorer.scores_plus([base], [None, *cards], discard=False)  # the base alone, then plus each card
+        scored = pos.scorer.scores([base] + [base + [c] for c in cards], discard=False)
         for c, (with_c, _) in zip(cards, scored[1:]):
             gift[c] += max(0.0, with_c - scored[0][0] + c.points) / 2
     return gift
@@ -361,7 +361,7 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     hand = list(view.hand)
     cards = sorted(set(hand), key=_CARD_ORDER)
     kept = {c: _without(hand, c) for c in cards}
-    static = dict(zip(cards, pos.scorer.scores_plus([kept[c] for c in cards], [None], discard=False)))
+    static = dict(zip(cards, pos.scorer.scores([kept[c] for c in cards], discard=False)))
     gifts = _gifts(pos, cards) if tuning.gift_weight else dict.fromkeys(cards, 0.0)
     options: list[HintOption] = []
     kept_bonuses: dict[Card, tuple[float, float]] = {}  # per going-out discard: (longest-word, most-words) kept

@@ -43,18 +43,17 @@ class HandScorer:
         keys = list(map(_key, hands))
         return self._scored(keys, hands.__getitem__, discard, beat_longest, beat_words, bonus)
 
-    def scores_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card | None], *, discard: bool,
+    def scores_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card], *, discard: bool,
                     beat_longest: int | None = None, beat_words: int | None = None,
                     bonus: int = 10) -> list[Scores]:  # fmt: skip
         """:meth:`scores` of ``base + [card]`` for each base, for each card
-        of ``extra`` (base by base; a card None: the base alone): a
-        decision's hands are a few bases (the hand, each kept hand) plus
-        each card a draw may bring, or the hand less each card.  Each key is
-        its base's key plus the card's count (one addition), and a hand is
-        built only if the memo lacks it.  The hands the memo lacks are
-        scored together: they share all but a card or two, and the solver
-        finds the bases' words once and shares its search among every base
-        and card."""
+        of ``extra`` (base by base): a decision's hands are a few bases
+        (the hand, each kept hand) plus each card a draw may bring.  Each
+        key is its base's key plus the card's count (one addition), and a
+        hand is built only if the memo lacks it.  With a discard (every
+        player's decision), the hands the memo lacks are scored together:
+        they share all but a card or two, and the solver finds the bases'
+        words once and shares its search among every base and card."""
         counts = list(map(_COUNT_OF.__getitem__, extra))
         keys: list[int] = []
         for base in bases:
@@ -62,13 +61,12 @@ class HandScorer:
         width = len(extra)
 
         def hand(i: int) -> list[Card]:
-            card = extra[i % width]
-            return [*bases[i // width]] if card is None else [*bases[i // width], card]
+            return [*bases[i // width], extra[i % width]]
 
         def by_base(wanted: list[int]) -> list[Scores] | None:
-            return self.solver._score_plus(bases, extra, wanted, beat_longest, beat_words, bonus, discard)
+            return self.solver._score_plus(bases, extra, wanted, beat_longest, beat_words, bonus)
 
-        return self._scored(keys, hand, discard, beat_longest, beat_words, bonus, by_base)
+        return self._scored(keys, hand, discard, beat_longest, beat_words, bonus, by_base if discard else None)
 
     def _scored(self, keys: list[int], hand: Callable[[int], Sequence[Card]], discard: bool,
                 beat_longest: int | None, beat_words: int | None, bonus: int,
@@ -101,8 +99,7 @@ class HandScorer:
 
 
 #: Each card as a one in its face's byte of an int (the face's index picks the byte).
-_COUNT_OF: dict[Card | None, int] = {card: 1 << (8 * index) for card, index in _CARD_INDEX.items()}
-_COUNT_OF[None] = 0  # no card added (see HandScorer.scores_plus)
+_COUNT_OF = {card: 1 << (8 * index) for card, index in _CARD_INDEX.items()}
 
 
 def _key(hand: Iterable[Card]) -> int:

@@ -159,7 +159,6 @@ LEFT_OVER = -1  # a choice: the state's first card is left over
 NO_CHOICE = -3  # a choice not made yet, or none to prefer
 NO_COUNT = -1  # no best play's word count found yet
 NO_DIGIT = -1  # no digit chosen yet
-NO_CARD = FACE_SLOTS  # score_plus_rows' face for a base with no card added: the base alone
 
 # -- values -----------------------------------------------------------------
 SCORE_SHIFT = 8
@@ -1607,46 +1606,35 @@ def plus_long_fits(words, group, with_words, nwith, swar, guard, long_after):
 
 @kernel
 def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
-             discard, need_words, long_target, long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
+             need_words, long_target, long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
     """The best key of the base, the state ``(base_radix, base_swar)`` of
-    the hand, plus one card of face ``extra`` (none if ``extra`` is
-    ``NO_CARD``), discarding one card if ``discard`` (``INFEASIBLE`` if no
-    play qualifies): :func:`best_key` of that hand, its discards tried
-    cheapest first and its bonus targets' searches skipped as there, each
-    value worked out by :func:`plus_value` on the hand's own states.
-    Discarding the extra card (or a copy of its face) leaves the base
-    itself; discarding another card ``d`` leaves the base less ``d`` plus
-    the card.  Each discard is searched once, with leftovers: its best play
-    goes out exactly when it has a cover, so the going-out key
-    (``allow_left == 0``) reads the same values."""
+    the hand, plus one card of face ``extra``, discarding one card
+    (``INFEASIBLE`` if no play qualifies): :func:`best_key` of that hand,
+    its discards tried cheapest first and its bonus targets' searches
+    skipped as there, each value worked out by :func:`plus_value` on the
+    hand's own states.  Discarding the extra card (or a copy of its face)
+    leaves the base itself; discarding another card ``d`` leaves the base
+    less ``d`` plus the card.  Each discard is searched once, with
+    leftovers: its best play goes out exactly when it has a cover, so the
+    going-out key (``allow_left == 0``) reads the same values."""
     ndig = hand[HAND_DIGITS]
     guard = hand[HAND_GUARD]
     base_points = state_points(hand, base_swar)
     njs = 2 if need_words > 0 else 1
     bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
     best_total = INFEASIBLE
-    # The candidates: digit e < ndig discards a card of the base's, ndig the extra card, ndig + 1 none.
-    used = 0  # the candidates not to try: digits not in the base, or of the extra card's face (the same as the card)
+    used = 0  # the digits not to discard: none in the base, or the extra card's face (the same as the card)
     for e in range(ndig):
         h = HAND_HEAD + HAND_STRIDE * e
         if (base_swar >> hand[h + DIGIT_SHIFT]) & hand[h + DIGIT_MASK] == 0 or hand[h + DIGIT_FACE] == extra:
             used |= 1 << e
-    if discard == 0:
-        used = (1 << (ndig + 1)) - 1
-    elif extra == NO_CARD:
-        used |= 1 << ndig
-    used |= 1 << (ndig + 1) if discard != 0 else 0
-    for _ in range(ndig + 2):
-        c = NO_DIGIT  # the cheapest candidate left
+    for _ in range(ndig + 1):
+        c = NO_DIGIT  # the cheapest discard left: a digit of the base, or ndig for the extra card
         cost = 0
-        for e in range(ndig + 2):
+        for e in range(ndig + 1):
             if (used >> e) & 1 != 0:
                 continue
-            points_e = 0
-            if e < ndig:
-                points_e = hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS]
-            elif e == ndig:
-                points_e = extra_points
+            points_e = hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS] if e < ndig else extra_points
             if c == NO_DIGIT or points_e < cost:
                 c = e
                 cost = points_e
@@ -1664,7 +1652,6 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, bas
             radix -= hand[h + DIGIT_STRIDE]
             swar -= 1 << hand[h + DIGIT_SHIFT]
             points -= hand[h + DIGIT_POINTS]
-        alone = c == ndig or extra == NO_CARD  # the state itself, no card added
         free = INFEASIBLE  # as in best_key: what bounds a target's search
         both = INFEASIBLE
         for jj in range(njs):
@@ -1674,16 +1661,16 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, bas
                 targets = jj + f0
                 if targets > 0:
                     limit = free if targets == 1 else both
-                    if f0 == 1 and alone and not long_word_fits(words, group, swar, guard, long_after):
+                    if f0 == 1 and c == ndig and not long_word_fits(words, group, swar, guard, long_after):
                         limit = INFEASIBLE
-                    if f0 == 1 and not alone and not plus_long_fits(words, group, with_words, nwith, swar, guard,
-                                                                    long_after):  # fmt: skip
+                    if f0 == 1 and c < ndig and not plus_long_fits(words, group, with_words, nwith, swar, guard,
+                                                                   long_after):  # fmt: skip
                         limit = INFEASIBLE
                     if limit == INFEASIBLE or limit + (bonus << SCORE_SHIFT) <= best_total:
                         if targets == 1:
                             both = min(both, limit)
                         continue
-                if alone:
+                if c == ndig:
                     value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words,
                                         long_target, long_after, 1)  # fmt: skip
                 else:
@@ -1704,9 +1691,8 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, bas
 @kernel
 def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
                with_words, jobs, first, step):  # fmt: skip
-    """The two keys of :func:`score_counts` (discarding one card if the
-    parameters say so) of each hand made of a base plus one card (face
-    ``NO_CARD``: the base alone), for the rows ``first, first + step,
+    """The two keys of :func:`score_counts` (discarding one card) of each
+    hand made of a base plus one card, for the rows ``first, first + step,
     ...`` of ``jobs`` (a row: the base's face counts, the solve parameters,
     the status, how many faces its hands add, the faces, a negative face
     for a hand not wanted, then the keys from ``PLUS_BEST`` and
@@ -1734,11 +1720,7 @@ def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand
     while extras != 0:
         extra = lowest_bit(extras)
         extras ^= 1 << extra
-        nwith = 0
-        extra_points = 0
-        if extra != NO_CARD:
-            nwith = find_words_with(edges, hand, face_points, face_letters, with_words, capacity, stack, extra)
-            extra_points = face_points[extra]
+        nwith = find_words_with(edges, hand, face_points, face_letters, with_words, capacity, stack, extra)
         if nwith < 0:
             return WORDS_FULL
         for i in range(first, len(jobs), step):
@@ -1747,7 +1729,7 @@ def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand
             for k in range(job[PLUS_COUNT]):
                 if job[PLUS_FACES + k] == extra:
                     plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra,
-                              extra_points, params, job, k)  # fmt: skip
+                              face_points[extra], params, job, k)  # fmt: skip
     return group[hand[HAND_DIGITS]]
 
 
@@ -1772,7 +1754,7 @@ def plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, ba
     to ``out[PLUS_BEST + k]`` and ``out[PLUS_GO + k]``."""
     for allow_left in range(1, -1, -1):
         best = plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
-                        params[PARAM_DISCARD], params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
+                        params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
                         params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS], allow_left)  # fmt: skip
         out[PLUS_GO + k] = best
         if allow_left == 1:

@@ -67,9 +67,6 @@ _KERNEL_CARDS = tuple(Card(face) for face in KERNEL_ORDER)
 # Cards hash by identity: a dict of them finds a card's kernel face, order
 # and points without a Python call (Card.__lt__ and Card.points are calls).
 _KERNEL_INDEX = {card: k for k, card in enumerate(_KERNEL_CARDS)}
-#: An added card's kernel face for ``score_plus_rows``, and None's: no card added.
-_EXTRA_INDEX: dict[Card | None, int] = {card: k for card, k in _KERNEL_INDEX.items()}
-_EXTRA_INDEX[None] = K.NO_CARD
 _CARD_ORDER_OF = {card: card.index for card in _KERNEL_CARDS}.__getitem__
 # Each card's kernel face as int64 bytes, for the compiled backend's solve_hand.
 _FACE_BYTES = {card: array("q", [k]).tobytes() for card, k in _KERNEL_INDEX.items()}
@@ -365,14 +362,13 @@ class Solver:
                         result[start + i] = _scores_of(self._compiled_twin().solve(chunk[i], **options))  # type: ignore[arg-type]
         return result
 
-    def _score_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card | None], wanted: Sequence[int],
+    def _score_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card], wanted: Sequence[int],
                     beat_longest: int | None = None, beat_words: int | None = None,
-                    bonus: int = 10, discard: bool = True) -> list[tuple[int, int | None]] | None:  # fmt: skip
-        """:meth:`score_many` (with these options) of the hands
+                    bonus: int = 10) -> list[tuple[int, int | None]] | None:  # fmt: skip
+        """:meth:`score_many` with ``discard=True`` (and these bonus targets) of the hands
         ``[*bases[i // len(extra)], extra[i % len(extra)]]`` for each ``i``
         of ``wanted`` (a computer player's decision: a few bases, each with
-        every card a draw may bring; an extra card None: the base alone), on
-        one thread; or None when this way
+        every card a draw may bring), on one thread; or None when this way
         does not serve (no compiled backend, not hands of cards of a game's
         size, or bases of more than 12 cards together): then ask
         :meth:`score_many`.
@@ -393,30 +389,23 @@ class Solver:
 
         try:
             faces = np.frombuffer(bytes(map(_KERNEL_INDEX.__getitem__, chain.from_iterable(bases))), np.uint8)
-            extra_faces = np.array(list(map(_EXTRA_INDEX.__getitem__, extra)), dtype=np.int64)
+            extra_faces = np.array(list(map(_KERNEL_INDEX.__getitem__, extra)), dtype=np.int64)
         except (KeyError, TypeError):  # not all cards
             return None
-        params = _params(max(sizes) + 1, discard, beat_longest, beat_words, bonus)
-        jobs, counts = _plus_jobs(sizes, faces, params, width)
-        if len(wanted) == len(jobs) * width:  # every hand (the places are distinct)
-            jobs[:, K.PLUS_FACES : K.PLUS_FACES + width] = extra_faces
-        else:
-            row, column = np.divmod(np.array(wanted, dtype=np.int64), width)  # each hand's base and added card
-            jobs[row, K.PLUS_FACES + column] = extra_faces[column]
+        params = _params(max(sizes) + 1, True, beat_longest, beat_words, bonus)
+        row, column = np.divmod(np.array(wanted, dtype=np.int64), width)  # each hand's base and added card
+        jobs = _plus_jobs(sizes, faces, params, width)
+        jobs[row, K.PLUS_FACES + column] = extra_faces[column]
         # The kernel's hand: of each face, the most any base holds (every base is a state of it).
-        together = sizes[0] if len(bases) == 1 else int(counts.max(axis=0).sum())
+        together = sizes[0] if len(bases) == 1 else int(jobs[:, :FACE_SLOTS].max(axis=0).sum())
         if together > _ROOMY_CARDS:
             return None
         engine.score_plus_batch(self._trie, jobs, _ROOMY[together] * (params[1] + 1) * (params[2] + 1))
-        # Every base's keys in a row, so a hand's place is its index: slices read faster than picked cells.
-        every = list(_scores_of_keys(jobs[:, K.PLUS_BEST : K.PLUS_BEST + width].ravel(),
-                                     jobs[:, K.PLUS_GO : K.PLUS_GO + width].ravel()))  # fmt: skip
-        result = list(map(every.__getitem__, wanted))
+        result = list(_scores_of_keys(jobs[row, K.PLUS_BEST + column], jobs[row, K.PLUS_GO + column]))
         if jobs[:, K.JOB_STATUS].min() < 0:  # more words than the batch's room: score those hands the usual way
-            status = jobs[:, K.JOB_STATUS].tolist()
-            again = [i for i, place in enumerate(wanted) if status[place // width] < 0]
-            hands = [[*bases[wanted[i] // width], *_card_list(extra[wanted[i] % width])] for i in again]
-            alone = self.score_many(hands, discard=discard, beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
+            again = np.flatnonzero(jobs[row, K.JOB_STATUS] < 0).tolist()
+            hands = [[*bases[wanted[i] // width], extra[wanted[i] % width]] for i in again]
+            alone = self.score_many(hands, discard=True, beat_longest=beat_longest, beat_words=beat_words, bonus=bonus,
                                     threads=1)  # fmt: skip
             for i, scores in zip(again, alone):
                 result[i] = scores
@@ -1136,26 +1125,20 @@ def _parse_many(hands: Iterable[Iterable[Card] | str]) -> tuple[list[tuple[Card,
     return parsed, counts
 
 
-def _card_list(card: Card | None) -> list[Card]:
-    return [] if card is None else [card]
-
-
-def _plus_jobs(sizes: list[int], faces: Any, params: Sequence[int], width: int) -> tuple[Any, Any]:
+def _plus_jobs(sizes: list[int], faces: Any, params: Sequence[int], width: int) -> Any:
     """``score_plus_rows``' jobs: a row per base (of ``sizes`` cards, whose
     kernel faces are ``faces``, a numpy array of them all in order), with
     its face counts, the solve parameters and ``width`` faces to add, none
-    wanted yet (-1: the caller puts in those it wants); and the bases' face
-    counts, a row each."""
+    wanted yet (-1: the caller puts in those it wants)."""
     import numpy as np
 
     jobs = np.zeros((len(sizes), K.PLUS_WIDTH), dtype=np.int64)
     cells = np.repeat(np.arange(0, len(sizes) * FACE_SLOTS, FACE_SLOTS), sizes) + faces
-    counts = np.bincount(cells, minlength=len(sizes) * FACE_SLOTS).reshape(len(sizes), FACE_SLOTS)
-    jobs[:, :FACE_SLOTS] = counts
+    jobs[:, :FACE_SLOTS] = np.bincount(cells, minlength=len(sizes) * FACE_SLOTS).reshape(len(sizes), FACE_SLOTS)
     jobs[:, K.JOB_PARAMS : K.JOB_STATUS] = params
     jobs[:, K.PLUS_COUNT] = width
     jobs[:, K.PLUS_FACES : K.PLUS_FACES + width] = -1
-    return jobs, counts
+    return jobs
 
 
 def _scores_of_keys(best_keys: Any, go_keys: Any) -> Iterator[tuple[int, int | None]]:

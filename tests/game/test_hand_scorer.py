@@ -44,23 +44,21 @@ def test_bases_plus_each_card_score_as_the_whole_hands(words, seed, discard):
     assert HandScorer(words).scores(hands, discard=discard) == expected
 
 
-@pytest.mark.parametrize("discard", [True, False])
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("targets", [{}, {"beat_longest": 4, "beat_words": 2}, {"beat_longest": 3, "bonus": 25}])
-def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, seed, targets, discard, monkeypatch):
-    """A decision's hands (the hand, less each of some cards, plus each
-    card or none), on the compiled backend: the hands the memo lacks are
+def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, seed, targets, monkeypatch):
+    """A decision's hands with a discard (the hand, less each of some cards,
+    plus each card), on the compiled backend: the hands the memo lacks are
     scored together (the solver shares its search among the bases and
-    cards), with or without a discard and bonus targets: the same scores
-    and memo."""
+    cards), with or without bonus targets: the same scores and memo."""
     from quiddler.solver import Solver
 
     rng = random.Random(100 + seed)
     hand = rng.sample(DECK, rng.randint(2, 11))
     bases = [hand[:k] + hand[k + 1 :] for k in rng.sample(range(len(hand)), rng.randint(1, min(5, len(hand))))]
-    extra = [*rng.sample(FACES, rng.randint(1, len(FACES) - 1)), None, FACES[seed]]
-    hands = [base if card is None else base + [card] for base in bases for card in extra]
-    expected = score_many(hands, discard=discard, wordlist=words, **targets)
+    extra = [*rng.sample(FACES, rng.randint(1, len(FACES))), FACES[seed]]
+    hands = [base + [card] for base in bases for card in extra]
+    expected = score_many(hands, discard=True, wordlist=words, **targets)
     scorer = HandScorer(words)
     scorer.solver = Solver(words, "numba")
     served = []
@@ -71,11 +69,11 @@ def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, 
         return served[-1]
 
     monkeypatch.setattr(Solver, "_score_plus", spied)
-    assert scorer.scores(hands[1::4], discard=discard, **targets) == expected[1::4]
-    assert scorer.scores_plus(bases, extra, discard=discard, **targets) == expected
+    assert scorer.scores(hands[1::4], discard=True, **targets) == expected[1::4]
+    assert scorer.scores_plus(bases, extra, discard=True, **targets) == expected
     assert len(served) == 1 and served[0] is not None
     assert scorer._entries == len({tuple(sorted(hand)) for hand in hands})
-    assert scorer.scores_plus(bases, extra, discard=discard, **targets) == expected  # all from the memo
+    assert scorer.scores_plus(bases, extra, discard=True, **targets) == expected  # all from the memo
     assert len(served) == 1
 
 

@@ -77,25 +77,22 @@ def test_score_rows_compiled_gives_the_keys_of_solve_rows(threads):
 _TARGETS = [(None, None, 10), (4, 2, 10), (3, None, 25), (None, 1, 7), (2, 0, 10)]
 
 
-_ALONE = "the base alone"  # among the cards added: no card (the kernel's NO_CARD)
-
-
-def _plus_row(base, extras, targets, discard=True):
-    """A ``score_plus_rows`` job row: the base's counts, a discard or not and
-    the bonus targets, the faces added (None: a hand not wanted)."""
+def _plus_row(base, extras, targets):
+    """A ``score_plus_rows`` job row: the base's counts, a discard and the
+    bonus targets, the faces added (None: a hand not wanted)."""
     row = [0] * K.PLUS_WIDTH
     row[: K.FACE_SLOTS] = list(_face_counts(base))
-    row[K.JOB_PARAMS : K.JOB_STATUS] = _params(len(base) + 1, discard, *targets)
+    row[K.JOB_PARAMS : K.JOB_STATUS] = _params(len(base) + 1, True, *targets)
     row[K.PLUS_COUNT] = len(extras)
     for k, card in enumerate(extras):
-        row[K.PLUS_FACES + k] = -1 if card is None else K.NO_CARD if card is _ALONE else _KERNEL_INDEX[card]
+        row[K.PLUS_FACES + k] = -1 if card is None else _KERNEL_INDEX[card]
     return row
 
 
-def _keys_alone(edges, ranks, hand, targets, discard=True):
-    """score_counts' two keys of ``hand`` with a discard or not and the bonus targets, as plain Python."""
+def _keys_alone(edges, ranks, hand, targets):
+    """score_counts' two keys of ``hand`` with a discard and the bonus targets, as plain Python."""
     counts = list(_face_counts(hand))
-    params = list(_params(len(hand), discard, *targets))
+    params = list(_params(len(hand), True, *targets))
     out = [0] * (2 * K.OUT_BLOCK)
     K.score_counts(edges, ranks, counts, _backends.FACE_POINTS, _backends.FACE_LETTERS, params, [0] * K.HAND_SIZE,
                    [0] * (K.WORD_STRIDE * K.PACKED_WORDS), [0] * K.GROUP_SIZE, [0] * _backends.needed_memo(counts, params),
@@ -103,15 +100,14 @@ def _keys_alone(edges, ranks, hand, targets, discard=True):
     return [out[k] for k in _KEYS]
 
 
-@pytest.mark.parametrize("discard", [True, False])
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("targets", _TARGETS)
-def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed, targets, discard):
+def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed, targets):
     """Two bases that share all but a card or two, with each face added
-    and with none (one memo for both, over their cards together), run as
-    plain Python on arrays that refuse negative indices: each hand's two
-    keys are those of the hand scored alone, with and without a discard,
-    with and without bonus targets; a hand not wanted is left alone."""
+    (one memo for both, over their cards together), run as plain Python on
+    arrays that refuse negative indices: each hand's two keys are those of
+    the hand scored alone, with and without bonus targets; a hand not
+    wanted is left alone."""
     from .test_native_build import NoNegativeIndex
 
     trie = default_wordlist().card_trie
@@ -121,10 +117,9 @@ def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed, targets, d
     faces = sorted(set(deck), key=_KERNEL_INDEX.__getitem__)
     for size in [1, 2, 3, 5, 7, 8, 9, 10, 10, 11]:
         base = rng.sample(deck, size)
-        extras = [*rng.sample(faces, 12), base[0], None, _ALONE]
+        extras = [*rng.sample(faces, 12), base[0], None]
         other = [card for card in base[1:] if card != base[0]] + rng.sample(deck, 1)  # shares all but a card or two
-        rows = [NoNegativeIndex(_plus_row(base, extras, targets, discard)),
-                NoNegativeIndex(_plus_row(other, extras, targets, discard))]  # fmt: skip
+        rows = [NoNegativeIndex(_plus_row(base, extras, targets)), NoNegativeIndex(_plus_row(other, extras, targets))]
         rows[1][K.PLUS_FACES + 2] = -1
         together = [max(a, b) for a, b in zip(rows[0][: K.FACE_SLOTS], rows[1][: K.FACE_SLOTS])]
         params = rows[0][K.JOB_PARAMS : K.JOB_STATUS]
@@ -142,17 +137,14 @@ def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed, targets, d
                 if card is None or row[K.PLUS_FACES + k] < 0:
                     assert got == [0, 0]
                 else:
-                    hand = cards if card is _ALONE else [*cards, card]
-                    assert got == _keys_alone(edges, ranks, hand, targets, discard), (cards, card)
+                    assert got == _keys_alone(edges, ranks, [*cards, card], targets), (cards, card)
 
 
-@pytest.mark.parametrize("discard", [True, False])
-def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch, discard):
+def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch):
     """``Solver._score_plus`` (the compiled batch of bases plus cards) gives
-    what score_many gives for the same hands, with and without a discard,
-    for any subset of them, with a card repeated among those added and no
-    card (the base alone), for a decision's bases (a hand less each of
-    some cards) and for unrelated ones; a batch whose words overflow
+    what score_many gives for the same hands, for any subset of them, with
+    a card repeated among those added, for a decision's bases (a hand less
+    each of some cards) and for unrelated ones; a batch whose words overflow
     its room is scored the usual way; and it declines what it does not
     serve (bases of more than 12 cards together)."""
     from quiddler import Solver
@@ -166,16 +158,16 @@ def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch, disc
     kept = [[card for i, card in enumerate(hand) if i != k] for k in (0, 3, 4, 7, 10)]
     for bases, targets in zip((kept, [rng.sample(deck, 3)], [rng.sample(deck, n) for n in (1, 5, 4)], kept[:2],
                                [rng.sample(deck, 9)]), _TARGETS):  # fmt: skip
-        extra = [faces[3], *rng.sample(faces, 20), None, faces[3]]
-        every = [[*base] if card is None else [*base, card] for base in bases for card in extra]
+        extra = [faces[3], *rng.sample(faces, 20), faces[3]]
+        every = [[*base, card] for base in bases for card in extra]
         options = dict(zip(("beat_longest", "beat_words", "bonus"), targets))
-        expected = solver.score_many(every, discard=discard, **options)
+        expected = solver.score_many(every, discard=True, **options)
         wanted = list(range(len(every)))
-        assert solver._score_plus(bases, extra, wanted, *targets, discard) == expected
+        assert solver._score_plus(bases, extra, wanted, *targets) == expected
         some = rng.sample(wanted, len(wanted) // 3)
-        assert solver._score_plus(bases, extra, some, *targets, discard) == [expected[i] for i in some]
+        assert solver._score_plus(bases, extra, some, *targets) == [expected[i] for i in some]
         last = wanted[-len(extra) :][::-1]  # the last base's hands alone: the others are not searched
-        assert solver._score_plus(bases, extra, last, *targets, discard) == [expected[i] for i in last]
+        assert solver._score_plus(bases, extra, last, *targets) == [expected[i] for i in last]
     score_plus_batch = NumbaBackend.score_plus_batch
 
     def overflowing(self, trie, jobs, memo_size):  # the first base's words overflow
@@ -184,7 +176,7 @@ def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch, disc
         jobs[0, K.PLUS_BEST :] = 0
 
     monkeypatch.setattr(NumbaBackend, "score_plus_batch", overflowing)
-    assert solver._score_plus(bases, extra, wanted, *targets, discard) == expected
+    assert solver._score_plus(bases, extra, wanted, *targets) == expected
     assert solver._score_plus([deck[:12]], extra, [0]) is None  # a hand of 13 cards
     assert solver._score_plus([deck[:7], deck[20:27]], extra, [0]) is None  # 14 cards together
     assert solver._score_plus([["a", "b"]], extra, [0]) is None  # not cards
