@@ -43,6 +43,7 @@ from functools import lru_cache
 from operator import mul
 
 from ..cards import _CARD_INDEX, Card, full_deck
+from ..solver.core import CLASS_LEVELS
 from ..solver.types import Play, make_play
 from ..wordlist import WordList
 from .counting import known_holdings, unseen
@@ -62,7 +63,7 @@ from .explanations import (
 )
 from .finals import best_final_play_of
 from .hint_types import Hint, HintOption
-from .players import TARGET_BONUS, register_player, solve_cards
+from .players import TARGET_BONUS, class_scores, register_player, solve_cards
 from .state import Discard, Draw, GoOut, LayDown, Phase, PlayerView
 from .vocabulary import vocabulary_wordlist
 
@@ -502,7 +503,8 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], Explanation | None
 
     targets = [(lt, wt) for lt in long_targets for wt in word_targets]
     if pos.best_only:  # only the best option is wanted: skip the solves that cannot change it
-        found, found_value = best_final_play_of(hand, True, targets, solve, value, worth)
+        most = _best_worth(hand, pos.words, long_targets, word_targets, worth) if len(targets) > 1 else None
+        found, found_value = best_final_play_of(hand, True, targets, solve, value, worth, most)
         return [HintOption("lay-down", found.discard, found.words, found_value)], None
     plays: list[Play] = []
     for lt, wt in targets:
@@ -530,6 +532,38 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], Explanation | None
                 terms.append(Term("most_denied", deny * mb, tie=play.word_count == count, others=others))
     return options, LayingDown(Sum.of("play", play.card_score, terms, best.value,
                                       words=[w.text for w in play.words], card=best.card))  # fmt: skip
+
+
+def _best_worth(hand: list[Card], words: WordList, long_targets: Sequence[int | None],
+                word_targets: Sequence[int | None], worth: Callable[[int, int, int], float]) -> float | None:  # fmt: skip
+    """The most any play of a final turn is worth, from one search (None
+    where the solver cannot tell it so): what the lay-down's target solves
+    then need not be done to prove.
+
+    The targets of the lay-down are levels of the longest word and of the
+    word count: any play (``None``), more than the most laid down (the
+    first target), and, to deny a bonus, at least that much (the second).
+    The value grows with the two, so a play of a class of plays reaching
+    given levels is worth at least its card score at the least longest word
+    and word count the class holds; for the best play, at the levels it
+    reaches, that is its own value, computed by the same ``worth``, so the
+    two are the very same number.  (A play reaching a letters level lays a
+    word: its class holds no play without one.)"""
+    beat_longest = long_targets[1] if len(long_targets) > 1 else None
+    beat_words = word_targets[1] if len(word_targets) > 1 else None
+    scores = class_scores(hand, words, 0 if beat_longest is None else beat_longest,
+                          0 if beat_words is None else beat_words)  # fmt: skip
+    if scores is None:
+        return None
+    best = -math.inf
+    for a, longest in enumerate(long_targets):
+        letters = 0 if longest is None else longest + 1
+        for b, count in enumerate(word_targets):
+            score = scores[CLASS_LEVELS * a + b]
+            if score is not None:
+                least_words = 0 if count is None else count + 1
+                best = max(best, worth(score, letters, max(least_words, 1) if letters else least_words))
+    return best
 
 
 def _bonus_holders(view: PlayerView) -> tuple[bool, bool]:

@@ -123,8 +123,8 @@ class FinalSearch:
 
 def best_final_play_of(cards: Sequence[Card], discard: bool, targets: Sequence[Target],
                        solve: Callable[[int | None, int | None], Play], value: Callable[[Play], float],
-                       ceiling: Callable[[int, int, int], float]) -> tuple[Play, float]:  # fmt: skip
+                       ceiling: Callable[[int, int, int], float], most: float | None = None) -> tuple[Play, float]:  # fmt: skip
     """The first play of ``solve(*target)`` over ``targets`` with the
     highest ``value``, and that value, without the solves that cannot
     change it (see :class:`FinalSearch` for the arguments)."""
-    return FinalSearch(cards, discard, targets, solve, value, ceiling).finish()
+    return FinalSearch(cards, discard, targets, solve, value, ceiling, most).finish()

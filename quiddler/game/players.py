@@ -97,10 +97,26 @@ def _even(hand: tuple[Card, ...], wordlist: WordList, beat_longest: int | None, 
     return _solver_for(wordlist)._even_discards(hand, beat_longest, beat_words, bonus)
 
 
+@lru_cache(maxsize=4096)
+def _classes(hand: tuple[Card, ...], wordlist: WordList, beat_longest: int,
+             beat_words: int) -> tuple[int | None, ...] | None:  # fmt: skip
+    return _solver_for(wordlist)._class_scores(hand, beat_longest, beat_words)
+
+
+def class_scores(cards: tuple[Card, ...] | list[Card], wordlist: WordList, beat_longest: int,
+                 beat_words: int) -> tuple[int | None, ...] | None:  # fmt: skip
+    """The best card score of each class of plays of a final turn's hand, a
+    card discarded, by their longest word and word count against those to
+    beat (order-free, cached; see ``Solver._class_scores``), or None where
+    one search cannot tell them."""
+    return _classes(tuple(sorted(cards, key=_CARD_ORDER)), wordlist, beat_longest, beat_words)
+
+
 def clear_solve_cache() -> None:
     """Forget the players' cached solutions (benchmarks measure cold games with it)."""
     _solve.cache_clear()
     _even.cache_clear()
+    _classes.cache_clear()
 
 
 def solve_hand(cards: tuple[Card, ...] | list[Card], view: PlayerView, *, discard: bool = True,

@@ -226,6 +226,7 @@ class NumbaBackend:
         self._np = np
         self._k = _native.load()
         self._solve_rows = _entry_point(self._k.solve_rows)
+        self._class_rows = _entry_point(self._k.class_rows)
         self._points = np.array(FACE_POINTS, dtype=np.int64)
         self._letters = np.array(FACE_LETTERS, dtype=np.int64)
         # Held weakly: a trie's arrays go when its word list does.
@@ -311,6 +312,29 @@ class NumbaBackend:
         if params is not solo.params:  # else the row holds them
             _write_params(solo, params)
         self._run(solo, work, memo_size)
+        return row
+
+    def class_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Mapping[Any, bytes],
+                   params: Sequence[int], memo_size: int) -> array[int]:  # fmt: skip
+        """The best key of each class of plays of a final turn (see
+        :func:`~quiddler.solver._kernels.class_keys`), for a hand given as
+        :meth:`solve_hand` takes it: the job row itself, the keys from
+        ``JOB_OUT`` (the thread's next kernel call overwrites them)."""
+        solo, work = self._ready(trie, memo_size)
+        row = solo.row
+        faces = itemgetter(*hand)(face_bytes)
+        if len(hand) > 1:
+            faces = b"".join(faces)
+        row[FACE_SLOTS - 1] = -len(hand)
+        solo.bytes[: len(faces)] = faces
+        if params is not solo.params:
+            _write_params(solo, params)
+        self._class_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
+        capacity = PACKED_WORDS
+        while not _check(row[JOB_STATUS]):  # more words than the work array holds (only huge hands)
+            capacity *= 4
+            self._class_rows(solo.edges, solo.ranks, solo.job, self._new_work(K.work_size(capacity, memo_size)),
+                             0, 1, capacity)  # fmt: skip
         return row
 
     def _ready(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:

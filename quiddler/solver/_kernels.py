@@ -1453,6 +1453,94 @@ def score_rows(edges, ranks, jobs, work, first, step, capacity):
     return 0
 
 
+# -- a final turn's classes of plays (class_keys) --------------------------------
+CLASS_LEVELS = 3  # a class's level in each of letters and words: any, more than, at least
+CLASS_COUNT = CLASS_LEVELS * CLASS_LEVELS  # the keys class_keys writes
+
+
+@kernel
+def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, need_words, long_after, out):
+    """The best key of each class of plays a final turn's value tells
+    apart, in ``out[CLASS_LEVELS * a + b]`` (``INFEASIBLE``: no such play):
+    ``a`` is the letters' level (0 any play; 1 a word longer than
+    ``long_after`` letters; 2 one of at least ``long_after`` letters) and
+    ``b`` the words' (0 any; 1 at least ``need_words`` words; 2 at least
+    ``need_words - 1``), with one card discarded if ``discard``.
+
+    The searches are :func:`state_value`'s, without bonuses: a word
+    target's memo counts the words still needed, so both word levels are
+    read from one memo (``need_words`` at least 1), but the long-word flag
+    knows one length, so the letters' last level is searched again with
+    the length one less, in a new generation of the memo.
+    """
+    ncand = hand[HAND_DIGITS] if discard != 0 else 1
+    hand_points = state_points(hand, full_swar)
+    for k in range(CLASS_COUNT):
+        out[k] = INFEASIBLE
+    memo[MEMO_GENERATION] += 1
+    for a in range(CLASS_LEVELS):
+        if a == 2:
+            memo[MEMO_GENERATION] += 1  # the long-word flag's slots, of the other length, are unknown
+        f0 = 0 if a == 0 else 1
+        after = long_after - 1 if a == 2 else long_after
+        for c in range(ncand):
+            radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
+            for b in range(CLASS_LEVELS):
+                j0 = 0 if b == 0 else (need_words if b == 1 else need_words - 1)
+                value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words, 1,
+                                    after, 1)  # fmt: skip
+                out[CLASS_LEVELS * a + b] = max(out[CLASS_LEVELS * a + b], value)
+    return 0
+
+
+@kernel
+def class_counts(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
+                 out):  # fmt: skip
+    """:func:`class_keys` of a hand given as counts per kernel face, with
+    ``params``' discard, need_words (at least 1) and long_after (its
+    long_target 1, sizing the memo); the keys go to ``out[:CLASS_COUNT]``.
+    Returns what :func:`solve_counts` returns."""
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
+                      stack)  # fmt: skip
+    if nstates < 0:
+        return nstates
+    full_radix, full_swar = full_state(hand)
+    class_keys(words, group, hand, memo, stack, full_radix, full_swar, params[PARAM_DISCARD],
+               params[PARAM_NEED_WORDS], params[PARAM_LONG_AFTER], out)  # fmt: skip
+    return group[hand[HAND_DIGITS]]
+
+
+@kernel
+def class_rows(edges, ranks, jobs, work, first, step, capacity):
+    """:func:`solve_rows` with :func:`class_counts`: each row's status and
+    its classes' keys from ``JOB_OUT`` (a computer player's final turn
+    wants the best value, which they give, and no play)."""
+    at = FACE_TABLES
+    hand = work[at : at + HAND_SIZE]
+    at += HAND_SIZE
+    group = work[at : at + GROUP_SIZE]
+    at += GROUP_SIZE
+    stack = work[at : at + STACK_SIZE]
+    at += 2 * STACK_SIZE  # solve_rows' layout: the second stack is unused here
+    words = work[at : at + WORD_STRIDE * capacity]
+    at += WORD_STRIDE * capacity
+    memo = work[at:]
+    for i in range(first, len(jobs), step):
+        job = jobs[i]
+        if job[FACE_SLOTS - 1] < 0:  # the hand's n faces at job[:n], n = -job[FACE_SLOTS - 1]: count them
+            n = -job[FACE_SLOTS - 1]
+            for k in range(n):
+                hand[k] = job[k]
+            for k in range(FACE_SLOTS):
+                job[k] = 0
+            for k in range(n):
+                job[hand[k]] += 1
+        job[JOB_STATUS] = class_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
+                                       work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
+                                       words, group, memo, stack, job[JOB_OUT:])  # fmt: skip
+    return 0
+
+
 @kernel
 def find_words_with(edges, hand, face_points, face_letters, with_words, capacity, stack, extra):
     """The words of the hand plus one card of face ``extra`` that hold that

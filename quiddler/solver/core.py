@@ -99,6 +99,8 @@ _SCORE_SHIFT, _SCORE_OFFSET = K.SCORE_SHIFT, K.SCORE_OFFSET
 _OUT_BLOCK_KEY = OUT_BLOCK + _OUT_KEY
 _OUT_LEFTOVERS = K.OUT_LEFTOVERS
 _OUT_EVEN_DISCARDS = K.OUT_EVEN_DISCARDS
+_INFEASIBLE = K.INFEASIBLE
+CLASS_LEVELS, CLASS_COUNT = K.CLASS_LEVELS, K.CLASS_COUNT
 #: The defaults of ``top`` and ``bonus``: :meth:`Solver.solve` takes its quick
 #: path when they are these very objects (CPython keeps one object per small int).
 _TOP, _BONUS = 1, 10
@@ -603,6 +605,38 @@ class Solver:
         digits = {face: d for d, face in enumerate(sorted(set(map(_KERNEL_INDEX.__getitem__, cards))))}
         score = (out[ob + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET
         return score, frozenset(card for card in cards if even >> digits[_KERNEL_INDEX[card]] & 1)
+
+    def _class_scores(self, cards: tuple[Card, ...], beat_longest: int,
+                      beat_words: int) -> tuple[int | None, ...] | None:  # fmt: skip
+        """The best card score of each class of plays of ``cards`` with a
+        card discarded that a final turn's value tells apart, or None where
+        no play is of the class: at ``CLASS_LEVELS * a + b``, ``a`` the
+        longest word's level (0 any; 1 more than ``beat_longest`` letters;
+        2 at least that many) and ``b`` the word count's (0 any; 1 more than
+        ``beat_words``; 2 at least that many).  A class holds every play
+        that reaches its levels, so these are the card scores of the plays
+        that solves aiming at those targets find, with a bonus no score
+        outweighs, all from one search (see
+        :func:`~quiddler.solver._kernels.class_keys`).
+
+        For a computer player's final turn on the compiled backend; None on
+        the pure-Python one (whose search has no such pass), for a hand of
+        fewer than 2 or more than :data:`_ROOMY_CARDS` cards, or where the
+        memory bound would refuse the search."""
+        if not 1 < len(cards) <= _ROOMY_CARDS:
+            return None
+        engine = self._current()
+        if type(engine) is not NumbaBackend:
+            return None
+        # More words than a play can make: both word levels are out of reach, and the memo stays small.
+        need_words = min(beat_words + 1, (len(cards) - 1) // 2 + 2)
+        params = (1, need_words, 1, min(beat_longest, _NO_TARGET), 0, 0)
+        memo_size = needed_memo(_face_counts(cards), params)
+        if 8 * memo_size > (max_memory_bytes() if self._follows_environment else self.max_memory_bytes):
+            return None
+        row = engine.class_hand(self._trie, cards, _FACE_BYTES, params, memo_size)
+        keys = row[JOB_OUT : JOB_OUT + CLASS_COUNT]
+        return tuple(None if key == _INFEASIBLE else (key >> _SCORE_SHIFT) - _SCORE_OFFSET for key in keys)
 
     def _quick_blocks(self, hand: tuple[Any, ...], params: Sequence[int],
                       memo_size: int) -> tuple[Sequence[int], int] | None:  # fmt: skip
