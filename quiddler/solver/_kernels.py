@@ -1471,9 +1471,15 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
     target's memo counts the words still needed, so both word levels are
     read from one memo (``need_words`` at least 1), but the long-word flag
     knows one length, so the letters' last level is searched again with
-    the length one less, in a new generation of the memo.
+    the length one less, in a new generation of the memo.  As in
+    :func:`best_key`, the discards go cheapest first, a class stops at the
+    first discard whose rest cannot beat its best key even with every card
+    in words (nor can any later one), and the word-only search is asked
+    first, the classes of the fewest constraints first: a cover is the best
+    play of its rest, and where the freest class has none, none has.
     """
-    ncand = hand[HAND_DIGITS] if discard != 0 else 1
+    ndig = hand[HAND_DIGITS]
+    ncand = ndig if discard != 0 else 1
     hand_points = state_points(hand, full_swar)
     for k in range(CLASS_COUNT):
         out[k] = INFEASIBLE
@@ -1483,13 +1489,39 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
             memo[MEMO_GENERATION] += 1  # the long-word flag's slots, of the other length, are unknown
         f0 = 0 if a == 0 else 1
         after = long_after - 1 if a == 2 else long_after
-        for c in range(ncand):
+        used = 0
+        for _ in range(ncand):
+            c = 0
+            if discard != 0:
+                c = NO_DIGIT
+                for e in range(ndig):
+                    if (used >> e) & 1 == 0 and (c == NO_DIGIT or hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS]
+                                                 < hand[HAND_HEAD + HAND_STRIDE * c + DIGIT_POINTS]):  # fmt: skip
+                        c = e
+                used |= 1 << c
             radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
-            for b in range(CLASS_LEVELS):
+            full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
+            covers = 1
+            searched = 0
+            for bb in range(CLASS_LEVELS):
+                b = 0 if bb == 0 else CLASS_LEVELS - bb  # any, at least need_words - 1, at least need_words
+                k = CLASS_LEVELS * a + b
+                if out[k] >= full:
+                    continue
+                searched = 1
                 j0 = 0 if b == 0 else (need_words if b == 1 else need_words - 1)
-                value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words, 1,
-                                    after, 1)  # fmt: skip
-                out[CLASS_LEVELS * a + b] = max(out[CLASS_LEVELS * a + b], value)
+                value = INFEASIBLE
+                if covers != 0:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words, 1,
+                                        after, 0)  # fmt: skip
+                    if value == INFEASIBLE:
+                        covers = 0
+                if value == INFEASIBLE:
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words, 1,
+                                        after, 1)  # fmt: skip
+                out[k] = max(out[k], value)
+            if searched == 0:
+                break  # no later discard leaves more points
     return 0
 
 
