@@ -43,7 +43,7 @@ from functools import lru_cache
 from operator import mul
 
 from ..cards import _CARD_INDEX, Card, full_deck
-from ..solver.core import CLASS_LEVELS
+from ..solver.core import CLASS_WORDS
 from ..solver.types import Play, make_play
 from ..wordlist import WordList
 from .counting import known_holdings, unseen
@@ -536,34 +536,64 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], Explanation | None
 
 def _best_worth(hand: list[Card], words: WordList, long_targets: Sequence[int | None],
                 word_targets: Sequence[int | None], worth: Callable[[int, int, int], float]) -> float | None:  # fmt: skip
-    """The most any play of a final turn is worth, from one search (None
-    where the solver cannot tell it so): what the lay-down's target solves
-    then need not be done to prove.
+    """The most any play of a final turn is worth, from a search or two
+    (None where the solver cannot tell it so): what the lay-down's target
+    solves then need not be done to prove.
 
-    The targets of the lay-down are levels of the longest word and of the
-    word count: any play (``None``), more than the most laid down (the
-    first target), and, to deny a bonus, at least that much (the second).
-    The value grows with the two, so a play of a class of plays reaching
-    given levels is worth at least its card score at the least longest word
-    and word count the class holds; for the best play, at the levels it
-    reaches, that is its own value, computed by the same ``worth``, so the
-    two are the very same number.  (A play reaching a letters level lays a
-    word: its class holds no play without one.)"""
-    beat_longest = long_targets[1] if len(long_targets) > 1 else None
-    beat_words = word_targets[1] if len(word_targets) > 1 else None
-    scores = class_scores(hand, words, 0 if beat_longest is None else beat_longest,
-                          0 if beat_words is None else beat_words)  # fmt: skip
+    The lay-down's targets are levels of the longest word and of the word
+    count: any play (``None``), more than the most laid down (the first
+    target), and, to deny a bonus, at least that much (the second).  The
+    value grows with the two, so a play of a class of plays reaching given
+    levels is worth at least its card score at the least longest word and
+    word count the class holds; for the best play, at the levels it
+    reaches, that is its own value, computed by the same ``worth``: the
+    very same number.  (A play reaching a longest-word level lays a word.)
+
+    One search gives the classes of any longest word and of a longer one
+    than the most laid down; the plays whose longest word ties it are
+    searched for only when they might be worth more than those: at most
+    the best card score of their word count's class plus their bonuses."""
+    scores = _class_scores_at(hand, words, long_targets[1] if len(long_targets) > 1 else None, word_targets)
     if scores is None:
         return None
-    best = -math.inf
-    for a, longest in enumerate(long_targets):
-        letters = 0 if longest is None else longest + 1
-        for b, count in enumerate(word_targets):
-            score = scores[CLASS_LEVELS * a + b]
-            if score is not None:
-                least_words = 0 if count is None else count + 1
-                best = max(best, worth(score, letters, max(least_words, 1) if letters else least_words))
+    best = max(_class_worths(scores[: len(long_targets[:2])], long_targets, word_targets, worth))
+    if len(long_targets) > 2:
+        tie = long_targets[2]
+        assert tie is not None
+        if max(_class_worths([scores[0]], [tie], word_targets, worth)) > best:
+            at_least = _class_scores_at(hand, words, tie, word_targets)
+            assert at_least is not None  # the same search, one letter less
+            best = max(best, *_class_worths([at_least[1]], [tie], word_targets, worth))
     return best
+
+
+def _class_scores_at(hand: list[Card], words: WordList, beat_longest: int | None,
+                     word_targets: Sequence[int | None]) -> list[tuple[int | None, ...]] | None:  # fmt: skip
+    """:func:`~quiddler.game.players.class_scores` with a longest word to
+    beat (any, if None), by longest-word level: per level, the best card
+    score of each word-count level of ``word_targets``."""
+    beat_words = word_targets[1] if len(word_targets) > 1 else None
+    scores = class_scores(hand, words, beat_longest or 0, beat_words or 0)
+    if scores is None:
+        return None
+    # The kernel's word levels: any, more than beat_words, at least beat_words (word_targets' order).
+    return [scores[CLASS_WORDS * a : CLASS_WORDS * a + len(word_targets)] for a in range(2)]
+
+
+def _class_worths(scores: Sequence[Sequence[int | None]], long_targets: Sequence[int | None],
+                  word_targets: Sequence[int | None], worth: Callable[[int, int, int], float]) -> list[float]:  # fmt: skip
+    """Each class's best card score valued at the least longest word and
+    word count of the class, by its levels: ``scores[a][b]`` is of the
+    plays longer than ``long_targets[a]`` with more words than
+    ``word_targets[b]`` (None: any)."""
+    worths = [-math.inf]
+    for row, longest in zip(scores, long_targets):
+        letters = 0 if longest is None else longest + 1
+        for score, count in zip(row, word_targets):
+            if score is not None:
+                least = 0 if count is None else count + 1
+                worths.append(worth(score, letters, max(least, 1) if letters else least))
+    return worths
 
 
 def _bonus_holders(view: PlayerView) -> tuple[bool, bool]:

@@ -1454,29 +1454,27 @@ def score_rows(edges, ranks, jobs, work, first, step, capacity):
 
 
 # -- a final turn's classes of plays (class_keys) --------------------------------
-CLASS_LEVELS = 3  # a class's level in each of letters and words: any, more than, at least
-CLASS_COUNT = CLASS_LEVELS * CLASS_LEVELS  # the keys class_keys writes
+CLASS_LETTERS = 2  # a class's level of the longest word: any play, a word longer than long_after
+CLASS_WORDS = 3  # its level of the word count: any, at least need_words, at least need_words - 1
+CLASS_COUNT = CLASS_LETTERS * CLASS_WORDS  # the keys class_keys writes
 
 
 @kernel
 def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, need_words, long_after, out):
     """The best key of each class of plays a final turn's value tells
-    apart, in ``out[CLASS_LEVELS * a + b]`` (``INFEASIBLE``: no such play):
-    ``a`` is the letters' level (0 any play; 1 a word longer than
-    ``long_after`` letters; 2 one of at least ``long_after`` letters) and
-    ``b`` the words' (0 any; 1 at least ``need_words`` words; 2 at least
-    ``need_words - 1``), with one card discarded if ``discard``.
+    apart, in ``out[CLASS_WORDS * a + b]`` (``INFEASIBLE``: no such play):
+    ``a`` is the longest word's level (0 any play; 1 a word longer than
+    ``long_after`` letters) and ``b`` the word count's (0 any; 1 at least
+    ``need_words`` words; 2 at least ``need_words - 1``, ``need_words`` at
+    least 1), with one card discarded if ``discard``.
 
-    The searches are :func:`state_value`'s, without bonuses: a word
-    target's memo counts the words still needed, so both word levels are
-    read from one memo (``need_words`` at least 1), but the long-word flag
-    knows one length, so the letters' last level is searched again with
-    the length one less, in a new generation of the memo.  As in
-    :func:`best_key`, the discards go cheapest first, a class stops at the
-    first discard whose rest cannot beat its best key even with every card
-    in words (nor can any later one), and the word-only search is asked
-    first, the classes of the fewest constraints first: a cover is the best
-    play of its rest, and where the freest class has none, none has.
+    The searches are :func:`state_value`'s, without bonuses; its memo
+    counts the words still needed, so both word levels come from one memo.
+    As in :func:`best_key`, the discards go cheapest first, a class stops
+    at the first discard whose rest cannot beat its best key even with
+    every card in words (nor can any later one), and the word-only search
+    is asked first, the class of the fewest words first: a cover is the
+    best play of its rest, and where the freest class has none, none has.
     """
     ndig = hand[HAND_DIGITS]
     ncand = ndig if discard != 0 else 1
@@ -1484,11 +1482,7 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
     for k in range(CLASS_COUNT):
         out[k] = INFEASIBLE
     memo[MEMO_GENERATION] += 1
-    for a in range(CLASS_LEVELS):
-        if a == 2:
-            memo[MEMO_GENERATION] += 1  # the long-word flag's slots, of the other length, are unknown
-        f0 = 0 if a == 0 else 1
-        after = long_after - 1 if a == 2 else long_after
+    for a in range(CLASS_LETTERS):
         used = 0
         for _ in range(ncand):
             c = 0
@@ -1503,22 +1497,22 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
             full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
             covers = 1
             searched = 0
-            for bb in range(CLASS_LEVELS):
-                b = 0 if bb == 0 else CLASS_LEVELS - bb  # any, at least need_words - 1, at least need_words
-                k = CLASS_LEVELS * a + b
+            for bb in range(CLASS_WORDS):
+                b = 0 if bb == 0 else CLASS_WORDS - bb  # any, at least need_words - 1, at least need_words
+                k = CLASS_WORDS * a + b
                 if out[k] >= full:
                     continue
                 searched = 1
                 j0 = 0 if b == 0 else (need_words if b == 1 else need_words - 1)
                 value = INFEASIBLE
                 if covers != 0:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words, 1,
-                                        after, 0)  # fmt: skip
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, a, need_words, 1,
+                                        long_after, 0)  # fmt: skip
                     if value == INFEASIBLE:
                         covers = 0
                 if value == INFEASIBLE:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words, 1,
-                                        after, 1)  # fmt: skip
+                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, a, need_words, 1,
+                                        long_after, 1)  # fmt: skip
                 out[k] = max(out[k], value)
             if searched == 0:
                 break  # no later discard leaves more points

@@ -100,7 +100,7 @@ _OUT_BLOCK_KEY = OUT_BLOCK + _OUT_KEY
 _OUT_LEFTOVERS = K.OUT_LEFTOVERS
 _OUT_EVEN_DISCARDS = K.OUT_EVEN_DISCARDS
 _INFEASIBLE = K.INFEASIBLE
-CLASS_LEVELS, CLASS_COUNT = K.CLASS_LEVELS, K.CLASS_COUNT
+CLASS_WORDS, CLASS_COUNT = K.CLASS_WORDS, K.CLASS_COUNT
 #: The defaults of ``top`` and ``bonus``: :meth:`Solver.solve` takes its quick
 #: path when they are these very objects (CPython keeps one object per small int).
 _TOP, _BONUS = 1, 10
@@ -610,14 +610,13 @@ class Solver:
                       beat_words: int) -> tuple[int | None, ...] | None:  # fmt: skip
         """The best card score of each class of plays of ``cards`` with a
         card discarded that a final turn's value tells apart, or None where
-        no play is of the class: at ``CLASS_LEVELS * a + b``, ``a`` the
-        longest word's level (0 any; 1 more than ``beat_longest`` letters;
-        2 at least that many) and ``b`` the word count's (0 any; 1 more than
-        ``beat_words``; 2 at least that many).  A class holds every play
-        that reaches its levels, so these are the card scores of the plays
-        that solves aiming at those targets find, with a bonus no score
-        outweighs, all from one search (see
-        :func:`~quiddler.solver._kernels.class_keys`).
+        no play is of the class: at ``CLASS_WORDS * a + b``, ``a`` the
+        longest word's level (0 any; 1 more than ``beat_longest`` letters)
+        and ``b`` the word count's (0 any; 1 more than ``beat_words``; 2 at
+        least that many).  A class holds every play that reaches its levels,
+        so these are the card scores of the plays that solves aiming at
+        those targets find, with a bonus no score outweighs, all from one
+        search (see :func:`~quiddler.solver._kernels.class_keys`).
 
         For a computer player's final turn on the compiled backend; None on
         the pure-Python one (whose search has no such pass), for a hand of
