@@ -12,6 +12,7 @@ import pytest
 
 from quiddler.cards import Card
 from quiddler.game import Game, Rules, make_player
+from quiddler.game import ai
 from quiddler.game.ai import EV, EXPERT, _advise, _bonus_parts, _going_out_plays, _Position, advise
 from quiddler.game.plans import next_action
 from quiddler.game.players import (
@@ -175,6 +176,38 @@ def test_a_final_search_stops_at_the_best_value_it_is_given() -> None:
         assert told.finish() == free.finish() == (best_final_play(hand, view), most)
         checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
+def test_the_experts_best_final_value_is_the_best_of_every_target_solve(rules: Rules, players: int,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The best value the expert's lay-down is told (its classes of plays
+    searched once, and again for a longest word that ties where that might
+    be worth more) is the best of the plays of every target solve at their
+    true values (the full ranking's first), for two players (a bonus denied
+    worth a whole one) and more (a fraction); and its lay-down is that
+    ranking's first."""
+    told: list[float | None] = []
+    searches: list[int | None] = []
+    real_worth, real_scores = ai._best_worth, ai.class_scores
+    monkeypatch.setattr(ai, "_best_worth", lambda *args: told.append(real_worth(*args)) or told[-1])
+    monkeypatch.setattr(ai, "class_scores", lambda *args: searches.append(args[2]) or real_scores(*args))
+    checked, tied = 0, 0
+    for view in views(rules, players, games=3, seed=500 + players, final=True):
+        if view.phase is Phase.DRAW:
+            continue
+        told.clear()
+        searches.clear()
+        best = _advise(view, EXPERT, False, best_only=True).options
+        full = advise(view, EXPERT, explain=False).options
+        assert best == full[:1]
+        if told and told[0] is not None:
+            assert told[0] == full[0].value
+            checked += 1
+            tied += len(searches) > 1
+    assert checked or rules.bonus_requires_going_out
+    assert tied or rules.bonus_requires_going_out or players > 2
 
 
 def test_the_greedy_draw_solves_the_hand_as_it_is_only_when_it_must() -> None:
