@@ -11,8 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from quiddler.cards import Card
-from quiddler.game import Game, Rules, make_player
-from quiddler.game import ai
+from quiddler.game import Game, Rules, ai, make_player
 from quiddler.game.ai import EV, EXPERT, _advise, _bonus_parts, _going_out_plays, _Position, advise
 from quiddler.game.plans import next_action
 from quiddler.game.players import (
