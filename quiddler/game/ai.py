@@ -556,7 +556,7 @@ def _best_worth(hand: list[Card], words: WordList, long_targets: Sequence[int | 
     scores = _class_scores_at(hand, words, long_targets[1] if len(long_targets) > 1 else None, word_targets)
     if scores is None:
         return None
-    best = max(_class_worths(scores[: len(long_targets[:2])], long_targets, word_targets, worth))
+    best = max(_class_worths(scores, long_targets[:2], word_targets, worth))
     if len(long_targets) > 2:
         tie = long_targets[2]
         assert tie is not None
