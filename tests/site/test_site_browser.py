@@ -147,7 +147,9 @@ def test_the_solver_page_answers_as_quiddler_solve(site_tab: Callable[[], tuple[
 # The engine's memory snapshot (worker.js): kept in Cache Storage under the
 # build's name on a first start, started from on the next, dropped when it
 # fails or belongs to another build.  Each check opens an engine of its own
-# in a page of the site (a Worker, as the game's page does).
+# in a page of the site (a Worker, as the game's page does), and stops it only
+# once a fresh start's snapshot is kept: the worker writes it after answering,
+# and stopping it sooner (as a loaded machine let happen) loses the snapshot.
 ENGINE = """async ({ cards }) => {
     const { Engine } = await import("./static/worker-transport.js");
     const engine = new Engine();
@@ -156,6 +158,13 @@ ENGINE = """async ({ cards }) => {
     await engine.call("create", { seats: ["human", "medium"], rules: { round_sizes: [3] } });
     const step = await engine.call("step");
     const saved = await engine.call("save");
+    if (started.from === "start") {  // the worker keeps its snapshot after its first answers: let it finish
+        const build = (await (await fetch("./quiddler-site.json")).json()).build;
+        for (let i = 0; i < 1200; i++) {
+            if ((await (await caches.open("quiddler-engine-" + build)).keys()).length > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+    }
     engine.worker.terminate();
     return { from: started.from, phases: started.phases, solved: solved.body, step: step.status,
              saved: JSON.parse(saved.body) };
