@@ -730,6 +730,42 @@ def trace(words, hand, memo, radix, swar, j, f, need_words, long_target, long_af
 
 
 @kernel
+def cheapest_digit(hand, used):
+    """The digit of the fewest points not in ``used`` (a bit per digit, at
+    least one clear), the first of them on a tie: the discard a pass over
+    the discards, cheapest first, tries next."""
+    c = NO_DIGIT
+    for e in range(hand[HAND_DIGITS]):
+        if (used >> e) & 1 == 0 and (c == NO_DIGIT or hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS]
+                                     < hand[HAND_HEAD + HAND_STRIDE * c + DIGIT_POINTS]):  # fmt: skip
+            c = e
+    return c
+
+
+@kernel
+def cover_first(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words, long_target, long_after,
+                covers, allow_left):  # fmt: skip
+    """``(value, covers)``: :func:`state_value` of a discard's rest, asking
+    first whether every card can go in words (that is the best there is,
+    and the word-only search that answers it is much smaller), then, where
+    none can and ``allow_left``, the search with leftovers.  ``covers`` is 0
+    once one rest of the hand has no cover: the later ones are searched with
+    leftovers at once (the answer is the same, a cover still wins there, and
+    proving that a hand cannot go out was much of the slowest hands' time),
+    unless only covers count (``allow_left == 0``)."""
+    value = INFEASIBLE
+    if covers != 0 or allow_left == 0:
+        value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words, long_target,
+                            long_after, 0)  # fmt: skip
+        if value == INFEASIBLE:
+            covers = 0
+    if value == INFEASIBLE and allow_left != 0:
+        value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words, long_target,
+                            long_after, 1)  # fmt: skip
+    return value, covers
+
+
+@kernel
 def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_swar, discard,
               need_words, long_target, long_after, word_bonus, long_bonus, allow_left, out, ob):  # fmt: skip
     """Solve the hand and write the best play to the block of ``out`` at ``ob``.
@@ -769,11 +805,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     for _ in range(ncand):
         c = 0
         if discard != 0:
-            c = NO_DIGIT
-            for e in range(ndig):
-                if (used >> e) & 1 == 0 and (c == NO_DIGIT or hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS]
-                                             < hand[HAND_HEAD + HAND_STRIDE * c + DIGIT_POINTS]):  # fmt: skip
-                    c = e
+            c = cheapest_digit(hand, used)
             used |= 1 << c
         radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
         if best_total != INFEASIBLE and points + bonus_room < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
@@ -781,21 +813,8 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         for jj in range(njs):
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
-                # Can every card go in words?  That is the best there is, and
-                # the word-only search that answers it is much smaller.  But
-                # once one discard leaves a hand that cannot go out, the
-                # others are searched with leftovers at once: the answer is
-                # the same (a cover still wins there), and proving that a
-                # hand cannot go out was much of the slowest hands' time.
-                value = INFEASIBLE
-                if covers != 0 or allow_left == 0:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
-                                        need_words, long_target, long_after, 0)  # fmt: skip
-                    if value == INFEASIBLE:
-                        covers = 0
-                if value == INFEASIBLE and allow_left != 0:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
-                                        need_words, long_target, long_after, 1)  # fmt: skip
+                value, covers = cover_first(words, group, hand, memo, stack, radix, swar, points, j0, f0,
+                                            need_words, long_target, long_after, covers, allow_left)  # fmt: skip
                 if value == INFEASIBLE:
                     continue
                 bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
@@ -1033,11 +1052,7 @@ def best_key(words, group, hand, memo, stack, full_radix, full_swar, discard,
     for _ in range(ncand):
         c = 0
         if discard != 0:
-            c = NO_DIGIT
-            for e in range(ndig):
-                if (used >> e) & 1 == 0 and (c == NO_DIGIT or hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS]
-                                             < hand[HAND_HEAD + HAND_STRIDE * c + DIGIT_POINTS]):  # fmt: skip
-                    c = e
+            c = cheapest_digit(hand, used)
             used |= 1 << c
         radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
         if best_total != INFEASIBLE and points + bonus_room < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
@@ -1063,15 +1078,8 @@ def best_key(words, group, hand, memo, stack, full_radix, full_swar, discard,
                         if targets == 1:
                             both = min(both, limit)
                         continue
-                value = INFEASIBLE
-                if covers != 0 or allow_left == 0:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
-                                        need_words, long_target, long_after, 0)  # fmt: skip
-                    if value == INFEASIBLE:
-                        covers = 0
-                if value == INFEASIBLE and allow_left != 0:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0,
-                                        need_words, long_target, long_after, 1)  # fmt: skip
+                value, covers = cover_first(words, group, hand, memo, stack, radix, swar, points, j0, f0,
+                                            need_words, long_target, long_after, covers, allow_left)  # fmt: skip
                 if targets == 0:
                     free = value
                     both = value
@@ -1376,6 +1384,24 @@ def name_words(edges, ranks, hand, words, out, ob):
 
 
 @kernel
+def count_faces(face_count, hand):
+    """Where a job row holds its hand's ``n`` kernel faces in ``[:n]``,
+    marked by ``-n`` in its last face slot (the quick paths' hands), count
+    them in place, as the rows' kernels read counts; ``hand`` is room for a
+    copy of the faces (a hand's layout, written afterwards)."""
+    n = -face_count[FACE_SLOTS - 1]
+    if n <= 0:
+        return 0
+    for k in range(n):
+        hand[k] = face_count[k]
+    for k in range(FACE_SLOTS):
+        face_count[k] = 0
+    for k in range(n):
+        face_count[hand[k]] += 1
+    return 0
+
+
+@kernel
 def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     """:func:`solve_counts` for rows ``first, first + step, ...`` of ``jobs``,
     with every buffer carved out of one ``work`` array (numpy only: the
@@ -1408,14 +1434,7 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     memo = work[at:]
     for i in range(first, len(jobs), step):
         job = jobs[i]
-        if job[FACE_SLOTS - 1] < 0:  # the hand's n faces at job[:n], n = -job[FACE_SLOTS - 1]: count them
-            n = -job[FACE_SLOTS - 1]
-            for k in range(n):
-                hand[k] = job[k]
-            for k in range(FACE_SLOTS):
-                job[k] = 0
-            for k in range(n):
-                job[hand[k]] += 1
+        count_faces(job, hand)
         job[JOB_STATUS] = solve_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
                                        work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
                                        words, group, memo, stack, kstack, job[JOB_OUT:])  # fmt: skip
@@ -1439,14 +1458,7 @@ def score_rows(edges, ranks, jobs, work, first, step, capacity):
     memo = work[at:]
     for i in range(first, len(jobs), step):
         job = jobs[i]
-        if job[FACE_SLOTS - 1] < 0:  # the hand's n faces at job[:n], n = -job[FACE_SLOTS - 1]: count them
-            n = -job[FACE_SLOTS - 1]
-            for k in range(n):
-                hand[k] = job[k]
-            for k in range(FACE_SLOTS):
-                job[k] = 0
-            for k in range(n):
-                job[hand[k]] += 1
+        count_faces(job, hand)
         job[JOB_STATUS] = score_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
                                        work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
                                        words, group, memo, stack, job[JOB_OUT:])  # fmt: skip
@@ -1487,11 +1499,7 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
         for _ in range(ncand):
             c = 0
             if discard != 0:
-                c = NO_DIGIT
-                for e in range(ndig):
-                    if (used >> e) & 1 == 0 and (c == NO_DIGIT or hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS]
-                                                 < hand[HAND_HEAD + HAND_STRIDE * c + DIGIT_POINTS]):  # fmt: skip
-                        c = e
+                c = cheapest_digit(hand, used)
                 used |= 1 << c
             radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
             full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
@@ -1504,15 +1512,8 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
                     continue
                 searched = 1
                 j0 = 0 if b == 0 else (need_words if b == 1 else need_words - 1)
-                value = INFEASIBLE
-                if covers != 0:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, a, need_words, 1,
-                                        long_after, 0)  # fmt: skip
-                    if value == INFEASIBLE:
-                        covers = 0
-                if value == INFEASIBLE:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, a, need_words, 1,
-                                        long_after, 1)  # fmt: skip
+                value, covers = cover_first(words, group, hand, memo, stack, radix, swar, points, j0, a, need_words,
+                                            1, long_after, covers, 1)  # fmt: skip
                 out[k] = max(out[k], value)
             if searched == 0:
                 break  # no later discard leaves more points
@@ -1553,14 +1554,7 @@ def class_rows(edges, ranks, jobs, work, first, step, capacity):
     memo = work[at:]
     for i in range(first, len(jobs), step):
         job = jobs[i]
-        if job[FACE_SLOTS - 1] < 0:  # the hand's n faces at job[:n], n = -job[FACE_SLOTS - 1]: count them
-            n = -job[FACE_SLOTS - 1]
-            for k in range(n):
-                hand[k] = job[k]
-            for k in range(FACE_SLOTS):
-                job[k] = 0
-            for k in range(n):
-                job[hand[k]] += 1
+        count_faces(job, hand)
         job[JOB_STATUS] = class_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
                                        work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
                                        words, group, memo, stack, job[JOB_OUT:])  # fmt: skip
