@@ -385,6 +385,15 @@ def _import_distributed() -> Any:
     return distributed
 
 
+def _quiet_distributed_logs() -> None:
+    """Show only Dask's critical log records.  Dask logs routine shutdown
+    races (a worker's heartbeat meeting a scheduler that is closing) as
+    errors with tracebacks, which a local cluster's workers write to this
+    terminal after the results are printed; a failure that matters reaches
+    the client as an exception instead."""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+
 @contextmanager
 def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -> Iterator[Any]:
     """A ``dask.distributed`` client: of the scheduler at ``scheduler``, or
@@ -402,7 +411,7 @@ def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -
     distributed = _import_distributed()
     quiet = logging.getLogger("distributed")
     level = quiet.level
-    quiet.setLevel(logging.ERROR)
+    quiet.setLevel(logging.CRITICAL)
     cluster = client = None
     try:
         if scheduler is None:
@@ -410,6 +419,7 @@ def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -
                 cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                    dashboard_address=None, silence_logs=logging.ERROR)  # fmt: skip
                 client = distributed.Client(cluster)
+                client.register_worker_callbacks(setup=_quiet_distributed_logs)
         else:
             try:
                 client = distributed.Client(scheduler, timeout=timeout)

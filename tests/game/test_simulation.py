@@ -156,6 +156,24 @@ def test_dask_local_cluster_gives_the_same_stats_and_log(in_process, dask_client
     assert _run(client=dask_client) == in_process
 
 
+def _distributed_level() -> int:
+    import logging
+
+    return logging.getLogger("distributed.worker").getEffectiveLevel()
+
+
+def test_the_local_workers_show_only_critical_log_records(dask_client) -> None:
+    """A worker's heartbeat that meets the scheduler as it closes is logged
+    as an error with a traceback; at the run's end that is noise, so the
+    local workers (and this process, while the client is open) show only
+    critical records."""
+    import logging
+
+    levels = dask_client.run(_distributed_level)
+    assert len(levels) == 2 and set(levels.values()) == {logging.CRITICAL}
+    assert _distributed_level() == logging.CRITICAL
+
+
 def test_a_custom_word_list_reaches_the_workers(dask_client) -> None:
     words = WordList([w for w in default_wordlist() if len(w) <= 4], name="short-words")
     rules = Rules(round_sizes=(3, 4), wordlist=words)
