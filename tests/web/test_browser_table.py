@@ -599,3 +599,36 @@ def test_a_hint_asked_as_the_connection_went_is_asked_again_on_the_next(server: 
     page.evaluate("([welcome, state, hint]) => [welcome, state, hint].forEach((msg) => fake.say(msg))",
                   [said["welcome"], said["state"], said["hint"]])  # fmt: skip
     assert page.locator("#fake-table #hint li").count() == len(said["hint"]["hint"]["options"])
+
+
+def group_label(page: Any) -> str:
+    return str(page.inner_text("#fake-table #hand .group .group-label"))
+
+
+def test_a_refused_word_check_is_asked_again_and_its_answer_shown(server: str,
+                                                                  open_tab: Callable[..., Tab]) -> None:  # fmt: skip
+    """A word check the server refuses (here it could not answer it) is asked
+    again after a wait rather than left "checking" for good, and so is one
+    on its way when the connection went; its answer then shows."""
+    page = open_tab().page
+    said = fake_table(page, server)
+    pair = said["state"]["view"]["hand"][:2]
+    asked = "() => fake.sent.filter((m) => m.type === 'check' && m.words[0].length === 2).length"
+    group_by_keyboard(page, [pair])  # a group of the first card is checked too, on the way
+    page.wait_for_function(f"() => ({asked})() === 1")
+    assert group_label(page) == f"{''.join(pair)}: checking…"
+    page.evaluate("() => fake.say({type: 'error', code: 'server_error', request: 'check', params: {},"
+                  " message: 'the server could not answer that message'})")  # fmt: skip
+    assert page.evaluate(asked) == 1  # not at once: a busy server would refuse it again
+    page.wait_for_function(f"() => ({asked})() === 2", timeout=5000)
+    page.evaluate("() => fake.status('offline')")
+    page.evaluate("() => fake.status('connecting')")
+    page.evaluate("() => fake.status('open')")
+    page.evaluate("([welcome, state]) => [welcome, state].forEach((msg) => fake.say(msg))",
+                  [said["welcome"], said["state"]])  # fmt: skip
+    page.wait_for_function(f"() => ({asked})() === 3", timeout=5000)
+    assert page.evaluate("() => fake.sent.filter((m) => m.type === 'check').at(-1).words") == [pair]
+    assert group_label(page) == f"{''.join(pair)}: checking…"
+    answer = {"type": "check", "words": [{"cards": pair, "word": "".join(pair), "valid": False, "points": 0}]}
+    page.evaluate("(msg) => fake.say(msg)", answer)
+    assert group_label(page) == f"{''.join(pair)}: not a word"

@@ -66,6 +66,8 @@ export class TableSession {
     this.arrangement = new Arrangement(); // the hand's order and word groups (hand.js)
     this.handFocus = 0; // the hand card the keyboard is on
     this.checks = new Map(); // "c,a,t" -> {valid, points}, or null while asked
+    this.checkRetry = null; // the timer that asks refused word checks again
+    this.checkRefusals = 0; // refusals in a row: each waits twice as long before asking again
     this.drawn = loadDrawn(table); // "round:log index" -> the card this seat drew blind there (kept over a reload)
     this.fresh = null; // the id of the card just drawn, marked until the next move
     this.resultShown = null; // the round (1-based) whose result is over the table
@@ -138,6 +140,8 @@ export class TableSession {
 
   close() {
     this.pacer.close();
+    clearTimeout(this.checkRetry);
+    this.checkRetry = null;
     if (this.socket) this.socket.close();
     this.socket = null;
     const label = document.getElementById("connection");
@@ -250,6 +254,7 @@ export class TableSession {
     // one went is never answered.  A hint is asked again on the new one (after the hello, so
     // the state it brings comes first); a match is given up, so its button works again.
     if (status !== "open") this.matching = false;
+    if (status !== "open") this.forgetPendingChecks();
     if (reopened && this.hint?.pending && !(this.socket && this.socket.send({ type: "hint" }))) this.hint = null;
     const label = document.getElementById("connection");
     if (label) {
@@ -274,6 +279,7 @@ export class TableSession {
         return;
       }
       case "check":
+        this.checkRefusals = 0;
         if (Array.isArray(msg.words)) {
           for (const w of msg.words) {
             if (w && Array.isArray(w.cards)) this.checks.set(w.cards.join(","), { valid: w.valid === true, points: Number(w.points) || 0 });
@@ -302,6 +308,7 @@ export class TableSession {
         if (answers("action")) this.pendingAction = false;
         if (answers("match")) this.matching = false;
         if (answers("hint") && this.hint && this.hint.pending) this.hint = null;
+        if (answers("check")) this.askChecksLater();
         if (msg.code === "no_table") {
           // Nothing to reconnect to: the table was never made, or its time is up.
           this.close();
@@ -436,6 +443,27 @@ export class TableSession {
       if (!this.socket || !this.socket.send({ type: "check", words: [faces] })) this.checks.delete(key);
     });
     return undefined;
+  }
+
+  /** Word checks asked and not answered are forgotten, so the next drawing asks them again. */
+  forgetPendingChecks() {
+    for (const [key, check] of this.checks) if (check === null) this.checks.delete(key);
+  }
+
+  /**
+   * A word check was refused (the server was busy, or could not answer): the groups still say
+   * "checking", and their checks are asked again after a wait, longer after each refusal in a
+   * row, rather than at once, which a rate limit would refuse again.
+   */
+  askChecksLater() {
+    if (this.checkRetry !== null) return;
+    const wait = Math.min(30000, 1000 * 2 ** this.checkRefusals);
+    this.checkRefusals += 1;
+    this.checkRetry = setTimeout(() => {
+      this.checkRetry = null;
+      this.forgetPendingChecks();
+      this.render();
+    }, wait);
   }
 
   /** Rearrange the hand: ["focus", pos], ["move", ±1], ["group"], ["ungroup"], ["sort", by], ["drop", place]. */
