@@ -46,7 +46,7 @@ from ..cards import _CARD_INDEX, Card, full_deck
 from ..solver.core import CLASS_WORDS
 from ..solver.types import Play, make_play
 from ..wordlist import WordList
-from .counting import known_holdings, unseen
+from .counting import holdings, unseen_counts
 from .evaluate import HandScorer, scorer_for
 from .explanations import (
     Alternative,
@@ -142,12 +142,12 @@ class _Position:
         self.n = view.round_size
         self.words = vocabulary_wordlist(tuning.vocabulary, view.rules.words)
         self.scorer: HandScorer = scorer_for(self.words)
-        #: the cards each seat is known to hold (card counting reads them twice)
-        self.held = known_holdings(view)
-        pool = unseen(view, self.held)
-        total = sum(pool.values())
-        self.faces = sorted(pool, key=_CARD_ORDER)
-        self.probs = [pool[f] / total for f in self.faces] if total else []
+        #: the cards each other seat is known to hold (card counting reads them twice)
+        self.held = holdings(view)
+        #: the unseen faces in the cards' order, and their counts
+        self.faces, counts = unseen_counts(view, self.held)
+        total = sum(counts)
+        self.probs = [n / total for n in counts] if total else []
         self.longest_bonus, self.most_bonus = view.rules.bonuses(view.players)
 
     def blind(self, values: Sequence[float]) -> float:
@@ -286,7 +286,7 @@ def _gifts(pos: _Position, cards: Sequence[Card]) -> dict[Card, float]:
     nxt = (view.seat + 1) % view.players
     held = pos.held[nxt]
     if held and nxt != view.seat:
-        base = list(held.elements())
+        base = [card for card, n in held.items() for _ in range(n)]  # a Counter's elements(), in its order
         scored = pos.scorer.scores([base] + [base + [c] for c in cards], discard=False)
         for c, (with_c, _) in zip(cards, scored[1:]):
             gift[c] += max(0.0, with_c - scored[0][0] + c.points) / 2
