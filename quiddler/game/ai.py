@@ -440,24 +440,36 @@ def _best_going_out(pos: _Position, outs: list[Card], kept: dict[Card, list[Card
     in ``outs``, solving only those that can be it.  Going out discarding
     ``c`` scores every card kept (the scorer's going-out score), plus at
     most the bonuses of a play with every kept letter in one word and two
-    cards a word, less the gift: the discards are tried from the highest
-    such bound down, and one whose bound cannot beat the best found (or
-    tie it from later in the list) is left out."""
+    cards a word, less the gift.  With bonus awareness a discard's bound
+    is narrowed by its plain solve first, before the solve for more words:
+    no going-out play of the kept cards has a longer word than the one the
+    plain solve finds (see :func:`_going_out_plays`).  The discard with the
+    highest bound (the first of them on a tie) is narrowed or valued next,
+    until no bound can beat the best value found (or tie it from earlier
+    in the list): every discard left is then worth no more."""
     tuning = pos.tuning
     index = {c: i for i, c in enumerate(outs)}
 
-    def bound(c: Card) -> float:
+    def bound(c: Card, letters: int) -> float:
         score = static[c][1]
         assert score is not None
-        cards = kept[c]
-        parts = _bonus_parts_at(pos, sum(k.letters for k in cards), len(cards) // 2) if tuning.bonus_aware else (0.0, 0.0)
+        parts = _bonus_parts_at(pos, letters, len(kept[c]) // 2) if tuning.bonus_aware else (0.0, 0.0)
         return score + sum(parts) - tuning.gift_weight * gifts[c]
 
-    bounds = {c: bound(c) for c in outs}
+    bounds = {c: bound(c, sum(k.letters for k in kept[c])) for c in outs}
+    narrowed = set() if tuning.bonus_aware else set(outs)
     best: HintOption | None = None
-    for c in sorted(outs, key=lambda c: -bounds[c]):
+    while bounds:
+        c = max(bounds, key=lambda c: (bounds[c], -index[c]))
         if best is not None and (bounds[c], -index[c]) <= (best.value, -index[best.card]):  # type: ignore[index]
+            break
+        if c not in narrowed:
+            narrowed.add(c)
+            first = solve_cards(list(kept[c]), pos.words, discard=False).best_go_out
+            assert first is not None  # the scorer found a going-out play
+            bounds[c] = bound(c, first.longest_word)
             continue
+        del bounds[c]
         option = going_out(c)
         if best is None or (option.value, -index[c]) > (best.value, -index[best.card]):  # type: ignore[index]
             best = option
