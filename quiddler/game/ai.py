@@ -70,6 +70,7 @@ from .vocabulary import vocabulary_wordlist
 __all__ = ["EASY", "EV", "EXPERT", "MEDIUM", "TUNINGS", "AIPlayer", "Tuning", "advise"]
 
 _CARD_ORDER = _CARD_INDEX.__getitem__  # cards' own order, as a sort key at C speed
+_LETTERS = {card: card.letters for card in _CARD_INDEX}  # a card's letters, without the property's call
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +150,9 @@ class _Position:
         total = sum(counts)
         self.probs = [n / total for n in counts] if total else []
         self.longest_bonus, self.most_bonus = view.rules.bonuses(view.players)
+        #: the bonus terms of a going-out play by its longest word and word count
+        #: (see _bonus_parts_at: a decision asks for a few pairs many times)
+        self.bonus_parts: dict[tuple[int, int], tuple[float, float]] = {}
 
     def blind(self, values: Sequence[float]) -> float:
         """Expectation over a blind draw of per-face ``values`` (in ``self.faces`` order)."""
@@ -176,12 +180,12 @@ class _Position:
         premium) when the hand can and may go out, else its best score; and
         whether each can go out."""
         scored = self.scorer.scores_plus(bases, extra, discard=True)
-        values, outs = [], []
-        for best, out in scored:
-            can = out is not None and may_out
-            outs.append(out is not None)
-            values.append(out + self.tuning.out_premium if can and out is not None else float(best))
-        return values, outs
+        premium = self.tuning.out_premium
+        if may_out:
+            values = [float(best) if out is None else out + premium for best, out in scored]
+        else:
+            values = [float(best) for best, _ in scored]
+        return values, [out is not None for _, out in scored]
 
     def final_values(self, base: Sequence[Card], extra: Sequence[Card]) -> list[float]:
         """Best score of the (n+1)-card hands ``base + [card]`` for each card
@@ -240,7 +244,6 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]
     top_value = values[0] if top is not None else None
     face_values = values[1:] if top is not None else values
     blind = pos.blind(face_values) if pos.probs else (top_value or 0.0)
-    p_out = pos.blind([float(o) for o in (outs[1:] if top is not None else outs)])
     if not tuning.blind_ev:  # greedy's rule: the top against keeping the hand as it is
         blind = float(pos.scorer.one(hand, discard=False)[0]) if not view.final_turn else blind
         if top is not None and outs[0] and not view.final_turn:
@@ -271,6 +274,7 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]
         plain_blind = pos.blind(plain[1:]) if pos.probs else plain[0]
         pile = Sum.of("blind_draw", plain_blind, [Term("bonuses_won", blind - plain_blind)], blind)
     else:
+        p_out = pos.blind([float(o) for o in (outs[1:] if top is not None else outs)])
         chance = premium * p_out
         pile = Sum.of("blind_draw", blind - chance, [Term("out_chance", chance, percent=percent(p_out))], blind)
     return options, DrawChoice("take_discard" if best.action == "take-discard" else "draw_pile", top, take, pile)
@@ -312,10 +316,13 @@ def _bonus_parts(pos: _Position, play: Play) -> tuple[float, float]:
 
 def _bonus_parts_at(pos: _Position, letters: int, words: int) -> tuple[float, float]:
     """:func:`_bonus_parts` of a play with a longest word of ``letters`` and ``words`` words."""
-    _, longest, counts = _table(pos.words, pos.n)
-    others = pos.view.players - 1
-    return (pos.longest_bonus * _share_below(longest, letters) ** others,
-            pos.most_bonus * _share_below(counts, words) ** others)  # fmt: skip
+    parts = pos.bonus_parts.get((letters, words))
+    if parts is None:
+        _, longest, counts = _table(pos.words, pos.n)
+        others = pos.view.players - 1
+        parts = pos.bonus_parts[letters, words] = (pos.longest_bonus * _share_below(longest, letters) ** others,
+                                                   pos.most_bonus * _share_below(counts, words) ** others)  # fmt: skip
+    return parts
 
 
 def _wait_cost(pos: _Position) -> float:
@@ -456,7 +463,8 @@ def _best_going_out(pos: _Position, outs: list[Card], kept: dict[Card, list[Card
         parts = _bonus_parts_at(pos, letters, len(kept[c]) // 2) if tuning.bonus_aware else (0.0, 0.0)
         return score + sum(parts) - tuning.gift_weight * gifts[c]
 
-    bounds = {c: bound(c, sum(k.letters for k in kept[c])) for c in outs}
+    letters = sum(map(_LETTERS.__getitem__, pos.view.hand))
+    bounds = {c: bound(c, letters - _LETTERS[c]) for c in outs}  # every kept letter in one word
     narrowed = set() if tuning.bonus_aware else set(outs)
     best: HintOption | None = None
     while bounds:
