@@ -39,7 +39,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import mul
 
 from ..cards import _CARD_INDEX, Card, full_deck
@@ -143,16 +143,33 @@ class _Position:
         self.n = view.round_size
         self.words = vocabulary_wordlist(tuning.vocabulary, view.rules.words)
         self.scorer: HandScorer = scorer_for(self.words)
-        #: the cards each other seat is known to hold (card counting reads them twice)
-        self.held = holdings(view)
-        #: the unseen faces in the cards' order, and their counts
-        self.faces, counts = unseen_counts(view, self.held)
-        total = sum(counts)
-        self.probs = [n / total for n in counts] if total else []
         self.longest_bonus, self.most_bonus = view.rules.bonuses(view.players)
         #: the bonus terms of a going-out play by its longest word and word count
         #: (see _bonus_parts_at: a decision asks for a few pairs many times)
         self.bonus_parts: dict[tuple[int, int], tuple[float, float]] = {}
+
+    # Card counting is worked out when first read: a final turn's lay-down reads none of it.
+
+    @cached_property
+    def held(self) -> list[dict[Card, int]]:
+        """The cards each other seat is known to hold (card counting reads them twice)."""
+        return holdings(self.view)
+
+    @cached_property
+    def _pool(self) -> tuple[list[Card], list[float]]:
+        faces, counts = unseen_counts(self.view, self.held)
+        total = sum(counts)
+        return faces, [n / total for n in counts] if total else []
+
+    @property
+    def faces(self) -> list[Card]:
+        """The faces a blind draw may bring, in the cards' order."""
+        return self._pool[0]
+
+    @property
+    def probs(self) -> list[float]:
+        """Each face's chance on a blind draw (in ``faces`` order)."""
+        return self._pool[1]
 
     def blind(self, values: Sequence[float]) -> float:
         """Expectation over a blind draw of per-face ``values`` (in ``self.faces`` order)."""
