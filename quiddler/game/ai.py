@@ -35,6 +35,7 @@ All hands of one decision are scored in one batch (:mod:`.evaluate`).
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -387,7 +388,11 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     cards = sorted(set(hand), key=_CARD_ORDER)
     kept = {c: _without(hand, c) for c in cards}
     static = dict(zip(cards, pos.scorer.scores([kept[c] for c in cards], discard=False)))
-    gifts = _gifts(pos, cards) if tuning.gift_weight else dict.fromkeys(cards, 0.0)
+    out_cards = [c for c in cards if static[c][1] is not None] if view.may_go_out else []
+    wait = _wait_cost(pos) if out_cards else 0.0
+    # Where going out is the only option (no waiting), only the discards that go out are valued.
+    valued = out_cards if math.isinf(wait) else cards
+    gifts = _gifts(pos, valued) if tuning.gift_weight else dict.fromkeys(valued, 0.0)
     options: list[HintOption] = []
     kept_bonuses: dict[Card, tuple[float, float]] = {}  # per going-out discard: (longest-word, most-words) kept
 
@@ -399,15 +404,14 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
         value = play.card_score + sum(parts)
         return HintOption("go-out", c, play.words, value - tuning.gift_weight * gifts[c])
 
-    out_cards = [c for c in cards if static[c][1] is not None] if view.may_go_out else []
     if pos.best_only and len(out_cards) > 1:
         options.append(_best_going_out(pos, out_cards, kept, static, gifts, going_out))
     else:
         options += map(going_out, out_cards)
     can_go = bool(options)
-    wait = _wait_cost(pos) if can_go else 0.0
-    order = sorted(cards, key=lambda c: (-static[c][0], -c.points, c))
-    looked = order[: tuning.prune] if tuning.lookahead and not math.isinf(wait) else []
+    looked: list[Card] = []
+    if tuning.lookahead and not math.isinf(wait):
+        looked = sorted(cards, key=lambda c: (-static[c][0], -c.points, c))[: tuning.prune]
     values: dict[Card, float] = {}
     chances: dict[Card, float] = {}
     if looked and pos.probs:
@@ -472,7 +476,6 @@ def _best_going_out(pos: _Position, outs: list[Card], kept: dict[Card, list[Card
     until no bound can beat the best value found (or tie it from earlier
     in the list): every discard left is then worth no more."""
     tuning = pos.tuning
-    index = {c: i for i, c in enumerate(outs)}
 
     def bound(c: Card, letters: int) -> float:
         score = static[c][1]
@@ -481,23 +484,24 @@ def _best_going_out(pos: _Position, outs: list[Card], kept: dict[Card, list[Card
         return score + sum(parts) - tuning.gift_weight * gifts[c]
 
     letters = sum(map(_LETTERS.__getitem__, pos.view.hand))
-    bounds = {c: bound(c, letters - _LETTERS[c]) for c in outs}  # every kept letter in one word
-    narrowed = set() if tuning.bonus_aware else set(outs)
+    # A heap of (-bound, place in outs, narrowed yet): its first entry has the highest bound, the first on a tie.
+    heap = [(-bound(c, letters - _LETTERS[c]), i, not tuning.bonus_aware) for i, c in enumerate(outs)]
+    heapq.heapify(heap)
     best: HintOption | None = None
-    while bounds:
-        c = max(bounds, key=lambda c: (bounds[c], -index[c]))
-        if best is not None and (bounds[c], -index[c]) <= (best.value, -index[best.card]):  # type: ignore[index]
+    best_at = 0
+    while heap:
+        high, i, narrowed = heapq.heappop(heap)
+        if best is not None and (-high, -i) <= (best.value, -best_at):
             break
-        if c not in narrowed:
-            narrowed.add(c)
+        c = outs[i]
+        if not narrowed:
             first = solve_cards(list(kept[c]), pos.words, discard=False).best_go_out
             assert first is not None  # the scorer found a going-out play
-            bounds[c] = bound(c, first.longest_word)
+            heapq.heappush(heap, (-bound(c, first.longest_word), i, True))
             continue
-        del bounds[c]
         option = going_out(c)
-        if best is None or (option.value, -index[c]) > (best.value, -index[best.card]):  # type: ignore[index]
-            best = option
+        if best is None or (option.value, -i) > (best.value, -best_at):
+            best, best_at = option, i
     assert best is not None
     return best
 
