@@ -35,18 +35,19 @@ All hands of one decision are scored in one batch (:mod:`.evaluate`).
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import mul
 
 from ..cards import _CARD_INDEX, Card, full_deck
 from ..solver.core import CLASS_WORDS
 from ..solver.types import Play, make_play
 from ..wordlist import WordList
-from .counting import known_holdings, unseen
+from .counting import holdings, unseen_counts
 from .evaluate import HandScorer, scorer_for
 from .explanations import (
     Alternative,
@@ -70,6 +71,7 @@ from .vocabulary import vocabulary_wordlist
 __all__ = ["EASY", "EV", "EXPERT", "MEDIUM", "TUNINGS", "AIPlayer", "Tuning", "advise"]
 
 _CARD_ORDER = _CARD_INDEX.__getitem__  # cards' own order, as a sort key at C speed
+_LETTERS = {card: card.letters for card in _CARD_INDEX}  # a card's letters, without the property's call
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,13 +144,33 @@ class _Position:
         self.n = view.round_size
         self.words = vocabulary_wordlist(tuning.vocabulary, view.rules.words)
         self.scorer: HandScorer = scorer_for(self.words)
-        #: the cards each seat is known to hold (card counting reads them twice)
-        self.held = known_holdings(view)
-        pool = unseen(view, self.held)
-        total = sum(pool.values())
-        self.faces = sorted(pool, key=_CARD_ORDER)
-        self.probs = [pool[f] / total for f in self.faces] if total else []
         self.longest_bonus, self.most_bonus = view.rules.bonuses(view.players)
+        #: the bonus terms of a going-out play by its longest word and word count
+        #: (see _bonus_parts_at: a decision asks for a few pairs many times)
+        self.bonus_parts: dict[tuple[int, int], tuple[float, float]] = {}
+
+    # Card counting is worked out when first read: a final turn's lay-down reads none of it.
+
+    @cached_property
+    def held(self) -> list[dict[Card, int]]:
+        """The cards each other seat is known to hold (card counting reads them twice)."""
+        return holdings(self.view)
+
+    @cached_property
+    def _pool(self) -> tuple[list[Card], list[float]]:
+        faces, counts = unseen_counts(self.view, self.held)
+        total = sum(counts)
+        return faces, [n / total for n in counts] if total else []
+
+    @property
+    def faces(self) -> list[Card]:
+        """The faces a blind draw may bring, in the cards' order."""
+        return self._pool[0]
+
+    @property
+    def probs(self) -> list[float]:
+        """Each face's chance on a blind draw (in ``faces`` order)."""
+        return self._pool[1]
 
     def blind(self, values: Sequence[float]) -> float:
         """Expectation over a blind draw of per-face ``values`` (in ``self.faces`` order)."""
@@ -176,12 +198,12 @@ class _Position:
         premium) when the hand can and may go out, else its best score; and
         whether each can go out."""
         scored = self.scorer.scores_plus(bases, extra, discard=True)
-        values, outs = [], []
-        for best, out in scored:
-            can = out is not None and may_out
-            outs.append(out is not None)
-            values.append(out + self.tuning.out_premium if can and out is not None else float(best))
-        return values, outs
+        premium = self.tuning.out_premium
+        if may_out:
+            values = [float(best) if out is None else out + premium for best, out in scored]
+        else:
+            values = [float(best) for best, _ in scored]
+        return values, [out is not None for _, out in scored]
 
     def final_values(self, base: Sequence[Card], extra: Sequence[Card]) -> list[float]:
         """Best score of the (n+1)-card hands ``base + [card]`` for each card
@@ -240,7 +262,6 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]
     top_value = values[0] if top is not None else None
     face_values = values[1:] if top is not None else values
     blind = pos.blind(face_values) if pos.probs else (top_value or 0.0)
-    p_out = pos.blind([float(o) for o in (outs[1:] if top is not None else outs)])
     if not tuning.blind_ev:  # greedy's rule: the top against keeping the hand as it is
         blind = float(pos.scorer.one(hand, discard=False)[0]) if not view.final_turn else blind
         if top is not None and outs[0] and not view.final_turn:
@@ -271,6 +292,7 @@ def _draw_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]
         plain_blind = pos.blind(plain[1:]) if pos.probs else plain[0]
         pile = Sum.of("blind_draw", plain_blind, [Term("bonuses_won", blind - plain_blind)], blind)
     else:
+        p_out = pos.blind([float(o) for o in (outs[1:] if top is not None else outs)])
         chance = premium * p_out
         pile = Sum.of("blind_draw", blind - chance, [Term("out_chance", chance, percent=percent(p_out))], blind)
     return options, DrawChoice("take_discard" if best.action == "take-discard" else "draw_pile", top, take, pile)
@@ -286,7 +308,7 @@ def _gifts(pos: _Position, cards: Sequence[Card]) -> dict[Card, float]:
     nxt = (view.seat + 1) % view.players
     held = pos.held[nxt]
     if held and nxt != view.seat:
-        base = list(held.elements())
+        base = [card for card, n in held.items() for _ in range(n)]  # a Counter's elements(), in its order
         scored = pos.scorer.scores([base] + [base + [c] for c in cards], discard=False)
         for c, (with_c, _) in zip(cards, scored[1:]):
             gift[c] += max(0.0, with_c - scored[0][0] + c.points) / 2
@@ -312,10 +334,13 @@ def _bonus_parts(pos: _Position, play: Play) -> tuple[float, float]:
 
 def _bonus_parts_at(pos: _Position, letters: int, words: int) -> tuple[float, float]:
     """:func:`_bonus_parts` of a play with a longest word of ``letters`` and ``words`` words."""
-    _, longest, counts = _table(pos.words, pos.n)
-    others = pos.view.players - 1
-    return (pos.longest_bonus * _share_below(longest, letters) ** others,
-            pos.most_bonus * _share_below(counts, words) ** others)  # fmt: skip
+    parts = pos.bonus_parts.get((letters, words))
+    if parts is None:
+        _, longest, counts = _table(pos.words, pos.n)
+        others = pos.view.players - 1
+        parts = pos.bonus_parts[letters, words] = (pos.longest_bonus * _share_below(longest, letters) ** others,
+                                                   pos.most_bonus * _share_below(counts, words) ** others)  # fmt: skip
+    return parts
 
 
 def _wait_cost(pos: _Position) -> float:
@@ -363,7 +388,11 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     cards = sorted(set(hand), key=_CARD_ORDER)
     kept = {c: _without(hand, c) for c in cards}
     static = dict(zip(cards, pos.scorer.scores([kept[c] for c in cards], discard=False)))
-    gifts = _gifts(pos, cards) if tuning.gift_weight else dict.fromkeys(cards, 0.0)
+    out_cards = [c for c in cards if static[c][1] is not None] if view.may_go_out else []
+    wait = _wait_cost(pos) if out_cards else 0.0
+    # Where going out is the only option (no waiting), only the discards that go out are valued.
+    valued = out_cards if math.isinf(wait) else cards
+    gifts = _gifts(pos, valued) if tuning.gift_weight else dict.fromkeys(valued, 0.0)
     options: list[HintOption] = []
     kept_bonuses: dict[Card, tuple[float, float]] = {}  # per going-out discard: (longest-word, most-words) kept
 
@@ -375,15 +404,14 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
         value = play.card_score + sum(parts)
         return HintOption("go-out", c, play.words, value - tuning.gift_weight * gifts[c])
 
-    out_cards = [c for c in cards if static[c][1] is not None] if view.may_go_out else []
     if pos.best_only and len(out_cards) > 1:
         options.append(_best_going_out(pos, out_cards, kept, static, gifts, going_out))
     else:
         options += map(going_out, out_cards)
     can_go = bool(options)
-    wait = _wait_cost(pos) if can_go else 0.0
-    order = sorted(cards, key=lambda c: (-static[c][0], -c.points, c))
-    looked = order[: tuning.prune] if tuning.lookahead and not math.isinf(wait) else []
+    looked: list[Card] = []
+    if tuning.lookahead and not math.isinf(wait):
+        looked = sorted(cards, key=lambda c: (-static[c][0], -c.points, c))[: tuning.prune]
     values: dict[Card, float] = {}
     chances: dict[Card, float] = {}
     if looked and pos.probs:
@@ -440,27 +468,40 @@ def _best_going_out(pos: _Position, outs: list[Card], kept: dict[Card, list[Card
     in ``outs``, solving only those that can be it.  Going out discarding
     ``c`` scores every card kept (the scorer's going-out score), plus at
     most the bonuses of a play with every kept letter in one word and two
-    cards a word, less the gift: the discards are tried from the highest
-    such bound down, and one whose bound cannot beat the best found (or
-    tie it from later in the list) is left out."""
+    cards a word, less the gift.  With bonus awareness a discard's bound
+    is narrowed by its plain solve first, before the solve for more words:
+    no going-out play of the kept cards has a longer word than the one the
+    plain solve finds (see :func:`_going_out_plays`).  The discard with the
+    highest bound (the first of them on a tie) is narrowed or valued next,
+    until no bound can beat the best value found (or tie it from earlier
+    in the list): every discard left is then worth no more."""
     tuning = pos.tuning
-    index = {c: i for i, c in enumerate(outs)}
 
-    def bound(c: Card) -> float:
+    def bound(c: Card, letters: int) -> float:
         score = static[c][1]
         assert score is not None
-        cards = kept[c]
-        parts = _bonus_parts_at(pos, sum(k.letters for k in cards), len(cards) // 2) if tuning.bonus_aware else (0.0, 0.0)
+        parts = _bonus_parts_at(pos, letters, len(kept[c]) // 2) if tuning.bonus_aware else (0.0, 0.0)
         return score + sum(parts) - tuning.gift_weight * gifts[c]
 
-    bounds = {c: bound(c) for c in outs}
+    letters = sum(map(_LETTERS.__getitem__, pos.view.hand))
+    # A heap of (-bound, place in outs, narrowed yet): its first entry has the highest bound, the first on a tie.
+    heap = [(-bound(c, letters - _LETTERS[c]), i, not tuning.bonus_aware) for i, c in enumerate(outs)]
+    heapq.heapify(heap)
     best: HintOption | None = None
-    for c in sorted(outs, key=lambda c: -bounds[c]):
-        if best is not None and (bounds[c], -index[c]) <= (best.value, -index[best.card]):  # type: ignore[index]
+    best_at = 0
+    while heap:
+        high, i, narrowed = heapq.heappop(heap)
+        if best is not None and (-high, -i) <= (best.value, -best_at):
+            break
+        c = outs[i]
+        if not narrowed:
+            first = solve_cards(list(kept[c]), pos.words, discard=False).best_go_out
+            assert first is not None  # the scorer found a going-out play
+            heapq.heappush(heap, (-bound(c, first.longest_word), i, True))
             continue
         option = going_out(c)
-        if best is None or (option.value, -index[c]) > (best.value, -index[best.card]):  # type: ignore[index]
-            best = option
+        if best is None or (option.value, -i) > (best.value, -best_at):
+            best, best_at = option, i
     assert best is not None
     return best
 

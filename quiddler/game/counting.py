@@ -9,11 +9,13 @@ so a computer player built on it can never use a hidden card.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress
+from operator import gt, sub
 
-from ..cards import Card, full_deck
+from ..cards import _CARD_INDEX, Card, full_deck
 from .state import Discard, Draw, GoOut, LayDown, PlayerView
 
-__all__ = ["discard_pile", "known_holdings", "unseen"]
+__all__ = ["discard_pile", "holdings", "known_holdings", "unseen", "unseen_counts"]
 
 _DECK = Counter(full_deck())
 
@@ -46,9 +48,19 @@ def known_holdings(view: PlayerView) -> tuple[Counter[Card], ...]:
     the discard pile, less later discards of the same face.  A seat that
     laid down is cleared (its words are public anyway).  The player's own
     entry is its hand."""
-    # Plain dicts, made into Counters at the end: a decision reads this a few
-    # times, and Counter's Python methods cost more than the counting.  A count
-    # that falls to 0 keeps its place, as in a Counter, and is dropped at the end.
+    held = holdings(view)
+    own: dict[Card, int] = {}
+    for card in view.hand:
+        own[card] = own.get(card, 0) + 1
+    held[view.seat] = own
+    return tuple(map(_counter, held))
+
+
+def holdings(view: PlayerView) -> list[dict[Card, int]]:
+    """:func:`known_holdings` as plain dicts, the player's own entry empty:
+    what a computer player's decision reads, many thousand times in a
+    search (a Counter's Python methods cost more than the counting)."""
+    # A count that falls to 0 keeps its place, as in a Counter, and is dropped at the end.
     held: list[dict[Card, int]] = [{} for _ in range(view.players)]
     for event in view.log:
         action = event.action
@@ -63,11 +75,8 @@ def known_holdings(view: PlayerView) -> tuple[Counter[Card], ...]:
                 counts[action.card] -= 1
         else:
             held[action.player] = {}
-    own: dict[Card, int] = {}
-    for card in view.hand:
-        own[card] = own.get(card, 0) + 1
-    held[view.seat] = own
-    return tuple(_counter({card: n for card, n in counts.items() if n > 0}) for counts in held)
+    held[view.seat] = {}
+    return [counts if all(counts.values()) else {card: n for card, n in counts.items() if n > 0} for counts in held]
 
 
 def unseen(view: PlayerView, held: tuple[Counter[Card], ...] | None = None) -> Counter[Card]:
@@ -107,3 +116,36 @@ def _counter(counts: dict[Card, int]) -> Counter[Card]:
     made: Counter[Card] = Counter.__new__(Counter)
     dict.update(made, counts)
     return made
+
+
+#: Each card as a one in its face's byte of an int (the face's index picks the byte).
+_COUNT_OF = {card: 1 << (8 * index) for card, index in _CARD_INDEX.items()}
+#: The faces in the cards' order (a face's index is its place), and how many of each the deck holds.
+_FACES = sorted(_DECK, key=_CARD_INDEX.__getitem__)
+_DECK_COUNTS = bytes(map(_DECK.__getitem__, _FACES))
+
+
+def unseen_counts(view: PlayerView, held: list[dict[Card, int]]) -> tuple[list[Card], bytes]:
+    """:func:`unseen` as its faces in the cards' order and their counts
+    (``held``: :func:`holdings` of the view), the way a computer player's
+    decision reads it.  The seen cards are counted at C speed, a byte per
+    face of one int (see ``_COUNT_OF``), and the unseen counts are the
+    deck's less those bytes.  A position no game can reach (more of a face
+    seen than the deck holds, or more than 255 cards seen) is counted by
+    :func:`unseen` itself, which drops the faces below zero."""
+    seen = [*view.hand, *discard_pile(view)]
+    for laid in view.laid_down:
+        for word in laid:
+            seen += word.cards
+    for seat, known in enumerate(held):
+        if seat != view.seat:
+            for card, n in known.items():
+                seen += [card] * n
+    if len(seen) < 256:
+        counts = sum(map(_COUNT_OF.__getitem__, seen)).to_bytes(len(_FACES), "little")
+        if not any(map(gt, counts, _DECK_COUNTS)):
+            left = bytes(map(sub, _DECK_COUNTS, counts))
+            return list(compress(_FACES, left)), left.replace(b"\0", b"")
+    pool = unseen(view, tuple(map(_counter, held)))
+    faces = sorted(pool, key=_CARD_INDEX.__getitem__)
+    return faces, bytes(map(pool.__getitem__, faces))

@@ -12,7 +12,7 @@ small, and the machines that run many games at once have no core to spare.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import filterfalse
+from typing import cast
 
 from ..cards import _CARD_INDEX, Card
 from ..solver import Solver
@@ -82,16 +82,19 @@ class HandScorer:
         memo = self._memo.get(options)
         if memo is None:
             memo = self._memo[options] = {}
-        where = dict(zip(keys, range(len(keys))))  # each distinct hand once (at its last place: the same cards)
-        missing = list(filterfalse(memo.__contains__, where))
-        if missing:
-            places = list(map(where.__getitem__, missing))
-            found = by_base(places) if by_base is not None else None
-            if found is None:
-                found = self.solver.score_many(list(map(hand, places)), discard=discard, beat_longest=beat_longest,
-                                               beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
-            memo.update(zip(missing, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
-            self._entries += len(missing)
+        known = list(map(memo.get, keys))  # most calls find every hand: one look-up each, at C speed
+        if None not in known:
+            return cast(list[Scores], known)
+        # Each distinct hand the memo lacks once (at its last place: the same cards).
+        where = {key: i for i, (key, scores) in enumerate(zip(keys, known)) if scores is None}
+        missing = list(where)
+        places = list(where.values())
+        found = by_base(places) if by_base is not None else None
+        if found is None:
+            found = self.solver.score_many(list(map(hand, places)), discard=discard, beat_longest=beat_longest,
+                                           beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
+        memo.update(zip(missing, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
+        self._entries += len(missing)
         return list(map(memo.__getitem__, keys))
 
     def one(self, hand: Sequence[Card], *, discard: bool) -> Scores:

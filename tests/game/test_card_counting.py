@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
+from quiddler.cards import Card
 from quiddler.game import (
     Discard,
     Draw,
@@ -16,7 +18,7 @@ from quiddler.game import (
     Rules,
     make_player,
 )
-from quiddler.game.counting import discard_pile, known_holdings, unseen
+from quiddler.game.counting import discard_pile, holdings, known_holdings, unseen, unseen_counts
 from quiddler.game.runner import next_action
 
 
@@ -52,9 +54,21 @@ def _check_counting(game: Game) -> None:
             assert not held[seat] - Counter(game.hand(seat))
             rest += Counter(game.hand(seat)) - held[seat]
     assert unseen(view) == rest
+    _check_plain_counting(view)
     for event in view.log:
         if isinstance(event.action, Draw) and event.action.source == "pile":
             assert event.taken is None
+
+
+def _check_plain_counting(view: PlayerView) -> None:
+    """The computer players' counting (plain dicts, the unseen cards as
+    faces in order and counts) says what the Counters say, in their order."""
+    held, plain = known_holdings(view), holdings(view)
+    for seat in range(view.players):
+        assert list(plain[seat].items()) == ([] if seat == view.seat else list(held[seat].items()))
+    pool = unseen(view)
+    faces = sorted(pool)
+    assert unseen_counts(view, plain) == (faces, bytes(pool[f] for f in faces))
 
 
 def test_counting_matches_the_table() -> None:
@@ -87,3 +101,16 @@ def test_log_shows_the_taken_card_and_resets_each_round() -> None:
     while game.round == 0:
         game.apply(next_action(game, [make_player("greedy"), make_player("greedy")]))
     assert game.view(0).log == ()
+
+
+def test_unseen_counts_of_a_position_no_game_reaches() -> None:
+    """More copies of a face in sight than the deck holds: the faces below
+    zero are dropped, as :func:`unseen` drops them, and no other face's
+    count borrows from them."""
+    view = Game(2, seed=7).view(0)
+    zs = Card("z")  # the deck holds two
+    odd = replace(view, hand=(*view.hand, zs, zs, zs))
+    faces, counts = unseen_counts(odd, holdings(odd))
+    pool = unseen(odd)
+    assert zs not in faces and faces == sorted(pool) and counts == bytes(pool[f] for f in faces)
+    assert sum(counts) == sum(pool.values())
