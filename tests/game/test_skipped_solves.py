@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from quiddler import default_wordlist
 from quiddler.cards import Card
 from quiddler.game import Game, Rules, ai, make_player
 from quiddler.game.ai import EV, EXPERT, _advise, _bonus_parts, _going_out_plays, _Position, advise
@@ -294,3 +295,20 @@ def test_the_going_out_plays_left_unsolved_keep_no_more_bonuses(rules: Rules) ->
                 assert best(_going_out_plays(pos, kept)) == best(every_going_out_play(pos, kept))
                 checked += 1
     assert checked
+
+
+def test_a_best_value_the_second_search_cannot_tell_is_left_to_the_solves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The class searches' answers are cached by hand and targets, "cannot
+    tell" (None: the pure-Python backend, which the automatic one starts on)
+    included: a hand's second search may find a None cached while the
+    compiled backend answered its first.  The best value is then left to the
+    target solves (None), not asserted."""
+    answers = iter([(20, None, None, None, None, None), None])
+    monkeypatch.setattr(ai, "class_scores", lambda *args: next(answers))
+
+    def worth(score: int, letters: int, count: int) -> float:
+        return score + (100 if letters >= 5 else 0)  # a longest word of five letters or more earns the bonus
+
+    hand = [Card(face) for face in "cates"]
+    assert ai._best_worth(hand, default_wordlist(), [None, 5, 4], [None], worth) is None
+    assert next(answers, "both asked") == "both asked"
