@@ -30,7 +30,7 @@ from .errors import (
     WrongPlayerError,
 )
 from .rules import Rules, _integer, add_to_totals, score_round
-from .shuffle import Shuffler, ShuffleScheme
+from .shuffle import Shuffler, ShuffleScheme, shuffle_cards
 from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, PublicEvent, RoundResult
 
 __all__ = ["Game"]
@@ -412,7 +412,7 @@ class Game:
         entry = self.log[-1]
         self._draw = self._discard[:-1]
         self._discard = self._discard[-1:]
-        self._shuffler.for_reshuffle(self.round, len(entry["reshuffles"]) + 1).shuffle(self._draw)
+        shuffle_cards(self._shuffler.for_reshuffle(self.round, len(entry["reshuffles"]) + 1), self._draw)
         entry["reshuffles"].append(
             {"action": len(entry["actions"]) - 1, "draw_pile": [c.face for c in reversed(self._draw)]}
         )
@@ -437,7 +437,7 @@ class Game:
         n = self.round_size
         if self.rules.fresh_deck_each_round or self.round == 0:
             deck = list(full_deck())
-            self._shuffler.for_deal(self.round).shuffle(deck)
+            shuffle_cards(self._shuffler.for_deal(self.round), deck)
         # deck: top card = end of list.  The cards go one at a time round the table from the
         # dealer's left: of the dealt cards, top first, every players-th one to the same seat.
         players = self.players
@@ -492,7 +492,7 @@ class Game:
             # (under "single-stream" this shuffle draws from the one stream even with a fresh deck).
             rest = list(self._discard) + [c for h in self._hands for c in h]
             rest += [c for laid in self._laid for w in laid for c in w.cards]
-            self._shuffler.for_deal(self.round + 1).shuffle(rest)
+            shuffle_cards(self._shuffler.for_deal(self.round + 1), rest)
             self._start_round(rest + self._draw)
         else:
             self.phase = Phase.GAME_OVER
