@@ -30,7 +30,7 @@ from .errors import (
     WrongPlayerError,
 )
 from .rules import Rules, _integer, add_to_totals, score_round
-from .shuffle import Shuffler, ShuffleScheme
+from .shuffle import Shuffler, ShuffleScheme, shuffle_cards
 from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, PlayerView, PublicEvent, RoundResult
 
 __all__ = ["Game"]
@@ -39,6 +39,8 @@ _FACE = attrgetter("face")
 # The types of a legal action's cards and words, checked at C speed (see _all_cards).
 _ONLY_CARD = frozenset({Card})
 _ONLY_WORD = frozenset({Word})
+# The rules of every game given none: one frozen value, checked once (making Rules() checks every field).
+_OFFICIAL = Rules()
 
 
 class Game:
@@ -79,7 +81,7 @@ class Game:
 
     def __init__(self, players: int, *, seed: int | None = None, rules: Rules | None = None,
                  shuffle: ShuffleScheme = "per-round") -> None:  # fmt: skip
-        self.rules = rules if rules is not None else Rules()
+        self.rules = rules if rules is not None else _OFFICIAL
         if not isinstance(self.rules, Rules):
             raise ArgumentTypeError(f"rules must be a Rules, not {shown(self.rules)}")
         with _argument_errors():
@@ -272,6 +274,12 @@ class Game:
             than two cards or is not spelled by its cards.
         :raises CardNotInHandError: The action uses a card the player does not hold.
         """
+        self._check(action)
+
+    def _check(self, action: Action) -> list[Card] | None:
+        """:meth:`legal`'s checks.  For going out or a final turn, which
+        count the hand against the cards played, they return what the hand
+        keeps (that is how :meth:`_play` leaves it); else None."""
         if not isinstance(action, (Draw, Discard, GoOut, LayDown)):
             raise MalformedActionError(f"not an action: {shown(action)}")
         _check_form(action)
@@ -303,18 +311,18 @@ class Game:
                 if self._turns[self.turn] <= 1 and self.rules.first_turn_out_forbidden(self.round):
                     raise GoingOutError("no going out on a player's first turn", reason="first_turn_no_go_out")
                 self._check_words(words)
-                used = [c for w in words for c in w.cards]
-                _check_cards(hand, used + [card])
-                left = len(hand) - len(used) - 1
-                if left:
-                    raise GoingOutError(f"going out must lay down every card but the discard: {left} left over",
-                                        reason="cards_left", params={"count": left})  # fmt: skip
+                kept = _kept(hand, _played(words, card))
+                if kept:
+                    raise GoingOutError(f"going out must lay down every card but the discard: {len(kept)} left over",
+                                        reason="cards_left", params={"count": len(kept)})  # fmt: skip
+                return kept
             case LayDown(words=words, discard=card):
                 self._check_after_draw()
                 if self._went_out is None:
                     raise WrongPhaseError("nobody has gone out: discard or go out", reason="nobody_went_out")
                 self._check_words(words)
-                _check_cards(hand, [c for w in words for c in w.cards] + [card])
+                return _kept(hand, _played(words, card))
+        return None
 
     def _check_after_draw(self) -> None:
         if self.phase is not Phase.DISCARD:
@@ -345,12 +353,13 @@ class Game:
         :raises IllegalActionError: The action is illegal now, as
             :meth:`legal` says (each subclass listed there).
         """
-        self.legal(action)
-        return self._play(action)
+        return self._play(action, self._check(action))
 
-    def _play(self, action: Action) -> Outcome:
+    def _play(self, action: Action, kept: list[Card] | None = None) -> Outcome:
         """Play ``action``, which :meth:`legal` has passed (or which a
-        simulation's own players chose, see :class:`~quiddler.game.sampling.RolloutGame`)."""
+        simulation's own players chose, see :class:`~quiddler.game.sampling.RolloutGame`);
+        ``kept``: what the hand keeps after going out or a final turn, where
+        the checks have counted it."""
         self._record(action)
         seat = self.turn
         hand = self._hands[seat]
@@ -380,7 +389,7 @@ class Game:
                 return Outcome(action, round_result=self._end_round_at_turn_limit())
             case GoOut(words=words, discard=card) | LayDown(words=words, discard=card):
                 self._public.append(PublicEvent(action))
-                _take(hand, [c for w in words for c in w.cards] + [card])
+                hand[:] = kept if kept is not None else _taken(hand, _played(words, card))
                 self._laid[seat] = tuple(words)
                 self._put_down(card)
                 if isinstance(action, GoOut):
@@ -412,7 +421,7 @@ class Game:
         entry = self.log[-1]
         self._draw = self._discard[:-1]
         self._discard = self._discard[-1:]
-        self._shuffler.for_reshuffle(self.round, len(entry["reshuffles"]) + 1).shuffle(self._draw)
+        shuffle_cards(self._shuffler.for_reshuffle(self.round, len(entry["reshuffles"]) + 1), self._draw)
         entry["reshuffles"].append(
             {"action": len(entry["actions"]) - 1, "draw_pile": [c.face for c in reversed(self._draw)]}
         )
@@ -427,7 +436,7 @@ class Game:
 
         for seat, hand in enumerate(self._hands):
             words = solve(sorted(hand), wordlist=self.rules.words).best.words
-            _take(hand, [c for w in words for c in w.cards])
+            hand[:] = _taken(hand, [c for w in words for c in w.cards])
             self._laid[seat] = tuple(words)
             self._done.add(seat)
         return self._end_round(turn_limit=True)
@@ -437,7 +446,7 @@ class Game:
         n = self.round_size
         if self.rules.fresh_deck_each_round or self.round == 0:
             deck = list(full_deck())
-            self._shuffler.for_deal(self.round).shuffle(deck)
+            shuffle_cards(self._shuffler.for_deal(self.round), deck)
         # deck: top card = end of list.  The cards go one at a time round the table from the
         # dealer's left: of the dealt cards, top first, every players-th one to the same seat.
         players = self.players
@@ -492,7 +501,7 @@ class Game:
             # (under "single-stream" this shuffle draws from the one stream even with a fresh deck).
             rest = list(self._discard) + [c for h in self._hands for c in h]
             rest += [c for laid in self._laid for w in laid for c in w.cards]
-            self._shuffler.for_deal(self.round + 1).shuffle(rest)
+            shuffle_cards(self._shuffler.for_deal(self.round + 1), rest)
             self._start_round(rest + self._draw)
         else:
             self.phase = Phase.GAME_OVER
@@ -582,23 +591,39 @@ def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
     return None if any(wanted.values()) else kept
 
 
-def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
-    """Whether ``hand`` holds ``cards``: one card by a short search of the
-    hand, more by counting them (see :func:`_without`)."""
-    return cards[0] in hand if len(cards) == 1 else _without(hand, cards) is not None
+def _played(words: Sequence[Word], card: Card) -> list[Card]:
+    """The cards a going-out or a final turn plays: its words' and its discard."""
+    return [c for w in words for c in w.cards] + [card]
 
 
-def _take(hand: list[Card], cards: Sequence[Card]) -> None:
-    """Take ``cards`` out of ``hand`` (in place), which holds them all (a played action's cards)."""
+def _taken(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
+    """``hand`` less ``cards``, which it holds (a played action's cards)."""
     kept = _without(hand, cards)
     assert kept is not None, "a played action's cards are in the hand"
-    hand[:] = kept
+    return kept
+
+
+def _kept(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
+    """``hand`` less ``cards`` (see :func:`_without`), every card in
+    ``cards`` checked to be in ``hand``, each copy used at most once."""
+    kept = _without(hand, cards) if _ONLY_CARD.issuperset(map(type, cards)) else None
+    if kept is None:  # not the usual case, a legal action's cards
+        _refuse_cards(hand, cards)  # raises, unless each is a held card of a subclass of Card
+        kept = _taken(hand, cards)
+    return kept
 
 
 def _check_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
-    """Every card in ``cards`` is in ``hand``, each copy used at most once."""
-    if _ONLY_CARD.issuperset(map(type, cards)) and _holds(hand, cards):
-        return  # the usual case, a legal action
+    """Every card in ``cards`` is in ``hand``, each copy used at most once:
+    one card (a discard) by a short search of the hand, which costs less
+    than counting it (see :func:`_without`)."""
+    if len(cards) == 1 and type(cards[0]) is Card and cards[0] in hand:
+        return  # the usual case, a legal discard
+    _kept(hand, cards)
+
+
+def _refuse_cards(hand: Sequence[Card], cards: Sequence[Card]) -> None:
+    """Raise the error that says why ``hand`` does not hold ``cards`` (if it does, return)."""
     have = Counter(hand)
     for card, need in Counter(cards).items():
         if not isinstance(card, Card):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from ..cards import _CARD_INDEX, Card
@@ -380,13 +380,20 @@ class GreedyPlayer:
 
     :param seed: Accepted like every player's; greedy play uses no chance.
     :ivar name: ``"greedy"``.
-    :ivar rng: A random generator, unused: greedy play is deterministic.
     """
 
     name = "greedy"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)  # unused: greedy is deterministic
+        self._seed = seed
+
+    @cached_property
+    def rng(self) -> random.Random:
+        """A random generator seeded with ``seed``, unused: greedy play is
+        deterministic.  Made when first read, so that a game of greedy
+        players does not seed two generators (a few microseconds each)
+        that nothing reads."""
+        return random.Random(self._seed)
 
     def __repr__(self) -> str:
         return f"<GreedyPlayer {self.name!r}>"

@@ -35,6 +35,12 @@ FORMATS = ("quiddler-game/1", FORMAT)
 
 _DEAL_FIELDS = ("round", "cards", "dealer", "hands", "discard", "draw_pile")
 
+# Compact JSON, as json.dumps(..., separators=(",", ":")) writes it, the encoder made once.
+# A record is the engine's log and values of plain lists and dicts, none holding another that
+# holds it, so the encoder skips its check for cycles (an id kept and dropped per list and
+# dict: a sixth of the text's time).
+_COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
 
 def game_record(game: Game, names: Sequence[str] | None = None) -> dict[str, Any]:
     """The JSON record of ``game``; ``names`` labels the seats (player names).
@@ -53,7 +59,7 @@ def game_record_text(game: Game, names: Sequence[str] | None = None) -> str:
     """:func:`game_record` as compact JSON text.  The text is made at once,
     so the game's log is read as it is, not copied first (the copy is a
     noticeable share of a simulation with ``--log``)."""
-    return json.dumps(_record(game, names, game.log), separators=(",", ":"))
+    return _COMPACT.encode(_record(game, names, game.log))
 
 
 def _record(game: Game, names: Sequence[str] | None, rounds: list[dict[str, Any]]) -> dict[str, Any]:

@@ -314,12 +314,14 @@ def bonus_winner(values: Sequence[int], eligible: Sequence[bool]) -> int | None:
     >>> bonus_winner([5, 7, 7], [True, True, False])
     1
     """
-    candidates = [(v, seat) for seat, (v, ok) in enumerate(zip(values, eligible)) if ok]
-    if not candidates:
-        return None
-    best = max(v for v, _ in candidates)
-    winners = [seat for v, seat in candidates if v == best]
-    return winners[0] if len(winners) == 1 else None
+    best: int | None = None
+    winner: int | None = None
+    for seat, (value, ok) in enumerate(zip(values, eligible)):
+        if ok and (best is None or value > best):
+            best, winner = value, seat
+        elif ok and value == best:
+            winner = None  # a tie, unless a higher value comes later
+    return winner
 
 
 def score_round(
@@ -347,7 +349,7 @@ def score_round(
     # A player without words is not eligible, so the default (0) is never compared.
     longest = bonus_winner([max(map(len, map(_TEXT, w)), default=0) for w in words], eligible)  # pragma: no mutate
     most = bonus_winner(list(map(len, words)), eligible)
-    return tuple(
+    return tuple([
         RoundScore(
             words=tuple(words[seat]),
             unused=tuple(unused[seat]),
@@ -356,7 +358,7 @@ def score_round(
             went_out=seat == went_out,
         )
         for seat in range(players)
-    )
+    ])  # fmt: skip
 
 
 def add_to_totals(

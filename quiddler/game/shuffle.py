@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["SHUFFLE_SCHEMES", "ShuffleScheme", "Shuffler", "stream_seed"]
+__all__ = ["SHUFFLE_SCHEMES", "ShuffleScheme", "Shuffler", "shuffle_cards", "stream_seed"]
 
 ShuffleScheme = Literal["per-round", "single-stream"]
 SHUFFLE_SCHEMES: tuple[ShuffleScheme, ...] = ("per-round", "single-stream")
@@ -35,6 +35,33 @@ def stream_seed(seed: int, round_number: int, reshuffle: int = 0) -> int:
     """
     text = f"quiddler-shuffle/{seed}/{round_number}/{reshuffle}".encode("ascii")
     return int.from_bytes(hashlib.sha256(text).digest(), "big")
+
+
+# (i, bits of i + 1) for each position a shuffle swaps into, from 1; grown as longer lists come.
+_DRAWS: list[tuple[int, int]] = []
+
+
+def shuffle_cards(rng: random.Random, cards: list[Any]) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does:
+    the same calls of ``rng.getrandbits`` in the same order, so the same
+    permutation and the same state of ``rng`` after it.
+
+    ``random.Random.shuffle`` asks ``_randbelow(i + 1)`` for each position
+    ``i`` from the last down to 1, and ``_randbelow(n)`` draws
+    ``getrandbits(n.bit_length())`` until the number is below ``n``.  Here
+    that loop is written out, with each position's bit count looked up, so
+    that a deal of the whole deck makes no Python call per card besides
+    ``getrandbits`` (the library's shuffle makes two more).  A test compares
+    the two on many seeds and lengths.
+    """
+    if len(_DRAWS) < len(cards):
+        _DRAWS.extend((i, (i + 1).bit_length()) for i in range(len(_DRAWS), len(cards)))
+    getrandbits = rng.getrandbits
+    for i, bits in reversed(_DRAWS[1 : len(cards)]):
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class Shuffler:

@@ -270,3 +270,22 @@ def test_a_bonus_past_the_solvers_bound_is_refused_by_the_rules_themselves(name:
     assert getattr(Rules(**{name: MAX_BONUS}), name) == MAX_BONUS
     with pytest.raises(RulesError, match=f"{name} must be at most 1,000,000 .* not 2000000"):
         Rules(**{name: 2 * MAX_BONUS})
+
+
+def test_a_bonus_goes_to_the_one_eligible_seat_with_the_highest_value() -> None:
+    """The bonus winner, found in one pass over the seats, is the seat the
+    definition names: among the eligible seats, the one whose value is
+    strictly the highest, none on a tie for it (a tie below a later, higher
+    value does not stop that one winning) or when nobody is eligible."""
+    import random
+
+    rng = random.Random(3)
+    for _ in range(5000):
+        seats = rng.randint(0, 8)
+        values = [rng.randint(0, 4) for _ in range(seats)]
+        eligible = [rng.random() < 0.7 for _ in range(seats)]
+        best = max((v for v, ok in zip(values, eligible) if ok), default=None)
+        winners = [seat for seat, (v, ok) in enumerate(zip(values, eligible)) if ok and v == best]
+        assert bonus_winner(values, eligible) == (winners[0] if len(winners) == 1 else None)
+    assert bonus_winner([4, 4, 6], [True, True, True]) == 2
+    assert bonus_winner([4, 6, 6, 7], [True, True, True, False]) is None
