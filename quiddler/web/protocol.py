@@ -121,8 +121,9 @@ Server -> client (clients ignore types and fields they do not know):
   ``bad_token``, ``not_seated`` (a spectator acting or asking a hint),
   ``not_started`` (seats still free), ``not_your_turn``, ``illegal`` (the
   engine's exact reason), ``no_hints`` (the table has hints off),
-  ``no_match``, ``rate_limited``, ``busy`` (a hint took too long, or one
-  is still being worked out at this table), ``no_table``, ``server_error``
+  ``no_match``, ``rate_limited``, ``busy`` (a hint took too long: it goes
+  on, and asking again for the same position waits for it; or one for
+  another position is still being worked out at this table), ``no_table``, ``server_error``
   (the server failed to answer that message; the connection stays open).
 
 SEAT is ``{"seat": K, "kind": "human" or a level, "name": TEXT or null,

@@ -521,7 +521,8 @@ class Tables:
         #: the disk together, so more threads store more moves a second (see STORE_THREADS).
         self._store_threads = (concurrent.futures.ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="quiddler-store")
                                if store.shared else None)  # fmt: skip
-        self._hinting: set[str] = set()  # tables with a hint being worked out
+        #: Per table, the hint being worked out: the view it is for, and its answer to come.
+        self._hinting: dict[str, tuple[PlayerView, asyncio.Future[Hint]]] = {}
         self._finished: OrderedDict[str, Table] = OrderedDict()  # finished games read lately, oldest first
 
     # -- the store, and thinking off the event loop ---------------------------
@@ -546,18 +547,28 @@ class Tables:
             return plain_action(view)
 
     async def hint(self, table: Table, view: PlayerView) -> Hint:
-        """The expert's hint for the view: one at a time per table (ProtocolError
-        ``busy`` while one is worked out, also one that timed out and still
-        runs); TimeoutError if it takes too long."""
-        if table.id in self._hinting:
+        """The expert's hint for the view, worked out one at a time per
+        table.  Asked again for the view whose hint is under way (one that
+        took too long goes on, and the person asks again), it waits for that
+        one; for another view it is refused (ProtocolError ``busy``).
+        TimeoutError if it takes too long."""
+        running = self._hinting.get(table.id)
+        if running is not None and running[0] != view:
             raise ProtocolError("busy", "a hint for this table is still being worked out: try again")
-        done = self.pool.submit(table.pool_key, lambda: hint(view))
-        self._hinting.add(table.id)
-        done.add_done_callback(lambda _: self._hinting.discard(table.id))
+        if running is not None:
+            done = running[1]
+        else:
+            done = self.pool.submit(table.pool_key, lambda: hint(view))
+            self._hinting[table.id] = (view, done)
+            done.add_done_callback(lambda _: self._hinting.pop(table.id, None))
         try:
             return await asyncio.wait_for(asyncio.shield(done), self.limits.decision_seconds)
         except TimeoutError:
             self.pool.drop(table.pool_key, done)
+            raise
+        except asyncio.CancelledError:
+            if done.cancelled():  # dropped before it started, when another request for it timed out
+                raise TimeoutError from None
             raise
 
     # -- tables ----------------------------------------------------------

@@ -356,28 +356,96 @@ def test_an_unfinished_table_plays_on_with_nobody_connected(tmp_path: Path) -> N
     run(scenario)
 
 
-def test_a_table_works_out_one_hint_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _slow_hints(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, list[Any]]:
+    """Hints that wait for the returned event before they are worked out,
+    and the views they were asked for."""
     release = threading.Event()
+    asked: list[Any] = []
     real = tables_module.hint
 
     def slow(view: Any) -> Any:
+        asked.append(view)
         release.wait(PATIENCE)
         return real(view)
 
     monkeypatch.setattr(tables_module, "hint", slow)
+    return release, asked
+
+
+def test_a_table_works_out_one_hint_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint asked again for the position whose hint is under way waits for
+    that one (worked out once); one for another position is refused."""
+    release, asked = _slow_hints(monkeypatch)
 
     async def scenario() -> None:
         tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=3 * PATIENCE), workers=2)
         table, invite, _ = await tables.create(["human", "human"], SHORT_RULES, True, "Ann")
         await table.join(invite, "Bo")
-        view = table.view(table.game.turn)
-        first = asyncio.ensure_future(tables.hint(table, view))
+        seat = table.game.turn
+        first = asyncio.ensure_future(tables.hint(table, table.view(seat)))
         await asyncio.sleep(0)  # the first hint is asked for
+        again = asyncio.ensure_future(tables.hint(table, table.view(seat)))
         with pytest.raises(ProtocolError) as refused:
-            await tables.hint(table, view)
+            await tables.hint(table, table.view(1 - seat))
         assert refused.value.code == "busy"
         release.set()
-        assert (await first).recommended is not None
+        answer = await first
+        assert answer.recommended is not None and await again is answer
+        assert len(asked) == 1
+        await tables.close()
+
+    run(scenario)
+
+
+def test_a_hint_that_took_too_long_is_collected_by_asking_again(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A hint that took longer than a decision may is refused but goes on,
+    and asking again for the same position waits for it, not refused
+    ``busy`` until it ends."""
+    release, asked = _slow_hints(monkeypatch)
+
+    async def scenario() -> None:
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=0.3), workers=2)
+        table, invite, _ = await tables.create(["human", "human"], SHORT_RULES, True, "Ann")
+        await table.join(invite, "Bo")
+        view = table.view(table.game.turn)
+        with pytest.raises(TimeoutError):
+            await tables.hint(table, view)
+        again = asyncio.ensure_future(tables.hint(table, view))
+        await asyncio.sleep(0)
+        release.set()
+        assert (await again).recommended is not None and len(asked) == 1
+        await tables.close()
+
+    run(scenario)
+
+
+def test_a_hint_dropped_before_it_started_is_too_long_for_every_request(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A hint still waiting for a thread when its first request gives up is
+    dropped (it never runs); a second request for it then gets the same
+    TimeoutError, not a cancellation that would end its connection."""
+    release, asked = _slow_hints(monkeypatch)
+
+    async def scenario() -> None:
+        tables = Tables(SqliteStore(tmp_path / "t.sqlite3"), Limits(decision_seconds=0.3), workers=2)
+        busy, invite, _ = await tables.create(["human", "human"], SHORT_RULES, True, "Ann", client="ann")
+        await busy.join(invite, "Bo")
+        table, invite, _ = await tables.create(["human", "human"], SHORT_RULES, True, "Cy", client="ann")
+        await table.join(invite, "Di")
+        assert busy.pool_key == table.pool_key  # one client: its share of the threads is one
+        holding = asyncio.ensure_future(tables.hint(busy, busy.view(busy.game.turn)))
+        await asyncio.sleep(0)  # the client's one thread is taken
+        view = table.view(table.game.turn)
+        first = asyncio.ensure_future(tables.hint(table, view))
+        await asyncio.sleep(0.05)
+        second = asyncio.ensure_future(tables.hint(table, view))
+        results = await asyncio.gather(first, second, return_exceptions=True)
+        assert [type(r) for r in results] == [TimeoutError, TimeoutError]
+        assert len(asked) == 1  # only the holding table's hint ran
+        release.set()
+        with pytest.raises(TimeoutError):
+            await holding
         await tables.close()
 
     run(scenario)
