@@ -37,8 +37,9 @@ def stream_seed(seed: int, round_number: int, reshuffle: int = 0) -> int:
     return int.from_bytes(hashlib.sha256(text).digest(), "big")
 
 
-# (i, bits of i + 1) for each position a shuffle swaps into, from 1; grown as longer lists come.
-_DRAWS: list[tuple[int, int]] = []
+#: (i, bits of i + 1) for each position a shuffle swaps into, from 0: a deck's worth and more.
+#: A tuple made once, so that shuffles on several threads (the server's) share it safely.
+_DRAWS = tuple((i, (i + 1).bit_length()) for i in range(256))
 
 
 def shuffle_cards(rng: random.Random, cards: list[Any]) -> None:
@@ -54,10 +55,10 @@ def shuffle_cards(rng: random.Random, cards: list[Any]) -> None:
     ``getrandbits`` (the library's shuffle makes two more).  A test compares
     the two on many seeds and lengths.
     """
-    if len(_DRAWS) < len(cards):
-        _DRAWS.extend((i, (i + 1).bit_length()) for i in range(len(_DRAWS), len(cards)))
+    n = len(cards)
+    draws = _DRAWS[1:n] if n <= len(_DRAWS) else [(i, (i + 1).bit_length()) for i in range(1, n)]
     getrandbits = rng.getrandbits
-    for i, bits in reversed(_DRAWS[1 : len(cards)]):
+    for i, bits in reversed(draws):
         j = getrandbits(bits)
         while j > i:
             j = getrandbits(bits)

@@ -542,15 +542,15 @@ def test_cards_leave_a_hand_as_list_remove_takes_them() -> None:
 def test_the_engines_shuffle_is_the_librarys() -> None:
     """The deals and reshuffles use :func:`shuffle_cards`, the library's
     ``random.Random.shuffle`` written out: for any seed and length (a whole
-    deck, a round's leftovers, a small discard pile, lengths past any seen
-    before) it gives the same permutation and leaves the source in the
+    deck, a round's leftovers, a small discard pile, lengths past its
+    table of bit counts) it gives the same permutation and leaves the source in the
     same state, so every record dealt by the library's shuffle replays."""
     import random
 
     from quiddler.game.shuffle import shuffle_cards
 
     for seed in range(400):
-        for length in (0, 1, 2, 3, 7, 16, 17, 64, 100, 118, 300 + seed % 7):
+        for length in (0, 1, 2, 3, 7, 16, 17, 64, 100, 118, 255, 256, 257, 300 + seed % 7):
             ours, theirs = random.Random(seed * 7919 + length), random.Random(seed * 7919 + length)
             dealt, expected = list(range(length)), list(range(length))
             shuffle_cards(ours, dealt)
