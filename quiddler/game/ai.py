@@ -40,7 +40,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from operator import mul
 
 from ..cards import _CARD_INDEX, Card, full_deck
@@ -148,19 +148,26 @@ class _Position:
         #: the bonus terms of a going-out play by its longest word and word count
         #: (see _bonus_parts_at: a decision asks for a few pairs many times)
         self.bonus_parts: dict[tuple[int, int], tuple[float, float]] = {}
+        self._held: list[dict[Card, int]] | None = None
+        self._counted: tuple[list[Card], list[float]] | None = None
 
     # Card counting is worked out when first read: a final turn's lay-down reads none of it.
+    # (By hand, not functools.cached_property: in Python 3.11 that takes a lock on every read.)
 
-    @cached_property
+    @property
     def held(self) -> list[dict[Card, int]]:
         """The cards each other seat is known to hold (card counting reads them twice)."""
-        return holdings(self.view)
+        if self._held is None:
+            self._held = holdings(self.view)
+        return self._held
 
-    @cached_property
+    @property
     def _pool(self) -> tuple[list[Card], list[float]]:
-        faces, counts = unseen_counts(self.view, self.held)
-        total = sum(counts)
-        return faces, [n / total for n in counts] if total else []
+        if self._counted is None:
+            faces, counts = unseen_counts(self.view, self.held)
+            total = sum(counts)
+            self._counted = faces, [n / total for n in counts] if total else []
+        return self._counted
 
     @property
     def faces(self) -> list[Card]:
@@ -198,21 +205,56 @@ class _Position:
         premium) when the hand can and may go out, else its best score; and
         whether each can go out."""
         scored = self.scorer.scores_plus(bases, extra, discard=True)
-        premium = self.tuning.out_premium
-        if may_out:
-            values = [float(best) if out is None else out + premium for best, out in scored]
-        else:
-            values = [float(best) for best, _ in scored]
-        return values, [out is not None for _, out in scored]
+        worths = _worths(self.tuning.out_premium if may_out else None)
+        return list(map(worths.__getitem__, scored)), list(map(_GOES_OUT.__getitem__, scored))
 
     def final_values(self, base: Sequence[Card], extra: Sequence[Card]) -> list[float]:
         """Best score of the (n+1)-card hands ``base + [card]`` for each card
         of ``extra`` on a final turn, bonuses for beating the others counted."""
         if not self.tuning.final_draw_bonuses:
-            return [float(best) for best, _ in self.scorer.scores_plus([base], extra, discard=True)]
+            return list(map(_BEST.__getitem__, self.scorer.scores_plus([base], extra, discard=True)))
         longest, count, bonus = self.final_targets()
-        return [float(best) for best, _ in self.scorer.scores_plus([base], extra, discard=True, beat_longest=longest,
-                                                                     beat_words=count, bonus=bonus)]  # fmt: skip
+        return list(map(_BEST.__getitem__, self.scorer.scores_plus([base], extra, discard=True, beat_longest=longest,
+                                                                   beat_words=count, bonus=bonus)))  # fmt: skip
+
+
+# -- a hand's value from its scores ----------------------------------------------------
+
+
+class _Worths(dict[tuple[int, int | None], float]):
+    """A hand's value from its scorer pair ``(best, going out or None)``:
+    the going-out score plus ``premium`` where it can go out, else the best
+    score (``premium`` None: the best score always).  Filled as the pairs
+    come (a few hundred of them, shared by the scorer's memo), so a
+    decision reads its hundreds of values off the table at C speed instead
+    of working each out in Python."""
+
+    def __init__(self, premium: float | None) -> None:
+        super().__init__()
+        self.premium = premium
+
+    def __missing__(self, scores: tuple[int, int | None]) -> float:
+        best, out = scores
+        value = self[scores] = float(best) if out is None or self.premium is None else out + self.premium
+        return value
+
+
+class _GoesOut(dict[tuple[int, int | None], bool]):
+    """Whether a hand can go out, from its scorer pair (as :class:`_Worths`)."""
+
+    def __missing__(self, scores: tuple[int, int | None]) -> bool:
+        goes = self[scores] = scores[1] is not None
+        return goes
+
+
+_BEST = _Worths(None)
+_GOES_OUT = _GoesOut()
+
+
+@lru_cache(maxsize=64)
+def _worths(premium: float | None) -> _Worths:
+    """The table of hand values with this going-out premium (None: the best score)."""
+    return _Worths(premium)
 
 
 # -- tables learned once per word list and round size ------------------------------
@@ -387,7 +429,7 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     hand = list(view.hand)
     cards = sorted(set(hand), key=_CARD_ORDER)
     kept = {c: _without(hand, c) for c in cards}
-    static = dict(zip(cards, pos.scorer.scores([kept[c] for c in cards], discard=False)))
+    static = dict(zip(cards, pos.scorer.scores_less(hand, cards, discard=False)))
     out_cards = [c for c in cards if static[c][1] is not None] if view.may_go_out else []
     wait = _wait_cost(pos) if out_cards else 0.0
     # Where going out is the only option (no waiting), only the discards that go out are valued.
@@ -399,7 +441,8 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     def going_out(c: Card) -> HintOption:
         ways = [(play, _bonus_parts(pos, play) if tuning.bonus_aware else (0.0, 0.0))
                 for play in _going_out_plays(pos, kept[c])]  # fmt: skip
-        play, parts = max(ways, key=lambda way: way[0].card_score + sum(way[1]))  # the best way to go out discarding c
+        # The best way to go out discarding c (most often the only one).
+        play, parts = ways[0] if len(ways) == 1 else max(ways, key=lambda way: way[0].card_score + sum(way[1]))
         kept_bonuses[c] = parts
         value = play.card_score + sum(parts)
         return HintOption("go-out", c, play.words, value - tuning.gift_weight * gifts[c])
@@ -418,7 +461,7 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
         w, outs = pos.going_values([kept[c] for c in looked], pos.faces, True)
         k = len(pos.faces)
         for i, c in enumerate(looked):
-            chances[c] = pos.blind([float(o) for o in outs[i * k : (i + 1) * k]])
+            chances[c] = pos.blind(outs[i * k : (i + 1) * k])  # a bool weighs as 1.0 or 0.0
             values[c] = pos.blind(w[i * k : (i + 1) * k]) + tuning.out_weight * chances[c]
     if not math.isinf(wait):  # waiting is an option: each discard that keeps the hand, at its value
         for c in cards:
@@ -520,7 +563,7 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], Explanation | None
         long_targets += [longest] + ([longest - 1] if tuning.deny_bonus and longest > 0 else [])
     if eligible and mb:
         word_targets += [count] + ([count - 1] if tuning.deny_bonus and count > 0 else [])
-    holder_long, holder_words = _bonus_holders(view)
+    holder_long, holder_words = _bonus_holders(view, (longest, count))
     deny = 1.0 if view.players == 2 else 1.0 / (view.players - 1)
 
     def worth(card_score: int, letters: int, words: int) -> float:
@@ -638,9 +681,10 @@ def _class_worths(scores: Sequence[Sequence[int | None]], long_targets: Sequence
     return worths
 
 
-def _bonus_holders(view: PlayerView) -> tuple[bool, bool]:
-    """Whether one other player alone now holds the longest word / most words (and would get the bonus)."""
-    longest, count = view.others_best()
+def _bonus_holders(view: PlayerView, best: tuple[int, int] | None = None) -> tuple[bool, bool]:
+    """Whether one other player alone now holds the longest word / most words
+    (and would get the bonus); ``best``: ``view.others_best()``, if the caller has it."""
+    longest, count = view.others_best() if best is None else best
     lengths = [max((w.letters for w in laid), default=0) for s, laid in enumerate(view.laid_down) if s != view.seat]
     counts = [len(laid) for s, laid in enumerate(view.laid_down) if s != view.seat]
     return longest > 0 and lengths.count(longest) == 1, count > 0 and counts.count(count) == 1
@@ -663,16 +707,21 @@ def advise(view: PlayerView, tuning: Tuning = EXPERT, *, explain: bool = True) -
 def _advise(view: PlayerView, tuning: Tuning, explain: bool, *, best_only: bool) -> Hint:
     """:func:`advise`; with ``best_only`` (and no explanation) the options
     may be the best alone, when the others cost more to value."""
+    return Hint.of(*_ranked(view, tuning, explain, best_only=best_only))
+
+
+def _ranked(view: PlayerView, tuning: Tuning, explain: bool, *,
+            best_only: bool) -> tuple[list[HintOption], Explanation | None]:  # fmt: skip
+    """:func:`_advise`'s options and explanation, not yet made a
+    :class:`Hint`: a player moving reads only the options."""
     if not view.my_turn:
         raise ValueError(f"it is not seat {view.seat}'s move (seat {view.turn} is to move)")
     pos = _Position(view, tuning, explain, best_only)
     if view.phase is Phase.DRAW:
-        options, why = _draw_options(pos)
-    elif view.final_turn:
-        options, why = _final_options(pos)
-    else:
-        options, why = _end_options(pos)
-    return Hint.of(options, why)
+        return _draw_options(pos)
+    if view.final_turn:
+        return _final_options(pos)
+    return _end_options(pos)
 
 
 # -- players -------------------------------------------------------------------------
@@ -704,7 +753,7 @@ class AIPlayer:
 
     def _choose(self, view: PlayerView) -> HintOption:
         greedy = self.tuning.noise <= 0
-        options = _advise(view, self.tuning, False, best_only=greedy).options
+        options = _ranked(view, self.tuning, False, best_only=greedy)[0]
         if greedy or len(options) == 1:
             return options[0]
         top = options[0].value

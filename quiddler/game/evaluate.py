@@ -43,6 +43,21 @@ class HandScorer:
         keys = list(map(_key, hands))
         return self._scored(keys, hands.__getitem__, discard, beat_longest, beat_words, bonus)
 
+    def scores_less(self, hand: Sequence[Card], cards: Sequence[Card], *, discard: bool) -> list[Scores]:
+        """:meth:`scores` of ``hand`` less one card, for each card of
+        ``cards`` (each in ``hand``): a decision's kept hands.  Each key is
+        the hand's key less the card's count (one subtraction), and a kept
+        hand is built only if the memo lacks it."""
+        key = _key(hand)
+        keys = [key - _COUNT_OF[card] for card in cards]
+
+        def kept(i: int) -> list[Card]:
+            out = list(hand)
+            out.remove(cards[i])
+            return out
+
+        return self._scored(keys, kept, discard, None, None, 10)
+
     def scores_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card], *, discard: bool,
                     beat_longest: int | None = None, beat_words: int | None = None,
                     bonus: int = 10) -> list[Scores]:  # fmt: skip
