@@ -428,7 +428,7 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     view, tuning = pos.view, pos.tuning
     hand = list(view.hand)
     cards = sorted(set(hand), key=_CARD_ORDER)
-    kept = {c: _without(hand, c) for c in cards}
+    kept = _Kept(hand)
     static = dict(zip(cards, pos.scorer.scores_less(hand, cards, discard=False)))
     out_cards = [c for c in cards if static[c][1] is not None] if view.may_go_out else []
     wait = _wait_cost(pos) if out_cards else 0.0
@@ -523,10 +523,11 @@ def _best_going_out(pos: _Position, outs: list[Card], kept: dict[Card, list[Card
     def bound(c: Card, letters: int) -> float:
         score = static[c][1]
         assert score is not None
-        parts = _bonus_parts_at(pos, letters, len(kept[c]) // 2) if tuning.bonus_aware else (0.0, 0.0)
+        parts = _bonus_parts_at(pos, letters, pairs) if tuning.bonus_aware else (0.0, 0.0)
         return score + sum(parts) - tuning.gift_weight * gifts[c]
 
     letters = sum(map(_LETTERS.__getitem__, pos.view.hand))
+    pairs = (len(pos.view.hand) - 1) // 2  # the most words the kept cards can make
     # A heap of (-bound, place in outs, narrowed yet): its first entry has the highest bound, the first on a tie.
     heap = [(-bound(c, letters - _LETTERS[c]), i, not tuning.bonus_aware) for i, c in enumerate(outs)]
     heapq.heapify(heap)
@@ -694,6 +695,20 @@ def _without(hand: Sequence[Card], card: Card) -> list[Card]:
     out = list(hand)
     out.remove(card)
     return out
+
+
+class _Kept(dict[Card, list[Card]]):
+    """The hand less each card (the cards kept discarding it), each made
+    when first read: a decision that values only the discards that go out
+    reads few of them."""
+
+    def __init__(self, hand: Sequence[Card]) -> None:
+        super().__init__()
+        self.hand = hand
+
+    def __missing__(self, card: Card) -> list[Card]:
+        kept = self[card] = _without(self.hand, card)
+        return kept
 
 
 def advise(view: PlayerView, tuning: Tuning = EXPERT, *, explain: bool = True) -> Hint:
