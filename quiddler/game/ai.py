@@ -152,7 +152,8 @@ class _Position:
         self._counted: tuple[list[Card], list[float]] | None = None
 
     # Card counting is worked out when first read: a final turn's lay-down reads none of it.
-    # (By hand, not functools.cached_property: in Python 3.11 that takes a lock on every read.)
+    # (By hand, not functools.cached_property: in Python 3.11 its first read takes a lock, and
+    # every decision makes a new position whose first reads are most of the reads.)
 
     @property
     def held(self) -> list[dict[Card, int]]:
