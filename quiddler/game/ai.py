@@ -206,7 +206,8 @@ class _Position:
         premium) when the hand can and may go out, else its best score; and
         whether each can go out."""
         scored = self.scorer.scores_plus(bases, extra, discard=True)
-        worths = _worths(self.tuning.out_premium if may_out else None)
+        premium = self.tuning.out_premium if may_out else None
+        worths = _worths(premium, type(premium).__name__)
         return list(map(worths.__getitem__, scored)), list(map(_GOES_OUT.__getitem__, scored))
 
     def final_values(self, base: Sequence[Card], extra: Sequence[Card]) -> list[float]:
@@ -253,8 +254,10 @@ _GOES_OUT = _GoesOut()
 
 
 @lru_cache(maxsize=64)
-def _worths(premium: float | None) -> _Worths:
-    """The table of hand values with this going-out premium (None: the best score)."""
+def _worths(premium: float | None, kind: str) -> _Worths:
+    """The table of hand values with this going-out premium (None: the
+    best score).  Keyed by the name of the premium's type too: 2 and 2.0
+    are one key, but a score plus 2 is an int and plus 2.0 a float."""
     return _Worths(premium)
 
 
