@@ -40,7 +40,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from operator import mul
 
 from ..cards import _CARD_INDEX, Card, full_deck
@@ -148,19 +148,27 @@ class _Position:
         #: the bonus terms of a going-out play by its longest word and word count
         #: (see _bonus_parts_at: a decision asks for a few pairs many times)
         self.bonus_parts: dict[tuple[int, int], tuple[float, float]] = {}
+        self._held: list[dict[Card, int]] | None = None
+        self._counted: tuple[list[Card], list[float]] | None = None
 
     # Card counting is worked out when first read: a final turn's lay-down reads none of it.
+    # (By hand, not functools.cached_property: in Python 3.11 its first read takes a lock, and
+    # every decision makes a new position whose first reads are most of the reads.)
 
-    @cached_property
+    @property
     def held(self) -> list[dict[Card, int]]:
         """The cards each other seat is known to hold (card counting reads them twice)."""
-        return holdings(self.view)
+        if self._held is None:
+            self._held = holdings(self.view)
+        return self._held
 
-    @cached_property
+    @property
     def _pool(self) -> tuple[list[Card], list[float]]:
-        faces, counts = unseen_counts(self.view, self.held)
-        total = sum(counts)
-        return faces, [n / total for n in counts] if total else []
+        if self._counted is None:
+            faces, counts = unseen_counts(self.view, self.held)
+            total = sum(counts)
+            self._counted = faces, [n / total for n in counts] if total else []
+        return self._counted
 
     @property
     def faces(self) -> list[Card]:
@@ -198,21 +206,59 @@ class _Position:
         premium) when the hand can and may go out, else its best score; and
         whether each can go out."""
         scored = self.scorer.scores_plus(bases, extra, discard=True)
-        premium = self.tuning.out_premium
-        if may_out:
-            values = [float(best) if out is None else out + premium for best, out in scored]
-        else:
-            values = [float(best) for best, _ in scored]
-        return values, [out is not None for _, out in scored]
+        premium = self.tuning.out_premium if may_out else None
+        worths = _worths(premium, type(premium).__name__)
+        return list(map(worths.__getitem__, scored)), list(map(_GOES_OUT.__getitem__, scored))
 
     def final_values(self, base: Sequence[Card], extra: Sequence[Card]) -> list[float]:
         """Best score of the (n+1)-card hands ``base + [card]`` for each card
         of ``extra`` on a final turn, bonuses for beating the others counted."""
         if not self.tuning.final_draw_bonuses:
-            return [float(best) for best, _ in self.scorer.scores_plus([base], extra, discard=True)]
+            return list(map(_BEST.__getitem__, self.scorer.scores_plus([base], extra, discard=True)))
         longest, count, bonus = self.final_targets()
-        return [float(best) for best, _ in self.scorer.scores_plus([base], extra, discard=True, beat_longest=longest,
-                                                                     beat_words=count, bonus=bonus)]  # fmt: skip
+        return list(map(_BEST.__getitem__, self.scorer.scores_plus([base], extra, discard=True, beat_longest=longest,
+                                                                   beat_words=count, bonus=bonus)))  # fmt: skip
+
+
+# -- a hand's value from its scores ----------------------------------------------------
+
+
+class _Worths(dict[tuple[int, int | None], float]):
+    """A hand's value from its scorer pair ``(best, going out or None)``:
+    the going-out score plus ``premium`` where it can go out, else the best
+    score (``premium`` None: the best score always).  Filled as the pairs
+    come (a few hundred of them, shared by the scorer's memo), so a
+    decision reads its hundreds of values off the table at C speed instead
+    of working each out in Python."""
+
+    def __init__(self, premium: float | None) -> None:
+        super().__init__()
+        self.premium = premium
+
+    def __missing__(self, scores: tuple[int, int | None]) -> float:
+        best, out = scores
+        value = self[scores] = float(best) if out is None or self.premium is None else out + self.premium
+        return value
+
+
+class _GoesOut(dict[tuple[int, int | None], bool]):
+    """Whether a hand can go out, from its scorer pair (as :class:`_Worths`)."""
+
+    def __missing__(self, scores: tuple[int, int | None]) -> bool:
+        goes = self[scores] = scores[1] is not None
+        return goes
+
+
+_BEST = _Worths(None)
+_GOES_OUT = _GoesOut()
+
+
+@lru_cache(maxsize=64)
+def _worths(premium: float | None, kind: str) -> _Worths:
+    """The table of hand values with this going-out premium (None: the
+    best score).  Keyed by the name of the premium's type too: 2 and 2.0
+    are one key, but a score plus 2 is an int and plus 2.0 a float."""
+    return _Worths(premium)
 
 
 # -- tables learned once per word list and round size ------------------------------
@@ -386,8 +432,8 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     view, tuning = pos.view, pos.tuning
     hand = list(view.hand)
     cards = sorted(set(hand), key=_CARD_ORDER)
-    kept = {c: _without(hand, c) for c in cards}
-    static = dict(zip(cards, pos.scorer.scores([kept[c] for c in cards], discard=False)))
+    kept = _Kept(hand)
+    static = dict(zip(cards, pos.scorer.scores_less(hand, cards, discard=False)))
     out_cards = [c for c in cards if static[c][1] is not None] if view.may_go_out else []
     wait = _wait_cost(pos) if out_cards else 0.0
     # Where going out is the only option (no waiting), only the discards that go out are valued.
@@ -399,7 +445,8 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
     def going_out(c: Card) -> HintOption:
         ways = [(play, _bonus_parts(pos, play) if tuning.bonus_aware else (0.0, 0.0))
                 for play in _going_out_plays(pos, kept[c])]  # fmt: skip
-        play, parts = max(ways, key=lambda way: way[0].card_score + sum(way[1]))  # the best way to go out discarding c
+        # The best way to go out discarding c (most often the only one).
+        play, parts = ways[0] if len(ways) == 1 else max(ways, key=lambda way: way[0].card_score + sum(way[1]))
         kept_bonuses[c] = parts
         value = play.card_score + sum(parts)
         return HintOption("go-out", c, play.words, value - tuning.gift_weight * gifts[c])
@@ -418,7 +465,7 @@ def _end_options(pos: _Position) -> tuple[list[HintOption], Explanation | None]:
         w, outs = pos.going_values([kept[c] for c in looked], pos.faces, True)
         k = len(pos.faces)
         for i, c in enumerate(looked):
-            chances[c] = pos.blind([float(o) for o in outs[i * k : (i + 1) * k]])
+            chances[c] = pos.blind(outs[i * k : (i + 1) * k])  # a bool weighs as 1.0 or 0.0
             values[c] = pos.blind(w[i * k : (i + 1) * k]) + tuning.out_weight * chances[c]
     if not math.isinf(wait):  # waiting is an option: each discard that keeps the hand, at its value
         for c in cards:
@@ -480,10 +527,11 @@ def _best_going_out(pos: _Position, outs: list[Card], kept: dict[Card, list[Card
     def bound(c: Card, letters: int) -> float:
         score = static[c][1]
         assert score is not None
-        parts = _bonus_parts_at(pos, letters, len(kept[c]) // 2) if tuning.bonus_aware else (0.0, 0.0)
+        parts = _bonus_parts_at(pos, letters, pairs) if tuning.bonus_aware else (0.0, 0.0)
         return score + sum(parts) - tuning.gift_weight * gifts[c]
 
     letters = sum(map(_LETTERS.__getitem__, pos.view.hand))
+    pairs = (len(pos.view.hand) - 1) // 2  # the most words the kept cards can make
     # A heap of (-bound, place in outs, narrowed yet): its first entry has the highest bound, the first on a tie.
     heap = [(-bound(c, letters - _LETTERS[c]), i, not tuning.bonus_aware) for i, c in enumerate(outs)]
     heapq.heapify(heap)
@@ -520,7 +568,7 @@ def _final_options(pos: _Position) -> tuple[list[HintOption], Explanation | None
         long_targets += [longest] + ([longest - 1] if tuning.deny_bonus and longest > 0 else [])
     if eligible and mb:
         word_targets += [count] + ([count - 1] if tuning.deny_bonus and count > 0 else [])
-    holder_long, holder_words = _bonus_holders(view)
+    holder_long, holder_words = _bonus_holders(view, (longest, count))
     deny = 1.0 if view.players == 2 else 1.0 / (view.players - 1)
 
     def worth(card_score: int, letters: int, words: int) -> float:
@@ -638,9 +686,10 @@ def _class_worths(scores: Sequence[Sequence[int | None]], long_targets: Sequence
     return worths
 
 
-def _bonus_holders(view: PlayerView) -> tuple[bool, bool]:
-    """Whether one other player alone now holds the longest word / most words (and would get the bonus)."""
-    longest, count = view.others_best()
+def _bonus_holders(view: PlayerView, best: tuple[int, int] | None = None) -> tuple[bool, bool]:
+    """Whether one other player alone now holds the longest word / most words
+    (and would get the bonus); ``best``: ``view.others_best()``, if the caller has it."""
+    longest, count = view.others_best() if best is None else best
     lengths = [max((w.letters for w in laid), default=0) for s, laid in enumerate(view.laid_down) if s != view.seat]
     counts = [len(laid) for s, laid in enumerate(view.laid_down) if s != view.seat]
     return longest > 0 and lengths.count(longest) == 1, count > 0 and counts.count(count) == 1
@@ -650,6 +699,20 @@ def _without(hand: Sequence[Card], card: Card) -> list[Card]:
     out = list(hand)
     out.remove(card)
     return out
+
+
+class _Kept(dict[Card, list[Card]]):
+    """The hand less each card (the cards kept discarding it), each made
+    when first read: a decision that values only the discards that go out
+    reads few of them."""
+
+    def __init__(self, hand: Sequence[Card]) -> None:
+        super().__init__()
+        self.hand = hand
+
+    def __missing__(self, card: Card) -> list[Card]:
+        kept = self[card] = _without(self.hand, card)
+        return kept
 
 
 def advise(view: PlayerView, tuning: Tuning = EXPERT, *, explain: bool = True) -> Hint:
@@ -663,16 +726,21 @@ def advise(view: PlayerView, tuning: Tuning = EXPERT, *, explain: bool = True) -
 def _advise(view: PlayerView, tuning: Tuning, explain: bool, *, best_only: bool) -> Hint:
     """:func:`advise`; with ``best_only`` (and no explanation) the options
     may be the best alone, when the others cost more to value."""
+    return Hint.of(*_ranked(view, tuning, explain, best_only=best_only))
+
+
+def _ranked(view: PlayerView, tuning: Tuning, explain: bool, *,
+            best_only: bool) -> tuple[list[HintOption], Explanation | None]:  # fmt: skip
+    """:func:`_advise`'s options and explanation, not yet made a
+    :class:`Hint`: a player moving reads only the options."""
     if not view.my_turn:
         raise ValueError(f"it is not seat {view.seat}'s move (seat {view.turn} is to move)")
     pos = _Position(view, tuning, explain, best_only)
     if view.phase is Phase.DRAW:
-        options, why = _draw_options(pos)
-    elif view.final_turn:
-        options, why = _final_options(pos)
-    else:
-        options, why = _end_options(pos)
-    return Hint.of(options, why)
+        return _draw_options(pos)
+    if view.final_turn:
+        return _final_options(pos)
+    return _end_options(pos)
 
 
 # -- players -------------------------------------------------------------------------
@@ -704,7 +772,7 @@ class AIPlayer:
 
     def _choose(self, view: PlayerView) -> HintOption:
         greedy = self.tuning.noise <= 0
-        options = _advise(view, self.tuning, False, best_only=greedy).options
+        options = _ranked(view, self.tuning, False, best_only=greedy)[0]
         if greedy or len(options) == 1:
             return options[0]
         top = options[0].value

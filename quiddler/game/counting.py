@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import compress
-from operator import gt, sub
 
 from ..cards import _CARD_INDEX, Card, full_deck
 from .state import Discard, Draw, GoOut, LayDown, PlayerView
@@ -123,6 +122,10 @@ _COUNT_OF = {card: 1 << (8 * index) for card, index in _CARD_INDEX.items()}
 #: The faces in the cards' order (a face's index is its place), and how many of each the deck holds.
 _FACES = sorted(_DECK, key=_CARD_INDEX.__getitem__)
 _DECK_COUNTS = bytes(map(_DECK.__getitem__, _FACES))
+#: A guard bit (128) in every face's byte: see :func:`unseen_counts`.
+_GUARDS = sum(128 << (8 * i) for i in range(len(_FACES)))
+#: The deck's counts, a byte per face, each with its guard bit set.
+_DECK_GUARDED = int.from_bytes(_DECK_COUNTS, "little") + _GUARDS
 
 
 def unseen_counts(view: PlayerView, held: list[dict[Card, int]]) -> tuple[list[Card], bytes]:
@@ -130,9 +133,12 @@ def unseen_counts(view: PlayerView, held: list[dict[Card, int]]) -> tuple[list[C
     (``held``: :func:`holdings` of the view), the way a computer player's
     decision reads it.  The seen cards are counted at C speed, a byte per
     face of one int (see ``_COUNT_OF``), and the unseen counts are the
-    deck's less those bytes.  A position no game can reach (more of a face
-    seen than the deck holds, or more than 255 cards seen) is counted by
-    :func:`unseen` itself, which drops the faces below zero."""
+    deck's less those bytes, all faces in one subtraction: each of the
+    deck's bytes carries a guard bit (128), so with fewer than 128 cards
+    seen no byte borrows from the next, and a byte whose guard bit is
+    cleared is a face seen more often than the deck holds it.  A position
+    no game can reach (such a face, or 128 cards or more seen) is counted
+    by :func:`unseen` itself, which drops the faces below zero."""
     seen = [*view.hand, *discard_pile(view)]
     for laid in view.laid_down:
         for word in laid:
@@ -141,10 +147,10 @@ def unseen_counts(view: PlayerView, held: list[dict[Card, int]]) -> tuple[list[C
         if seat != view.seat:
             for card, n in known.items():
                 seen += [card] * n
-    if len(seen) < 256:
-        counts = sum(map(_COUNT_OF.__getitem__, seen)).to_bytes(len(_FACES), "little")
-        if not any(map(gt, counts, _DECK_COUNTS)):
-            left = bytes(map(sub, _DECK_COUNTS, counts))
+    if len(seen) < 128:
+        guarded = _DECK_GUARDED - sum(map(_COUNT_OF.__getitem__, seen))
+        if guarded & _GUARDS == _GUARDS:
+            left = (guarded - _GUARDS).to_bytes(len(_FACES), "little")
             return list(compress(_FACES, left)), left.replace(b"\0", b"")
     pool = unseen(view, tuple(map(_counter, held)))
     faces = sorted(pool, key=_CARD_INDEX.__getitem__)

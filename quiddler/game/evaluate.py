@@ -43,6 +43,21 @@ class HandScorer:
         keys = list(map(_key, hands))
         return self._scored(keys, hands.__getitem__, discard, beat_longest, beat_words, bonus)
 
+    def scores_less(self, hand: Sequence[Card], cards: Sequence[Card], *, discard: bool) -> list[Scores]:
+        """:meth:`scores` of ``hand`` less one card, for each card of
+        ``cards`` (each in ``hand``): a decision's kept hands.  Each key is
+        the hand's key less the card's count (one subtraction), and a kept
+        hand is built only if the memo lacks it."""
+        key = _key(hand)
+        keys = [key - _COUNT_OF[card] for card in cards]
+
+        def kept(i: int) -> list[Card]:
+            out = list(hand)
+            out.remove(cards[i])
+            return out
+
+        return self._scored(keys, kept, discard, None, None, 10)
+
     def scores_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card], *, discard: bool,
                     beat_longest: int | None = None, beat_words: int | None = None,
                     bonus: int = 10) -> list[Scores]:  # fmt: skip
@@ -83,7 +98,7 @@ class HandScorer:
         if memo is None:
             memo = self._memo[options] = {}
         known = list(map(memo.get, keys))  # most calls find every hand: one look-up each, at C speed
-        if None not in known:
+        if all(known):  # no None (a pair of scores is never empty)
             return cast(list[Scores], known)
         # Each distinct hand the memo lacks once (at its last place: the same cards).
         where = {key: i for i, (key, scores) in enumerate(zip(keys, known)) if scores is None}
@@ -93,9 +108,11 @@ class HandScorer:
         if found is None:
             found = self.solver.score_many(list(map(hand, places)), discard=discard, beat_longest=beat_longest,
                                            beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
-        memo.update(zip(missing, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
+        fresh = dict(zip(missing, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
+        memo.update(fresh)
         self._entries += len(missing)
-        return list(map(memo.__getitem__, keys))
+        # The hands just scored from the small dict, the others as found: no second look-up in the large memo.
+        return cast(list[Scores], list(map(fresh.get, keys, known)))
 
     def one(self, hand: Sequence[Card], *, discard: bool) -> Scores:
         return self.scores([hand], discard=discard)[0]

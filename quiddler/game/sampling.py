@@ -29,7 +29,7 @@ from ..cards import _CARD_INDEX, Card
 from .counting import discard_pile, known_holdings, unseen
 from .engine import Game
 from .rules import Rules, add_to_totals, score_round
-from .shuffle import Shuffler
+from .shuffle import Shuffler, shuffle_cards
 from .state import Action, Phase, PlayerView, RoundResult
 
 __all__ = ["HiddenState", "RolloutGame", "Sampler", "decision_seed", "rollout_game", "sample_hidden"]
@@ -77,7 +77,7 @@ class Sampler:
         unseen pool; the rest of the pool, shuffled, is the draw pile."""
         view = self.view
         pool = self._pool[:]
-        rng.shuffle(pool)
+        shuffle_cards(rng, pool)  # rng.shuffle(pool), written out (the same permutation and state of rng)
         hands: list[tuple[Card, ...]] = []
         taken = 0
         for seat in range(view.players):

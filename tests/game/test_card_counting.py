@@ -114,3 +114,16 @@ def test_unseen_counts_of_a_position_no_game_reaches() -> None:
     pool = unseen(odd)
     assert zs not in faces and faces == sorted(pool) and counts == bytes(pool[f] for f in faces)
     assert sum(counts) == sum(pool.values())
+
+
+def test_unseen_counts_of_a_face_seen_a_hundred_times_too_often() -> None:
+    """A face seen so often that its byte would borrow from the next face's
+    (more than 128 over the deck's count) is still counted as :func:`unseen`
+    counts it: every face's count is the deck's less the cards in sight,
+    the face below zero dropped."""
+    view = Game(2, seed=7).view(0)
+    zs = Card("z")  # the deck holds two
+    odd = replace(view, hand=(*view.hand, *[zs] * 200))
+    faces, counts = unseen_counts(odd, holdings(odd))
+    pool = unseen(odd)
+    assert zs not in faces and faces == sorted(pool) and counts == bytes(pool[f] for f in faces)

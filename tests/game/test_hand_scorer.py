@@ -97,3 +97,16 @@ def test_a_full_memo_starts_again(words):
         got = scorer.scores_plus(bases, FACES[:20], discard=True)
         assert got == score_many([b + [c] for b in bases for c in FACES[:20]], discard=True, wordlist=words)
         assert scorer._entries <= 60
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_hand_less_each_card_scores_as_the_kept_hands(words, seed):
+    rng = random.Random(seed)
+    hand = rng.sample(DECK, rng.randint(3, 10))
+    hand.append(hand[0])  # a face held twice: one copy goes
+    cards = sorted(set(hand), key=hand.index)
+    kept = [hand[:i] + hand[i + 1 :] for i in map(hand.index, cards)]
+    expected = score_many(kept, discard=False, wordlist=words)
+    scorer = HandScorer(words)
+    assert scorer.scores(kept[::2], discard=False) == expected[::2]  # half of them already in the memo
+    assert scorer.scores_less(hand, cards, discard=False) == expected
