@@ -206,59 +206,21 @@ class _Position:
         premium) when the hand can and may go out, else its best score; and
         whether each can go out."""
         scored = self.scorer.scores_plus(bases, extra, discard=True)
-        premium = self.tuning.out_premium if may_out else None
-        worths = _worths(premium, type(premium).__name__)
-        return list(map(worths.__getitem__, scored)), list(map(_GOES_OUT.__getitem__, scored))
+        premium = self.tuning.out_premium
+        if may_out:
+            values = [float(best) if out is None else out + premium for best, out in scored]
+        else:
+            values = [float(best) for best, _ in scored]
+        return values, [out is not None for _, out in scored]
 
     def final_values(self, base: Sequence[Card], extra: Sequence[Card]) -> list[float]:
         """Best score of the (n+1)-card hands ``base + [card]`` for each card
         of ``extra`` on a final turn, bonuses for beating the others counted."""
         if not self.tuning.final_draw_bonuses:
-            return list(map(_BEST.__getitem__, self.scorer.scores_plus([base], extra, discard=True)))
+            return [float(best) for best, _ in self.scorer.scores_plus([base], extra, discard=True)]
         longest, count, bonus = self.final_targets()
-        return list(map(_BEST.__getitem__, self.scorer.scores_plus([base], extra, discard=True, beat_longest=longest,
-                                                                   beat_words=count, bonus=bonus)))  # fmt: skip
-
-
-# -- a hand's value from its scores ----------------------------------------------------
-
-
-class _Worths(dict[tuple[int, int | None], float]):
-    """A hand's value from its scorer pair ``(best, going out or None)``:
-    the going-out score plus ``premium`` where it can go out, else the best
-    score (``premium`` None: the best score always).  Filled as the pairs
-    come (a few hundred of them, shared by the scorer's memo), so a
-    decision reads its hundreds of values off the table at C speed instead
-    of working each out in Python."""
-
-    def __init__(self, premium: float | None) -> None:
-        super().__init__()
-        self.premium = premium
-
-    def __missing__(self, scores: tuple[int, int | None]) -> float:
-        best, out = scores
-        value = self[scores] = float(best) if out is None or self.premium is None else out + self.premium
-        return value
-
-
-class _GoesOut(dict[tuple[int, int | None], bool]):
-    """Whether a hand can go out, from its scorer pair (as :class:`_Worths`)."""
-
-    def __missing__(self, scores: tuple[int, int | None]) -> bool:
-        goes = self[scores] = scores[1] is not None
-        return goes
-
-
-_BEST = _Worths(None)
-_GOES_OUT = _GoesOut()
-
-
-@lru_cache(maxsize=64)
-def _worths(premium: float | None, kind: str) -> _Worths:
-    """The table of hand values with this going-out premium (None: the
-    best score).  Keyed by the name of the premium's type too: 2 and 2.0
-    are one key, but a score plus 2 is an int and plus 2.0 a float."""
-    return _Worths(premium)
+        return [float(best) for best, _ in self.scorer.scores_plus([base], extra, discard=True, beat_longest=longest,
+                                                                     beat_words=count, bonus=bonus)]  # fmt: skip
 
 
 # -- tables learned once per word list and round size ------------------------------
