@@ -577,8 +577,9 @@ def _without(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
     """``hand`` less one copy of each of ``cards``, in its order (the first
     copies go, as ``list.remove`` takes them), or None if a card is not
     there to take.  Counted in a dict: a card is equal only to itself, but
-    a list's search compares through ``Card``'s Python-level ordering
-    methods, ten times slower than hashing it."""
+    a list's search compares each card it passes (all but the one it finds)
+    through ``Card``'s Python-level ordering methods, ten times slower than
+    hashing it."""
     wanted: dict[Card, int] = {}
     for card in cards:
         wanted[card] = wanted.get(card, 0) + 1
