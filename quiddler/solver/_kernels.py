@@ -123,6 +123,7 @@ FRAME_CURSOR = 5  # the next choice to try: a word index, its group's end for th
 FRAME_BEST = 6  # the best found so far (a key, or a word count)
 FRAME_CHOICE = 7  # the choice that found it
 FRAME_POINTS = 8  # the state's points
+FRAME_CARDS = 9  # its cards (state_value with bonus targets only)
 FRAME = 10  # stack frame of the memoised searches
 
 # -- top_plays' stack frame -------------------------------------------------
@@ -427,11 +428,46 @@ def memo_slot(radix, j, f, naug, nf, half):
 
 
 @kernel
-def push_frame(hand, group, stack, at, radix, swar, j, f, points, best):
+def state_cards(hand, swar):
+    """Cards in state ``swar``."""
+    total = 0
+    for d in range(hand[HAND_DIGITS]):
+        h = HAND_HEAD + HAND_STRIDE * d
+        total += (swar >> hand[h + DIGIT_SHIFT]) & hand[h + DIGIT_MASK]
+    return total
+
+
+@kernel
+def least_long_cards(words, group, long_after):
+    """The fewest cards of a word of the hand longer than ``long_after``
+    letters (``MAX_CARDS + 1`` if it has none): a state that still needs
+    such a word has at least that many cards."""
+    least = MAX_CARDS + 1
+    for length in range(len(group) - LENGTH_HEADS - 1, long_after, -1):
+        w = group[LENGTH_HEADS + length]
+        while w != NO_WORD:
+            least = min(least, words[WORD_STRIDE * w + WORD_CARDS])
+            w = words[WORD_STRIDE * w + WORD_NEXT]
+    return least
+
+
+@kernel
+def cards_needed(j, f, long_cards):
+    """The fewest cards of a state that can still meet constraints ``j``
+    and ``f``: two a word (no word is one card), and where a long word is
+    needed, ``long_cards`` for it (see :func:`least_long_cards`), which is
+    one of the ``j`` words."""
+    if f == 0:
+        return 2 * j
+    return long_cards + (2 * (j - 1) if j > 0 else 0)
+
+
+@kernel
+def push_frame(hand, group, stack, at, radix, swar, j, f, points, best, cards):
     """Write a new frame of the memoised searches at ``stack[at]``: state
-    ``(radix, swar)`` worth ``points`` under constraints ``j`` and ``f``,
-    its cursor on its first digit's first word, ``best`` found so far and
-    no choice yet."""
+    ``(radix, swar)`` of ``cards`` cards worth ``points`` under constraints
+    ``j`` and ``f``, its cursor on its first digit's first word, ``best``
+    found so far and no choice yet."""
     d = first_digit(hand, swar)
     stack[at + FRAME_RADIX] = radix
     stack[at + FRAME_SWAR] = swar
@@ -442,6 +478,7 @@ def push_frame(hand, group, stack, at, radix, swar, j, f, points, best):
     stack[at + FRAME_BEST] = best
     stack[at + FRAME_CHOICE] = NO_CHOICE
     stack[at + FRAME_POINTS] = points
+    stack[at + FRAME_CARDS] = cards
 
 
 @kernel
@@ -504,8 +541,23 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
         memo[top + MEMO_CHOICE] = NO_CHOICE
         memo[top + MEMO_COUNT] = UNKNOWN
         return value
+    # A state too small for the words and the long word it still needs has
+    # no play: its children of too few cards are not searched (with bonus
+    # targets most of the states of a search are such), nor is the state.
+    cards0 = 0
+    long_cards = MAX_CARDS + 1
+    if j0 != 0 or f0 != 0:
+        cards0 = state_cards(hand, swar0)
+        if f0 != 0:
+            long_cards = least_long_cards(words, group, long_after)
+        if cards0 < cards_needed(j0, f0, long_cards):
+            memo[top + MEMO_STAMP] = gen
+            memo[top + MEMO_KEY] = INFEASIBLE
+            memo[top + MEMO_CHOICE] = NO_CHOICE
+            memo[top + MEMO_COUNT] = UNKNOWN
+            return INFEASIBLE
     guard = hand[HAND_GUARD]
-    push_frame(hand, group, stack, 0, radix0, swar0, j0, f0, points0, INFEASIBLE)
+    push_frame(hand, group, stack, 0, radix0, swar0, j0, f0, points0, INFEASIBLE, cards0)
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
@@ -526,6 +578,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
         best = stack[base + FRAME_BEST]
         choice = stack[base + FRAME_CHOICE]
         points = stack[base + FRAME_POINTS]
+        cards = stack[base + FRAME_CARDS]
         full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
         h = HAND_HEAD + HAND_STRIDE * d
         end = group[d + 1]
@@ -534,15 +587,20 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
         child_j = 0
         child_f = 0
         child_points = 0
+        child_cards = 0
         pushed = False
         while cur < end and best < full:
             w = WORD_STRIDE * cur
             wswar = words[w + WORD_SWAR]
             if ((swar | guard) - wswar) & guard == guard:
-                child_radix = radix - words[w + WORD_RADIX]
-                child_swar = swar - wswar
                 child_j = j - 1 if j > 0 else 0
                 child_f = f if words[w + WORD_LETTERS] <= long_after else 0
+                child_cards = cards - words[w + WORD_CARDS]
+                if (child_j != 0 or child_f != 0) and child_cards < cards_needed(child_j, child_f, long_cards):
+                    cur += 1
+                    continue
+                child_radix = radix - words[w + WORD_RADIX]
+                child_swar = swar - wswar
                 child_points = points - words[w + WORD_POINTS]
                 child = memo_slot(child_radix, child_j, child_f, naug, nf, half)
                 value = memo[child + MEMO_KEY] if memo[child + MEMO_STAMP] == gen else UNKNOWN
@@ -562,7 +620,9 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
             # Leaving the card over scores at most every other card in words,
             # minus this card: skip it if the words already do as well.
             bound = ((points - 2 * hand[h + DIGIT_POINTS] + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
-            if allow_left != 0 and best < bound:
+            child_cards = cards - 1
+            if allow_left != 0 and best < bound and (
+                    (j == 0 and f == 0) or child_cards >= cards_needed(j, f, long_cards)):
                 child_radix = radix - hand[h + DIGIT_STRIDE]
                 child_swar = swar - (1 << hand[h + DIGIT_SHIFT])
                 child_j = j
@@ -585,7 +645,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
             stack[base + FRAME_BEST] = best
             stack[base + FRAME_CHOICE] = choice
             push_frame(hand, group, stack, base + FRAME, child_radix, child_swar, child_j, child_f, child_points,
-                       INFEASIBLE)  # fmt: skip
+                       INFEASIBLE, child_cards)  # fmt: skip
             sp += 1
             continue
         memo[slot + MEMO_STAMP] = gen
@@ -615,7 +675,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0,
     if memo[top + MEMO_COUNT] != UNKNOWN:
         return memo[top + MEMO_COUNT]
     guard = hand[HAND_GUARD]
-    push_frame(hand, group, kstack, 0, radix0, swar0, j0, f0, points0, NO_COUNT)
+    push_frame(hand, group, kstack, 0, radix0, swar0, j0, f0, points0, NO_COUNT, 0)
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
@@ -689,7 +749,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0,
             kstack[base + FRAME_BEST] = best
             kstack[base + FRAME_CHOICE] = choice
             push_frame(hand, group, kstack, base + FRAME, child_radix, child_swar, child_j, child_f, child_points,
-                       NO_COUNT)  # fmt: skip
+                       NO_COUNT, 0)  # fmt: skip
             sp += 1
             continue
         memo[slot + MEMO_COUNT] = best
