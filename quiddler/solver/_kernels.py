@@ -870,14 +870,36 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
         if best_total != INFEASIBLE and points + bonus_room < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
             break  # and so would every later discard: none is cheaper
+        # As in best_key, a target's search is skipped where its key, at most
+        # the key without it (``free``) or the least of each target's
+        # (``both``), cannot reach the best score so far even with its bonus;
+        # not on a tie, which counts in ``even`` and ``optimal``.
+        free = INFEASIBLE
+        both = INFEASIBLE
         for jj in range(njs):
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
+                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                targets = jj + f0
+                if targets == 0 and best_total != INFEASIBLE and points < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
+                    free = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT  # every card in words: a bound
+                    both = free
+                    continue
+                if targets > 0:
+                    limit = free if targets == 1 else both
+                    if limit == INFEASIBLE or (limit + (bonus << SCORE_SHIFT)) >> SCORE_SHIFT < best_total >> SCORE_SHIFT:
+                        if targets == 1:
+                            both = min(both, limit)
+                        continue
                 value, covers = cover_first(words, group, hand, memo, stack, radix, swar, points, j0, f0,
                                             need_words, long_target, long_after, covers, allow_left)  # fmt: skip
+                if targets == 0:
+                    free = value
+                    both = value
+                elif targets == 1:
+                    both = min(both, value)
                 if value == INFEASIBLE:
                     continue
-                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                 total = value + (bonus << SCORE_SHIFT)
                 if total > best_total:
                     # A higher score, or the same one going out.
