@@ -1554,6 +1554,18 @@ CLASS_COUNT = CLASS_LETTERS * CLASS_WORDS  # the keys class_keys writes
 
 
 @kernel
+def known_value(memo, hand, radix, j, f, naug, nf):
+    """The key with leftovers of state ``radix`` under constraints ``j``
+    and ``f`` where a search has settled it (in either half of the memo,
+    see :func:`other_value`), else ``UNKNOWN``."""
+    gen = memo[MEMO_GENERATION]
+    slot = memo_slot(radix, j, f, naug, nf, 0)
+    if memo[slot + MEMO_STAMP] == gen:
+        return memo[slot + MEMO_KEY]
+    return other_value(memo, slot + MEMO_SLOT * hand[HAND_STATES] * naug, gen, 1)
+
+
+@kernel
 def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, need_words, long_after, out):
     """The best key of each class of plays a final turn's value tells
     apart, in ``out[CLASS_WORDS * a + b]`` (``INFEASIBLE``: no such play):
@@ -1572,6 +1584,7 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
     """
     ndig = hand[HAND_DIGITS]
     ncand = ndig if discard != 0 else 1
+    naug = (need_words + 1) * 2
     hand_points = state_points(hand, full_swar)
     for k in range(CLASS_COUNT):
         out[k] = INFEASIBLE
@@ -1587,6 +1600,7 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
             full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
             covers = 1
             searched = 0
+            looser = full  # at least this discard's key in the class: each class's plays are the last one's
             for bb in range(CLASS_WORDS):
                 b = 0 if bb == 0 else CLASS_WORDS - bb  # any, at least need_words - 1, at least need_words
                 k = CLASS_WORDS * a + b
@@ -1594,9 +1608,18 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
                     continue
                 searched = 1
                 j0 = 0 if b == 0 else (need_words if b == 1 else need_words - 1)
+                limit = looser
+                if a == 1:  # and at least its key with as many words and any longest word, where known
+                    known = known_value(memo, hand, radix, j0, 0, naug, 2)
+                    if known != UNKNOWN:
+                        limit = min(limit, known)
+                if limit <= out[k]:
+                    looser = limit  # the discard cannot raise the class's key: not searched
+                    continue
                 value, covers = cover_first(words, group, hand, memo, stack, radix, swar, points, j0, a, need_words,
                                             1, long_after, covers, 1)  # fmt: skip
                 out[k] = max(out[k], value)
+                looser = value
             if searched == 0:
                 break  # no later discard leaves more points
     return 0
