@@ -857,10 +857,13 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     # Pass 1: the best (total, goes out), cheapest discard first: a discard
     # whose remaining points cannot reach the best so far is skipped.  The
     # discards that reach the best are noted in ``optimal`` (one bit each):
-    # only they can be part of an optimal play, so pass 2 looks at no other.
+    # only they can be part of an optimal play, so pass 2 looks at no other;
+    # and the targets they reach it with in ``aims`` (a bit per ``2 * jj + f0``):
+    # pass 2 searches no others (a search skipped here cannot reach the best).
     used = 0
     covers = 1
     optimal = 0
+    aims = 0
     even = 0  # the discards whose rest scores as much as the best, going out or not
     for _ in range(ncand):
         c = 0
@@ -906,10 +909,12 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                     even = (1 << c) | (even if total >> SCORE_SHIFT == best_total >> SCORE_SHIFT else 0)
                     best_total = total
                     optimal = 1 << c
+                    aims = 1 << (2 * jj + f0)
                 elif total >> SCORE_SHIFT == best_total >> SCORE_SHIFT:
                     even |= 1 << c
                     if total == best_total:
                         optimal |= 1 << c
+                        aims |= 1 << (2 * jj + f0)
     out[ob + OUT_EVEN_DISCARDS] = even if discard != 0 else 0
     if best_total == INFEASIBLE:
         return INFEASIBLE
@@ -954,6 +959,8 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                     j0 = need_words if jj == 1 else 0
                     cj = j0 - 1 if j0 > 0 else 0
                     for f0 in range(long_target + 1):
+                        if (aims >> (2 * jj + f0)) & 1 == 0:
+                            continue
                         cf = f0 if length <= long_after else 0
                         bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                         # If the optimum puts every card in words, the rest
