@@ -452,6 +452,29 @@ def least_long_cards(words, group, long_after):
 
 
 @kernel
+def longest_word(group):
+    """The most letters of a word of the hand (1 if it has none)."""
+    length = len(group) - LENGTH_HEADS - 1
+    while length > 1 and group[LENGTH_HEADS + length] == NO_WORD:
+        length -= 1
+    return length
+
+
+@kernel
+def long_fits(words, group, swar, guard, long_after, longest):
+    """:func:`long_word_fits` for a hand whose words have at most
+    ``longest`` letters (:func:`longest_word`), the shortest long words
+    first: the likeliest to fit, and no empty lengths looked at."""
+    for length in range(long_after + 1, longest + 1):
+        w = group[LENGTH_HEADS + length]
+        while w != NO_WORD:
+            if ((swar | guard) - words[WORD_STRIDE * w + WORD_SWAR]) & guard == guard:
+                return True
+            w = words[WORD_STRIDE * w + WORD_NEXT]
+    return False
+
+
+@kernel
 def cards_needed(j, f, long_cards):
     """The fewest cards of a state that can still meet constraints ``j``
     and ``f``: two a word (no word is one card), and where a long word is
@@ -543,14 +566,18 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
         return value
     # A state too small for the words and the long word it still needs has
     # no play: its children of too few cards are not searched (with bonus
-    # targets most of the states of a search are such), nor is the state.
+    # targets most of the states of a search are such), nor is the state;
+    # nor is one that still needs a long word where none fits.
     cards0 = 0
     long_cards = MAX_CARDS + 1
+    longest = 0
     if j0 != 0 or f0 != 0:
         cards0 = state_cards(hand, swar0)
         if f0 != 0:
             long_cards = least_long_cards(words, group, long_after)
-        if cards0 < cards_needed(j0, f0, long_cards):
+            longest = longest_word(group)
+        if cards0 < cards_needed(j0, f0, long_cards) or (
+                f0 != 0 and not long_fits(words, group, swar0, hand[HAND_GUARD], long_after, longest)):
             memo[top + MEMO_STAMP] = gen
             memo[top + MEMO_KEY] = INFEASIBLE
             memo[top + MEMO_CHOICE] = NO_CHOICE
@@ -644,6 +671,14 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
             stack[base + FRAME_CURSOR] = cur
             stack[base + FRAME_BEST] = best
             stack[base + FRAME_CHOICE] = choice
+            if child_f != 0 and not long_fits(words, group, child_swar, guard, long_after, longest):
+                # No long word fits the child: it has no play, which its
+                # slot now says; the frame goes on from the same choice.
+                memo[child + MEMO_STAMP] = gen
+                memo[child + MEMO_KEY] = INFEASIBLE
+                memo[child + MEMO_CHOICE] = NO_CHOICE
+                memo[child + MEMO_COUNT] = UNKNOWN
+                continue
             push_frame(hand, group, stack, base + FRAME, child_radix, child_swar, child_j, child_f, child_points,
                        INFEASIBLE, child_cards)  # fmt: skip
             sp += 1
