@@ -571,7 +571,8 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
     cards0 = 0
     long_cards = MAX_CARDS + 1
     longest = 0
-    if j0 != 0 or f0 != 0:
+    targeted = j0 != 0 or f0 != 0  # else no state of the search has constraints
+    if targeted:
         cards0 = state_cards(hand, swar0)
         if f0 != 0:
             long_cards = least_long_cards(words, group, long_after)
@@ -605,7 +606,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
         best = stack[base + FRAME_BEST]
         choice = stack[base + FRAME_CHOICE]
         points = stack[base + FRAME_POINTS]
-        cards = stack[base + FRAME_CARDS]
+        cards = stack[base + FRAME_CARDS] if targeted else 0
         full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
         h = HAND_HEAD + HAND_STRIDE * d
         end = group[d + 1]
@@ -622,10 +623,11 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
             if ((swar | guard) - wswar) & guard == guard:
                 child_j = j - 1 if j > 0 else 0
                 child_f = f if words[w + WORD_LETTERS] <= long_after else 0
-                child_cards = cards - words[w + WORD_CARDS]
-                if (child_j != 0 or child_f != 0) and child_cards < cards_needed(child_j, child_f, long_cards):
-                    cur += 1
-                    continue
+                if targeted:
+                    child_cards = cards - words[w + WORD_CARDS]
+                    if child_cards < cards_needed(child_j, child_f, long_cards):
+                        cur += 1
+                        continue
                 child_radix = radix - words[w + WORD_RADIX]
                 child_swar = swar - wswar
                 child_points = points - words[w + WORD_POINTS]
@@ -648,8 +650,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
             # minus this card: skip it if the words already do as well.
             bound = ((points - 2 * hand[h + DIGIT_POINTS] + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
             child_cards = cards - 1
-            if allow_left != 0 and best < bound and (
-                    (j == 0 and f == 0) or child_cards >= cards_needed(j, f, long_cards)):
+            if allow_left != 0 and best < bound and (not targeted or child_cards >= cards_needed(j, f, long_cards)):
                 child_radix = radix - hand[h + DIGIT_STRIDE]
                 child_swar = swar - (1 << hand[h + DIGIT_SHIFT])
                 child_j = j
