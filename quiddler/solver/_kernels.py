@@ -123,6 +123,7 @@ FRAME_CURSOR = 5  # the next choice to try: a word index, its group's end for th
 FRAME_BEST = 6  # the best found so far (a key, or a word count)
 FRAME_CHOICE = 7  # the choice that found it
 FRAME_POINTS = 8  # the state's points
+FRAME_CARDS = 9  # its cards (state_value with bonus targets only)
 FRAME = 10  # stack frame of the memoised searches
 
 # -- top_plays' stack frame -------------------------------------------------
@@ -427,11 +428,69 @@ def memo_slot(radix, j, f, naug, nf, half):
 
 
 @kernel
-def push_frame(hand, group, stack, at, radix, swar, j, f, points, best):
+def state_cards(hand, swar):
+    """Cards in state ``swar``."""
+    total = 0
+    for d in range(hand[HAND_DIGITS]):
+        h = HAND_HEAD + HAND_STRIDE * d
+        total += (swar >> hand[h + DIGIT_SHIFT]) & hand[h + DIGIT_MASK]
+    return total
+
+
+@kernel
+def least_long_cards(words, group, long_after):
+    """The fewest cards of a word of the hand longer than ``long_after``
+    letters (``MAX_CARDS + 1`` if it has none): a state that still needs
+    such a word has at least that many cards."""
+    least = MAX_CARDS + 1
+    for length in range(len(group) - LENGTH_HEADS - 1, long_after, -1):
+        w = group[LENGTH_HEADS + length]
+        while w != NO_WORD:
+            least = min(least, words[WORD_STRIDE * w + WORD_CARDS])
+            w = words[WORD_STRIDE * w + WORD_NEXT]
+    return least
+
+
+@kernel
+def longest_word(group):
+    """The most letters of a word of the hand (1 if it has none)."""
+    length = len(group) - LENGTH_HEADS - 1
+    while length > 1 and group[LENGTH_HEADS + length] == NO_WORD:
+        length -= 1
+    return length
+
+
+@kernel
+def long_fits(words, group, swar, guard, long_after, longest):
+    """:func:`long_word_fits` for a hand whose words have at most
+    ``longest`` letters (:func:`longest_word`), the shortest long words
+    first: the likeliest to fit, and no empty lengths looked at."""
+    for length in range(long_after + 1, longest + 1):
+        w = group[LENGTH_HEADS + length]
+        while w != NO_WORD:
+            if ((swar | guard) - words[WORD_STRIDE * w + WORD_SWAR]) & guard == guard:
+                return True
+            w = words[WORD_STRIDE * w + WORD_NEXT]
+    return False
+
+
+@kernel
+def cards_needed(j, f, long_cards):
+    """The fewest cards of a state that can still meet constraints ``j``
+    and ``f``: two a word (no word is one card), and where a long word is
+    needed, ``long_cards`` for it (see :func:`least_long_cards`), which is
+    one of the ``j`` words."""
+    if f == 0:
+        return 2 * j
+    return long_cards + (2 * (j - 1) if j > 0 else 0)
+
+
+@kernel
+def push_frame(hand, group, stack, at, radix, swar, j, f, points, best, cards):
     """Write a new frame of the memoised searches at ``stack[at]``: state
-    ``(radix, swar)`` worth ``points`` under constraints ``j`` and ``f``,
-    its cursor on its first digit's first word, ``best`` found so far and
-    no choice yet."""
+    ``(radix, swar)`` of ``cards`` cards worth ``points`` under constraints
+    ``j`` and ``f``, its cursor on its first digit's first word, ``best``
+    found so far and no choice yet."""
     d = first_digit(hand, swar)
     stack[at + FRAME_RADIX] = radix
     stack[at + FRAME_SWAR] = swar
@@ -442,6 +501,7 @@ def push_frame(hand, group, stack, at, radix, swar, j, f, points, best):
     stack[at + FRAME_BEST] = best
     stack[at + FRAME_CHOICE] = NO_CHOICE
     stack[at + FRAME_POINTS] = points
+    stack[at + FRAME_CARDS] = cards
 
 
 @kernel
@@ -504,8 +564,28 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
         memo[top + MEMO_CHOICE] = NO_CHOICE
         memo[top + MEMO_COUNT] = UNKNOWN
         return value
+    # A state too small for the words and the long word it still needs has
+    # no play: its children of too few cards are not searched (with bonus
+    # targets most of the states of a search are such), nor is the state;
+    # nor is one that still needs a long word where none fits.
+    cards0 = 0
+    long_cards = MAX_CARDS + 1
+    longest = 0
+    targeted = j0 != 0 or f0 != 0  # else no state of the search has constraints
+    if targeted:
+        cards0 = state_cards(hand, swar0)
+        if f0 != 0:
+            long_cards = least_long_cards(words, group, long_after)
+            longest = longest_word(group)
+        if cards0 < cards_needed(j0, f0, long_cards) or (
+                f0 != 0 and not long_fits(words, group, swar0, hand[HAND_GUARD], long_after, longest)):
+            memo[top + MEMO_STAMP] = gen
+            memo[top + MEMO_KEY] = INFEASIBLE
+            memo[top + MEMO_CHOICE] = NO_CHOICE
+            memo[top + MEMO_COUNT] = UNKNOWN
+            return INFEASIBLE
     guard = hand[HAND_GUARD]
-    push_frame(hand, group, stack, 0, radix0, swar0, j0, f0, points0, INFEASIBLE)
+    push_frame(hand, group, stack, 0, radix0, swar0, j0, f0, points0, INFEASIBLE, cards0)
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
@@ -526,6 +606,7 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
         best = stack[base + FRAME_BEST]
         choice = stack[base + FRAME_CHOICE]
         points = stack[base + FRAME_POINTS]
+        cards = stack[base + FRAME_CARDS] if targeted else 0
         full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
         h = HAND_HEAD + HAND_STRIDE * d
         end = group[d + 1]
@@ -534,15 +615,21 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
         child_j = 0
         child_f = 0
         child_points = 0
+        child_cards = 0
         pushed = False
         while cur < end and best < full:
             w = WORD_STRIDE * cur
             wswar = words[w + WORD_SWAR]
             if ((swar | guard) - wswar) & guard == guard:
-                child_radix = radix - words[w + WORD_RADIX]
-                child_swar = swar - wswar
                 child_j = j - 1 if j > 0 else 0
                 child_f = f if words[w + WORD_LETTERS] <= long_after else 0
+                if targeted:
+                    child_cards = cards - words[w + WORD_CARDS]
+                    if child_cards < cards_needed(child_j, child_f, long_cards):
+                        cur += 1
+                        continue
+                child_radix = radix - words[w + WORD_RADIX]
+                child_swar = swar - wswar
                 child_points = points - words[w + WORD_POINTS]
                 child = memo_slot(child_radix, child_j, child_f, naug, nf, half)
                 value = memo[child + MEMO_KEY] if memo[child + MEMO_STAMP] == gen else UNKNOWN
@@ -562,7 +649,8 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
             # Leaving the card over scores at most every other card in words,
             # minus this card: skip it if the words already do as well.
             bound = ((points - 2 * hand[h + DIGIT_POINTS] + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
-            if allow_left != 0 and best < bound:
+            child_cards = cards - 1
+            if allow_left != 0 and best < bound and (not targeted or child_cards >= cards_needed(j, f, long_cards)):
                 child_radix = radix - hand[h + DIGIT_STRIDE]
                 child_swar = swar - (1 << hand[h + DIGIT_SHIFT])
                 child_j = j
@@ -584,8 +672,16 @@ def state_value(words, group, hand, memo, stack, radix0, swar0, points0, j0, f0,
             stack[base + FRAME_CURSOR] = cur
             stack[base + FRAME_BEST] = best
             stack[base + FRAME_CHOICE] = choice
+            if child_f != 0 and not long_fits(words, group, child_swar, guard, long_after, longest):
+                # No long word fits the child: it has no play, which its
+                # slot now says; the frame goes on from the same choice.
+                memo[child + MEMO_STAMP] = gen
+                memo[child + MEMO_KEY] = INFEASIBLE
+                memo[child + MEMO_CHOICE] = NO_CHOICE
+                memo[child + MEMO_COUNT] = UNKNOWN
+                continue
             push_frame(hand, group, stack, base + FRAME, child_radix, child_swar, child_j, child_f, child_points,
-                       INFEASIBLE)  # fmt: skip
+                       INFEASIBLE, child_cards)  # fmt: skip
             sp += 1
             continue
         memo[slot + MEMO_STAMP] = gen
@@ -615,7 +711,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0,
     if memo[top + MEMO_COUNT] != UNKNOWN:
         return memo[top + MEMO_COUNT]
     guard = hand[HAND_GUARD]
-    push_frame(hand, group, kstack, 0, radix0, swar0, j0, f0, points0, NO_COUNT)
+    push_frame(hand, group, kstack, 0, radix0, swar0, j0, f0, points0, NO_COUNT, 0)
     sp = 1
     while sp > 0:
         base = FRAME * (sp - 1)
@@ -689,7 +785,7 @@ def state_count(words, group, hand, memo, stack, kstack, radix0, swar0, points0,
             kstack[base + FRAME_BEST] = best
             kstack[base + FRAME_CHOICE] = choice
             push_frame(hand, group, kstack, base + FRAME, child_radix, child_swar, child_j, child_f, child_points,
-                       NO_COUNT)  # fmt: skip
+                       NO_COUNT, 0)  # fmt: skip
             sp += 1
             continue
         memo[slot + MEMO_COUNT] = best
@@ -797,10 +893,13 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     # Pass 1: the best (total, goes out), cheapest discard first: a discard
     # whose remaining points cannot reach the best so far is skipped.  The
     # discards that reach the best are noted in ``optimal`` (one bit each):
-    # only they can be part of an optimal play, so pass 2 looks at no other.
+    # only they can be part of an optimal play, so pass 2 looks at no other;
+    # and the targets they reach it with in ``aims`` (a bit per ``2 * jj + f0``):
+    # pass 2 searches no others (a search skipped here cannot reach the best).
     used = 0
     covers = 1
     optimal = 0
+    aims = 0
     even = 0  # the discards whose rest scores as much as the best, going out or not
     for _ in range(ncand):
         c = 0
@@ -810,24 +909,48 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
         radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
         if best_total != INFEASIBLE and points + bonus_room < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
             break  # and so would every later discard: none is cheaper
+        # As in best_key, a target's search is skipped where its key, at most
+        # the key without it (``free``) or the least of each target's
+        # (``both``), cannot reach the best score so far even with its bonus;
+        # not on a tie, which counts in ``even`` and ``optimal``.
+        free = INFEASIBLE
+        both = INFEASIBLE
         for jj in range(njs):
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
+                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
+                targets = jj + f0
+                if targets == 0 and best_total != INFEASIBLE and points < (best_total >> SCORE_SHIFT) - SCORE_OFFSET:
+                    free = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT  # every card in words: a bound
+                    both = free
+                    continue
+                if targets > 0:
+                    limit = free if targets == 1 else both
+                    if limit == INFEASIBLE or (limit + (bonus << SCORE_SHIFT)) >> SCORE_SHIFT < best_total >> SCORE_SHIFT:
+                        if targets == 1:
+                            both = min(both, limit)
+                        continue
                 value, covers = cover_first(words, group, hand, memo, stack, radix, swar, points, j0, f0,
                                             need_words, long_target, long_after, covers, allow_left)  # fmt: skip
+                if targets == 0:
+                    free = value
+                    both = value
+                elif targets == 1:
+                    both = min(both, value)
                 if value == INFEASIBLE:
                     continue
-                bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                 total = value + (bonus << SCORE_SHIFT)
                 if total > best_total:
                     # A higher score, or the same one going out.
                     even = (1 << c) | (even if total >> SCORE_SHIFT == best_total >> SCORE_SHIFT else 0)
                     best_total = total
                     optimal = 1 << c
+                    aims = 1 << (2 * jj + f0)
                 elif total >> SCORE_SHIFT == best_total >> SCORE_SHIFT:
                     even |= 1 << c
                     if total == best_total:
                         optimal |= 1 << c
+                        aims |= 1 << (2 * jj + f0)
     out[ob + OUT_EVEN_DISCARDS] = even if discard != 0 else 0
     if best_total == INFEASIBLE:
         return INFEASIBLE
@@ -872,6 +995,8 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
                     j0 = need_words if jj == 1 else 0
                     cj = j0 - 1 if j0 > 0 else 0
                     for f0 in range(long_target + 1):
+                        if (aims >> (2 * jj + f0)) & 1 == 0:
+                            continue
                         cf = f0 if length <= long_after else 0
                         bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                         # If the optimum puts every card in words, the rest
@@ -1472,6 +1597,18 @@ CLASS_COUNT = CLASS_LETTERS * CLASS_WORDS  # the keys class_keys writes
 
 
 @kernel
+def known_value(memo, hand, radix, j, f, naug, nf):
+    """The key with leftovers of state ``radix`` under constraints ``j``
+    and ``f`` where a search has settled it (in either half of the memo,
+    see :func:`other_value`), else ``UNKNOWN``."""
+    gen = memo[MEMO_GENERATION]
+    slot = memo_slot(radix, j, f, naug, nf, 0)
+    if memo[slot + MEMO_STAMP] == gen:
+        return memo[slot + MEMO_KEY]
+    return other_value(memo, slot + MEMO_SLOT * hand[HAND_STATES] * naug, gen, 1)
+
+
+@kernel
 def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, need_words, long_after, out):
     """The best key of each class of plays a final turn's value tells
     apart, in ``out[CLASS_WORDS * a + b]`` (``INFEASIBLE``: no such play):
@@ -1490,6 +1627,7 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
     """
     ndig = hand[HAND_DIGITS]
     ncand = ndig if discard != 0 else 1
+    naug = (need_words + 1) * 2
     hand_points = state_points(hand, full_swar)
     for k in range(CLASS_COUNT):
         out[k] = INFEASIBLE
@@ -1505,6 +1643,7 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
             full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
             covers = 1
             searched = 0
+            looser = full  # at least this discard's key in the class: each class's plays are the last one's
             for bb in range(CLASS_WORDS):
                 b = 0 if bb == 0 else CLASS_WORDS - bb  # any, at least need_words - 1, at least need_words
                 k = CLASS_WORDS * a + b
@@ -1512,9 +1651,18 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
                     continue
                 searched = 1
                 j0 = 0 if b == 0 else (need_words if b == 1 else need_words - 1)
+                limit = looser
+                if a == 1:  # and at least its key with as many words and any longest word, where known
+                    known = known_value(memo, hand, radix, j0, 0, naug, 2)
+                    if known != UNKNOWN:
+                        limit = min(limit, known)
+                if limit <= out[k]:
+                    looser = limit  # the discard cannot raise the class's key: not searched
+                    continue
                 value, covers = cover_first(words, group, hand, memo, stack, radix, swar, points, j0, a, need_words,
                                             1, long_after, covers, 1)  # fmt: skip
                 out[k] = max(out[k], value)
+                looser = value
             if searched == 0:
                 break  # no later discard leaves more points
     return 0
