@@ -266,8 +266,7 @@ def test_a_phone_width_screen_shows_everything_without_sideways_scrolling(server
         inside_viewport(page, control)
     page.click("#pile")
     page.locator("#turn-line.mine[data-phase='discard']").wait_for()
-    page.click("#hint-button")
-    page.locator("#hint li").first.wait_for()
+    show_hint(page)
     no_sideways_scroll(page)
     for control in ("#hand button.card", "#words-input", "#typed-send", "#sort-letter"):
         inside_viewport(page, control)

@@ -35,6 +35,7 @@ from .browsertools import (
     next_round,
     no_sideways_scroll,
     play_now,
+    show_hint,
     situation,
     wait_discarded,
 )
@@ -294,8 +295,7 @@ def test_hint_values_say_what_they_are(server: str, open_tab: Callable[..., Tab]
     page.locator("#turn-line.mine").wait_for()
     page.click("#pile")
     page.locator("#turn-line.mine[data-phase='discard']").wait_for()
-    page.click("#hint-button")
-    page.locator("#hint li").first.wait_for()
+    show_hint(page)
     assert page.inner_text("#hint-measure").startswith("Values are the points each move is expected to be worth")
     for option in page.locator("#hint li").all():
         text = option.inner_text()
@@ -405,9 +405,9 @@ def test_the_hand_is_reordered_by_mouse_touch_and_keyboard_and_sorted(server: st
 
 
 def hint_go_out(page: Any) -> list[list[str]] | None:
-    """The words of a going-out option of the hint, if the hand has one."""
-    page.click("#hint-button")
-    page.locator("#hint li").first.wait_for()
+    """The words of a going-out option of the hint, if the hand has one (a
+    hint the page says was refused is asked for again, as in show_hint)."""
+    show_hint(page)
     option = page.locator('#hint li[data-action="go-out"]')
     if not option.count():
         return None
