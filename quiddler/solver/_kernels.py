@@ -462,9 +462,10 @@ def longest_word(group):
 
 @kernel
 def long_fits(words, group, swar, guard, long_after, longest):
-    """:func:`long_word_fits` for a hand whose words have at most
-    ``longest`` letters (:func:`longest_word`), the shortest long words
-    first: the likeliest to fit, and no empty lengths looked at."""
+    """Whether a word of more than ``long_after`` letters fits in the state
+    ``swar`` (``guard``: the hand's SWAR guard bits) of a hand whose words
+    have at most ``longest`` letters (:func:`longest_word`): the shortest
+    long words first, the likeliest to fit, and no empty lengths looked at."""
     for length in range(long_after + 1, longest + 1):
         w = group[LENGTH_HEADS + length]
         while w != NO_WORD:
@@ -1219,14 +1220,9 @@ def best_key(words, group, hand, memo, stack, full_radix, full_swar, discard,
 @kernel
 def long_word_fits(words, group, swar, guard, long_after):
     """Whether a word of more than ``long_after`` letters fits in the state
-    ``swar`` (``guard``: the hand's SWAR guard bits)."""
-    for length in range(len(group) - LENGTH_HEADS - 1, long_after, -1):
-        w = group[LENGTH_HEADS + length]
-        while w != NO_WORD:
-            if ((swar | guard) - words[WORD_STRIDE * w + WORD_SWAR]) & guard == guard:
-                return True
-            w = words[WORD_STRIDE * w + WORD_NEXT]
-    return False
+    ``swar`` (see :func:`long_fits`), for a caller that has not looked up
+    the hand's longest word."""
+    return long_fits(words, group, swar, guard, long_after, longest_word(group))
 
 
 @kernel
