@@ -12,6 +12,8 @@ small, and the machines that run many games at once have no core to spare.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress, count, repeat
+from operator import is_
 from typing import cast
 
 from ..cards import _CARD_INDEX, Card
@@ -34,6 +36,8 @@ class HandScorer:
         self.solver = Solver(wordlist)
         self.max_entries = max_entries
         self._memo: dict[_Options, dict[int, Scores]] = {}  # per options, by the hand's cards
+        # scores_plus's own memo, per options: by the base's cards, then by the added card's index
+        self._plus: dict[_Options, dict[int, dict[int, Scores]]] = {}
         self._entries = 0
 
     def scores(self, hands: Sequence[Sequence[Card]], *, discard: bool, beat_longest: int | None = None,
@@ -63,37 +67,53 @@ class HandScorer:
                     bonus: int = 10) -> list[Scores]:  # fmt: skip
         """:meth:`scores` of ``base + [card]`` for each base, for each card
         of ``extra`` (base by base): a decision's hands are a few bases
-        (the hand, each kept hand) plus each card a draw may bring.  Each
-        key is its base's key plus the card's count (one addition), and a
-        hand is built only if the memo lacks it.  With a discard (every
+        (the hand, each kept hand) plus each card a draw may bring.
+
+        These hands have a memo of their own, by the base's cards and then
+        by the card added: one look-up in the large memo per base, and one
+        per card in the base's small dict of (at most) the 31 faces, instead
+        of one in the large memo per hand.  The same hand reached from
+        another base is scored again, which is rare: the next turn's draw
+        has the same base as this turn's look-ahead.  With a discard (every
         player's decision), the hands the memo lacks are scored together:
         they share all but a card or two, and the solver finds the bases'
         words once and shares its search among every base and card."""
-        counts = list(map(_COUNT_OF.__getitem__, extra))
-        keys: list[int] = []
-        for base in bases:
-            keys += map(_key(base).__add__, counts)
+        options = _options(discard, beat_longest, beat_words, bonus)
+        self._make_room(len(bases) * len(extra))
+        memo = self._plus.get(options)
+        if memo is None:
+            memo = self._plus[options] = {}
+        added = list(map(_CARD_INDEX.__getitem__, extra))
+        base_keys = list(map(_key, bases))
+        rows = [memo.setdefault(key, {}) for key in base_keys]
+        scores: list[Scores | None] = []
+        for row in rows:
+            scores += map(row.get, added)
+        if all(scores):  # no None (a pair of scores is never empty)
+            return cast(list[Scores], scores)
         width = len(extra)
-
-        def hand(i: int) -> list[Card]:
-            return [*bases[i // width], extra[i % width]]
-
-        def by_base(wanted: list[int]) -> list[Scores] | None:
-            return self.solver._score_plus(bases, extra, wanted, beat_longest, beat_words, bonus)
-
-        return self._scored(keys, hand, discard, beat_longest, beat_words, bonus, by_base if discard else None)
+        counts = list(map(_COUNT_OF.__getitem__, extra))
+        missing = list(compress(count(), map(is_, scores, repeat(None))))
+        keys = [base_keys[i // width] + counts[i % width] for i in missing]  # the whole hands' cards
+        where = dict(zip(keys, missing))  # each distinct hand the memo lacks once (at its last place)
+        places = list(where.values())
+        found = self.solver._score_plus(bases, extra, places, beat_longest, beat_words, bonus) if discard else None
+        if found is None:
+            hands = [[*bases[i // width], extra[i % width]] for i in places]
+            found = self.solver.score_many(hands, discard=discard, beat_longest=beat_longest, beat_words=beat_words,
+                                           bonus=bonus, threads=1)  # fmt: skip
+        fresh = dict(zip(where, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
+        self._entries += len(fresh)
+        for i, key in zip(missing, keys):
+            scores[i] = rows[i // width][added[i % width]] = fresh[key]
+        return cast(list[Scores], scores)
 
     def _scored(self, keys: list[int], hand: Callable[[int], Sequence[Card]], discard: bool,
-                beat_longest: int | None, beat_words: int | None, bonus: int,
-                by_base: Callable[[list[int]], list[Scores] | None] | None = None) -> list[Scores]:  # fmt: skip
+                beat_longest: int | None, beat_words: int | None, bonus: int) -> list[Scores]:  # fmt: skip
         """The scores of the hands with these memo keys (``hand(i)`` is the
-        hand of ``keys[i]``): those not in the memo are scored in one batch
-        (``by_base``, given the places of the hands wanted, if it serves)."""
-        options = (discard, -1 if beat_longest is None else beat_longest,
-                   -1 if beat_words is None else beat_words, bonus)  # fmt: skip
-        if self._entries + len(keys) > self.max_entries:
-            self._memo.clear()  # a crude bound: decisions need hundreds of hands, the memo holds many games' worth
-            self._entries = 0
+        hand of ``keys[i]``): those not in the memo are scored in one batch."""
+        options = _options(discard, beat_longest, beat_words, bonus)
+        self._make_room(len(keys))
         memo = self._memo.get(options)
         if memo is None:
             memo = self._memo[options] = {}
@@ -101,21 +121,31 @@ class HandScorer:
         if all(known):  # no None (a pair of scores is never empty)
             return cast(list[Scores], known)
         # Each distinct hand the memo lacks once (at its last place: the same cards).
-        where = {key: i for i, (key, scores) in enumerate(zip(keys, known)) if scores is None}
-        missing = list(where)
-        places = list(where.values())
-        found = by_base(places) if by_base is not None else None
-        if found is None:
-            found = self.solver.score_many(list(map(hand, places)), discard=discard, beat_longest=beat_longest,
-                                           beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
-        fresh = dict(zip(missing, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
+        where = {keys[i]: i for i in compress(count(), map(is_, known, repeat(None)))}
+        found = self.solver.score_many(list(map(hand, where.values())), discard=discard, beat_longest=beat_longest,
+                                       beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
+        fresh = dict(zip(where, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
         memo.update(fresh)
-        self._entries += len(missing)
+        self._entries += len(fresh)
         # The hands just scored from the small dict, the others as found: no second look-up in the large memo.
         return cast(list[Scores], list(map(fresh.get, keys, known)))
 
+    def _make_room(self, hands: int) -> None:
+        """Forget every hand when ``hands`` more might not fit under
+        ``max_entries``: a crude bound (decisions need hundreds of hands,
+        the memos hold many games' worth)."""
+        if self._entries + hands > self.max_entries:
+            self._memo.clear()
+            self._plus.clear()
+            self._entries = 0
+
     def one(self, hand: Sequence[Card], *, discard: bool) -> Scores:
         return self.scores([hand], discard=discard)[0]
+
+
+def _options(discard: bool, beat_longest: int | None, beat_words: int | None, bonus: int) -> _Options:
+    """The memos' key for a call's options."""
+    return discard, -1 if beat_longest is None else beat_longest, -1 if beat_words is None else beat_words, bonus
 
 
 #: Each card as a one in its face's byte of an int (the face's index picks the byte).

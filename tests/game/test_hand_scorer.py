@@ -22,6 +22,10 @@ def words():
     return default_wordlist()
 
 
+def _order_free(cards):
+    return tuple(sorted(cards))
+
+
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("discard", [True, False])
 def test_bases_plus_each_card_score_as_the_whole_hands(words, seed, discard):
@@ -29,18 +33,22 @@ def test_bases_plus_each_card_score_as_the_whole_hands(words, seed, discard):
     size = rng.randint(2, 10)
     bases = [rng.sample(DECK, size) for _ in range(rng.randint(1, 4))]
     bases.append(list(bases[0]))  # a base given twice, its hands met again in the same call
+    bases.append(bases[0][::-1])  # the same cards in another order
     extra = rng.sample(FACES, rng.randint(1, len(FACES)))
     extra.append(extra[0])  # a card given twice
     hands = [base + [card] for base in bases for card in extra]
     expected = score_many(hands, discard=discard, wordlist=words)
     scorer = HandScorer(words)
-    warm = scorer.scores(hands[::3], discard=discard)  # a third of them already in the memo
-    assert warm == expected[::3]
+    warm = scorer.scores_plus(bases[:1], extra[::3], discard=discard)  # some of them already in the memo
+    assert warm == score_many([bases[0] + [card] for card in extra[::3]], discard=discard, wordlist=words)
+    assert scorer._entries == len({_order_free(bases[0] + [card]) for card in extra[::3]})
     assert scorer.scores_plus(bases, extra, discard=discard) == expected
-    distinct = {tuple(sorted(hand)) for hand in hands}
-    assert scorer._entries == len(distinct)  # the same keys as whole hands: each hand solved once
+    # Each whole hand solved once, but for a hand that two bases reach with different cards.
+    known = {(_order_free(bases[0]), card) for card in extra[::3]}
+    fresh = {_order_free(base + [card]) for base in bases for card in extra if (_order_free(base), card) not in known}
+    assert scorer._entries == len(known) + len(fresh)
     assert scorer.scores_plus(bases, extra, discard=discard) == expected  # all from the memo now
-    assert scorer._entries == len(distinct)
+    assert scorer._entries == len(known) + len(fresh)
     assert HandScorer(words).scores(hands, discard=discard) == expected
 
 
@@ -69,12 +77,13 @@ def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, 
         return served[-1]
 
     monkeypatch.setattr(Solver, "_score_plus", spied)
-    assert scorer.scores(hands[1::4], discard=True, **targets) == expected[1::4]
-    assert scorer.scores_plus(bases, extra, discard=True, **targets) == expected
+    some = scorer.scores_plus(bases[:1], extra[1::4], discard=True, **targets)  # some of them in the memo first
+    assert some == expected[1 : len(extra) : 4]
     assert len(served) == 1 and served[0] is not None
-    assert scorer._entries == len({tuple(sorted(hand)) for hand in hands})
+    assert scorer.scores_plus(bases, extra, discard=True, **targets) == expected
+    assert len(served) == 2 and served[1] is not None
     assert scorer.scores_plus(bases, extra, discard=True, **targets) == expected  # all from the memo
-    assert len(served) == 1
+    assert len(served) == 2
 
 
 def test_bonus_targets_keep_their_own_memo(words):
