@@ -97,6 +97,8 @@ _OUT_DISCARD, _OUT_WORDS, _OUT_LEFT, _OUT_KEY = K.OUT_DISCARD, K.OUT_WORDS, K.OU
 _OUT_HEAD, _OUT_TIES = K.OUT_HEAD, K.OUT_TIES
 _SCORE_SHIFT, _SCORE_OFFSET = K.SCORE_SHIFT, K.SCORE_OFFSET
 _OUT_BLOCK_KEY = OUT_BLOCK + _OUT_KEY
+_KEY_COLUMNS = [_OUT_KEY, _OUT_BLOCK_KEY]  # a batch's best and going-out keys, in its out rows
+_PLUS_KEY_COLUMNS = ((K.PLUS_BEST,), (K.PLUS_GO,))  # the same of score_plus_rows' jobs, less each hand's card
 _OUT_LEFTOVERS = K.OUT_LEFTOVERS
 _OUT_EVEN_DISCARDS = K.OUT_EVEN_DISCARDS
 _INFEASIBLE = K.INFEASIBLE
@@ -357,7 +359,7 @@ class Solver:
 
             out, status, _ = batch
             start = len(result)
-            result += _scores_of_keys(out[:, _OUT_KEY], out[:, _OUT_BLOCK_KEY])
+            result += _scores_of_keys(out[:, _KEY_COLUMNS].T)
             if status.min() < 0:  # more words than the batch buffers hold: solve those hands alone
                 for i, code in enumerate(status.tolist()):
                     if code < 0:
@@ -403,7 +405,7 @@ class Solver:
         if together > _ROOMY_CARDS:
             return None
         engine.score_plus_batch(self._trie, jobs, _ROOMY[together] * (params[1] + 1) * (params[2] + 1))
-        result = list(_scores_of_keys(jobs[row, K.PLUS_BEST + column], jobs[row, K.PLUS_GO + column]))
+        result = list(_scores_of_keys(jobs[row, _PLUS_KEY_COLUMNS + column]))  # one fancy index for both keys
         if jobs[:, K.JOB_STATUS].min() < 0:  # more words than the batch's room: score those hands the usual way
             again = np.flatnonzero(jobs[row, K.JOB_STATUS] < 0).tolist()
             hands = [[*bases[wanted[i] // width], extra[wanted[i] % width]] for i in again]
@@ -1174,11 +1176,11 @@ def _plus_jobs(sizes: list[int], faces: Any, params: Sequence[int], width: int) 
     return jobs
 
 
-def _scores_of_keys(best_keys: Any, go_keys: Any) -> Iterator[tuple[int, int | None]]:
-    """``(best score, best going-out score or None)`` of two numpy arrays of
-    the kernels' keys, one pair per hand."""
-    scores = ((best_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
-    go_out = ((go_keys >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
+def _scores_of_keys(keys: Any) -> Iterator[tuple[int, int | None]]:
+    """``(best score, best going-out score or None)`` of a numpy matrix of
+    the kernels' keys: the best keys in its first row, the going-out keys in
+    its second, one column per hand."""
+    scores, go_out = ((keys >> _SCORE_SHIFT) - _SCORE_OFFSET).tolist()
     # The key INFEASIBLE (the hand cannot go out) gives a score below -SCORE_OFFSET, and no other key does.
     return zip(scores, [None if score < -_SCORE_OFFSET else score for score in go_out])
 
