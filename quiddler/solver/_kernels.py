@@ -1873,23 +1873,31 @@ def plus_long_fits(words, group, with_words, nwith, swar, guard, long_after):
 
 @kernel
 def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
-             need_words, long_target, long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
-    """The best key of the base, the state ``(base_radix, base_swar)`` of
-    the hand, plus one card of face ``extra``, discarding one card
-    (``INFEASIBLE`` if no play qualifies): :func:`best_key` of that hand,
+             need_words, long_target, long_after, word_bonus, long_bonus):  # fmt: skip
+    """``(best, go)``: the best key of the base, the state ``(base_radix,
+    base_swar)`` of the hand, plus one card of face ``extra``, discarding
+    one card, and its best going-out key (``INFEASIBLE`` if no play
+    qualifies): :func:`best_key` of that hand with leftovers and without,
     its discards tried cheapest first and its bonus targets' searches
     skipped as there, each value worked out by :func:`plus_value` on the
     hand's own states.  Discarding the extra card (or a copy of its face)
     leaves the base itself; discarding another card ``d`` leaves the base
-    less ``d`` plus the card.  Each discard is searched once, with
-    leftovers: its best play goes out exactly when it has a cover, so the
-    going-out key (``allow_left == 0``) reads the same values."""
+    less ``d`` plus the card.
+
+    Both keys come from one pass over the discards, each discard searched
+    once, with leftovers: its best play goes out exactly when it has a
+    cover, so the going-out key reads the same values.  Each key keeps its
+    own bounds (``best_key``'s): a search is skipped only where neither key
+    can gain from it, and the pass ends when neither can gain from any
+    later discard.  A search that one key would have skipped cannot raise
+    that key, so its value changes neither maximum."""
     ndig = hand[HAND_DIGITS]
     guard = hand[HAND_GUARD]
     base_points = state_points(hand, base_swar)
     njs = 2 if need_words > 0 else 1
     bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
-    best_total = INFEASIBLE
+    best_any = INFEASIBLE  # the best key, leftovers allowed
+    best_out = INFEASIBLE  # the best going-out key
     used = 0  # the digits not to discard: none in the base, or the extra card's face (the same as the card)
     for e in range(ndig):
         h = HAND_HEAD + HAND_STRIDE * e
@@ -1908,9 +1916,14 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, bas
         if c == NO_DIGIT:
             break
         used |= 1 << c
-        if best_total != INFEASIBLE and base_points + extra_points - cost + bonus_room < (
-                best_total >> SCORE_SHIFT) - SCORE_OFFSET:  # fmt: skip
-            break  # and so would every later discard: none is cheaper
+        # The most this discard can score, every card in words and every bonus won; no
+        # later discard can score more (none is cheaper), so a key whose best scores more
+        # is settled, and once both are the pass ends.
+        reach = base_points + extra_points - cost + bonus_room
+        any_open = best_any == INFEASIBLE or reach >= (best_any >> SCORE_SHIFT) - SCORE_OFFSET
+        out_open = best_out == INFEASIBLE or reach >= (best_out >> SCORE_SHIFT) - SCORE_OFFSET
+        if not any_open and not out_open:
+            break
         radix = base_radix
         swar = base_swar
         points = base_points
@@ -1919,40 +1932,52 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, bas
             radix -= hand[h + DIGIT_STRIDE]
             swar -= 1 << hand[h + DIGIT_SHIFT]
             points -= hand[h + DIGIT_POINTS]
-        free = INFEASIBLE  # as in best_key: what bounds a target's search
-        both = INFEASIBLE
+        free_any = INFEASIBLE  # as in best_key, for each key: what bounds a target's search
+        both_any = INFEASIBLE
+        free_out = INFEASIBLE
+        both_out = INFEASIBLE
         for jj in range(njs):
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
                 bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                 targets = jj + f0
                 if targets > 0:
-                    limit = free if targets == 1 else both
+                    limit_any = free_any if targets == 1 else both_any
+                    limit_out = free_out if targets == 1 else both_out
                     if f0 == 1 and c == ndig and not long_word_fits(words, group, swar, guard, long_after):
-                        limit = INFEASIBLE
+                        limit_any = INFEASIBLE
+                        limit_out = INFEASIBLE
                     if f0 == 1 and c < ndig and not plus_long_fits(words, group, with_words, nwith, swar, guard,
                                                                    long_after):  # fmt: skip
-                        limit = INFEASIBLE
-                    if limit == INFEASIBLE or limit + (bonus << SCORE_SHIFT) <= best_total:
+                        limit_any = INFEASIBLE
+                        limit_out = INFEASIBLE
+                    any_gains = any_open and limit_any != INFEASIBLE and limit_any + (bonus << SCORE_SHIFT) > best_any
+                    out_gains = out_open and limit_out != INFEASIBLE and limit_out + (bonus << SCORE_SHIFT) > best_out
+                    if not any_gains and not out_gains:
                         if targets == 1:
-                            both = min(both, limit)
+                            both_any = min(both_any, limit_any)
+                            both_out = min(both_out, limit_out)
                         continue
                 if c == ndig:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words,
-                                        long_target, long_after, 1)  # fmt: skip
+                    value = memo_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words,
+                                       long_target, long_after, 1)  # fmt: skip
                 else:
                     value = plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points,
                                        extra_points, j0, f0, need_words, long_target, long_after, 1)  # fmt: skip
-                if allow_left == 0 and (value & GO_BIT) == 0:
-                    value = INFEASIBLE  # the best play leaves a card over: no play puts every card in words
+                value_out = value if (value & GO_BIT) != 0 else INFEASIBLE  # a card left over: no cover
                 if targets == 0:
-                    free = value
-                    both = value
+                    free_any = value
+                    both_any = value
+                    free_out = value_out
+                    both_out = value_out
                 elif targets == 1:
-                    both = min(both, value)
+                    both_any = min(both_any, value)
+                    both_out = min(both_out, value_out)
                 if value != INFEASIBLE:
-                    best_total = max(best_total, value + (bonus << SCORE_SHIFT))
-    return best_total
+                    best_any = max(best_any, value + (bonus << SCORE_SHIFT))
+                if value_out != INFEASIBLE:
+                    best_out = max(best_out, value_out + (bonus << SCORE_SHIFT))
+    return best_any, best_out
 
 
 @kernel
@@ -2019,15 +2044,11 @@ def plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, ba
               params, out, k):  # fmt: skip
     """Write the two keys of the base plus the card (see :func:`plus_key`)
     to ``out[PLUS_BEST + k]`` and ``out[PLUS_GO + k]``."""
-    for allow_left in range(1, -1, -1):
-        best = plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+    best, go = plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
                         params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
-                        params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS], allow_left)  # fmt: skip
-        out[PLUS_GO + k] = best
-        if allow_left == 1:
-            out[PLUS_BEST + k] = best  # never INFEASIBLE: every card may be left over
-            if (best & GO_BIT) != 0:
-                break  # the best play goes out: it is the best going-out play
+                        params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS])  # fmt: skip
+    out[PLUS_BEST + k] = best  # never INFEASIBLE: every card may be left over
+    out[PLUS_GO + k] = go
 
 
 @kernel
