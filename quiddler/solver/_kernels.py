@@ -84,7 +84,9 @@ WORD_CARDS = 5
 WORD_NEXT = 6  # the next word of as many letters (see group_words), or NO_WORD
 WORD_STRIDE = 7
 LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
-GROUP_SIZE = LENGTH_HEADS + 48
+LETTER_SLOTS = 48  # word lengths 0 .. LETTER_SLOTS - 1 have a chain
+GROUP_LONGEST = LENGTH_HEADS + LETTER_SLOTS  # the most letters of a word of the hand (1 if it has none)
+GROUP_SIZE = GROUP_LONGEST + 1
 NO_WORD = -1  # ends a chain of words of one length
 MAX_CARDS = 20
 
@@ -379,18 +381,23 @@ def group_words(words, nwords, hand, group, stack):
     group they stay in trie order: sorting them biggest first cost more
     than it saved.  The words of ``n`` letters are also chained from
     ``group[LENGTH_HEADS + n]`` through each word's ``WORD_NEXT``
-    (``NO_WORD`` ends a chain), for the longest-word search."""
+    (``NO_WORD`` ends a chain), for the longest-word search, and the most
+    letters of a word is kept at ``group[GROUP_LONGEST]`` (see
+    :func:`longest_word`)."""
     ndig = hand[HAND_DIGITS]
     group[ndig] = nwords
     for d in range(ndig - 1, -1, -1):
         start = stack[WALK_TABLE + FACE_ROW * hand[HAND_HEAD + HAND_STRIDE * d + DIGIT_FACE] + ROW_START]
         group[d] = start if start != NO_WORD else group[d + 1]  # no word starts with this digit
-    for n in range(LENGTH_HEADS, len(group)):
+    for n in range(LENGTH_HEADS, LENGTH_HEADS + LETTER_SLOTS):
         group[n] = NO_WORD
+    longest = 1
     for w in range(nwords - 1, -1, -1):
-        head = LENGTH_HEADS + words[WORD_STRIDE * w + WORD_LETTERS]
-        words[WORD_STRIDE * w + WORD_NEXT] = group[head]
-        group[head] = w
+        letters = words[WORD_STRIDE * w + WORD_LETTERS]
+        words[WORD_STRIDE * w + WORD_NEXT] = group[LENGTH_HEADS + letters]
+        group[LENGTH_HEADS + letters] = w
+        longest = max(longest, letters)
+    group[GROUP_LONGEST] = longest
 
 
 @kernel
@@ -443,7 +450,7 @@ def least_long_cards(words, group, long_after):
     letters (``MAX_CARDS + 1`` if it has none): a state that still needs
     such a word has at least that many cards."""
     least = MAX_CARDS + 1
-    for length in range(len(group) - LENGTH_HEADS - 1, long_after, -1):
+    for length in range(longest_word(group), long_after, -1):
         w = group[LENGTH_HEADS + length]
         while w != NO_WORD:
             least = min(least, words[WORD_STRIDE * w + WORD_CARDS])
@@ -453,11 +460,11 @@ def least_long_cards(words, group, long_after):
 
 @kernel
 def longest_word(group):
-    """The most letters of a word of the hand (1 if it has none)."""
-    length = len(group) - LENGTH_HEADS - 1
-    while length > 1 and group[LENGTH_HEADS + length] == NO_WORD:
-        length -= 1
-    return length
+    """The most letters of a word of the hand (1 if it has none), which
+    :func:`group_words` noted: the searches with a long word to find ask
+    it for every state they search, and a scan of the length chains from
+    the top cost them more than the search itself at times."""
+    return group[GROUP_LONGEST]
 
 
 @kernel
@@ -962,7 +969,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     # try words from the most letters down: the first W that reaches the
     # optimum fixes the length; words of that length then compete on the
     # number of words (W plus the most words among best plays of the rest).
-    max_letters = len(group) - LENGTH_HEADS - 1
+    max_letters = longest_word(group)
     best_count = NO_COUNT
     best_cand = 0
     best_j = 0
