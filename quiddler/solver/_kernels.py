@@ -225,7 +225,7 @@ PLUS_WIDTH = PLUS_GO + FACE_SLOTS
 #: these 1-d int64 arrays, and every other parameter an int64).
 ARRAY_PARAMETERS = frozenset({
     "face_count", "face_points", "face_letters", "params", "hand", "words", "group",
-    "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work", "with_words",
+    "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work", "with_words", "order",
 })  # fmt: skip
 
 # The native build injects ``kernel_decorator`` (numba.njit) before running
@@ -460,10 +460,10 @@ def least_long_cards(words, group, long_after):
 
 @kernel
 def longest_word(group):
-    """The most letters of a word of the hand (1 if it has none), which
-    :func:`group_words` noted: the searches with a long word to find ask
-    it for every state they search, and a scan of the length chains from
-    the top cost them more than the search itself at times."""
+    """The most letters of a word of the hand (1 if it has none), as
+    :func:`group_words` noted it: the searches with a long word to find ask
+    for it on every search, where a scan of the length chains down from
+    ``LETTER_SLOTS`` letters was a loop of forty-odd steps."""
     return group[GROUP_LONGEST]
 
 
@@ -1879,7 +1879,7 @@ def plus_long_fits(words, group, with_words, nwith, swar, guard, long_after):
 
 
 @kernel
-def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+def plus_key(words, group, hand, memo, stack, with_words, nwith, order, base_radix, base_swar, extra, extra_points,
              need_words, long_target, long_after, word_bonus, long_bonus):  # fmt: skip
     """``(best, go)``: the best key of the base, the state ``(base_radix,
     base_swar)`` of the hand, plus one card of face ``extra``, discarding
@@ -1889,7 +1889,9 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, bas
     skipped as there, each value worked out by :func:`plus_value` on the
     hand's own states.  Discarding the extra card (or a copy of its face)
     leaves the base itself; discarding another card ``d`` leaves the base
-    less ``d`` plus the card.
+    less ``d`` plus the card.  ``order`` holds the hand's digits cheapest
+    first (see :func:`discard_order`); the extra card goes after the digits
+    of as many points, as the lowest digit goes first on a tie.
 
     Both keys come from one pass over the discards, each discard searched
     once, with leftovers: its best play goes out exactly when it has a
@@ -1910,19 +1912,21 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, bas
         h = HAND_HEAD + HAND_STRIDE * e
         if (base_swar >> hand[h + DIGIT_SHIFT]) & hand[h + DIGIT_MASK] == 0 or hand[h + DIGIT_FACE] == extra:
             used |= 1 << e
-    for _ in range(ndig + 1):
-        c = NO_DIGIT  # the cheapest discard left: a digit of the base, or ndig for the extra card
-        cost = 0
-        for e in range(ndig + 1):
-            if (used >> e) & 1 != 0:
-                continue
-            points_e = hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS] if e < ndig else extra_points
-            if c == NO_DIGIT or points_e < cost:
-                c = e
-                cost = points_e
-        if c == NO_DIGIT:
+    at = 0  # the next digit of order to try
+    extra_left = True
+    while True:
+        while at < ndig and (used >> order[at]) & 1 != 0:
+            at += 1
+        c = ndig  # the cheapest discard left: a digit of the base, or ndig for the extra card
+        cost = extra_points
+        if at < ndig and (not extra_left or hand[HAND_HEAD + HAND_STRIDE * order[at] + DIGIT_POINTS] <= extra_points):
+            c = order[at]
+            cost = hand[HAND_HEAD + HAND_STRIDE * c + DIGIT_POINTS]
+            at += 1
+        elif extra_left:
+            extra_left = False
+        else:
             break
-        used |= 1 << c
         # The most this discard can score, every card in words and every bonus won; no
         # later discard can score more (none is cheaper), so a key whose best scores more
         # is settled, and once both are the pass ends.
@@ -1988,8 +1992,25 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, bas
 
 
 @kernel
+def discard_order(hand, order):
+    """Write the hand's digits to ``order[:ndig]`` by their points, the
+    cheapest first and the lower digit first on a tie: the order in which
+    :func:`plus_key` tries its discards, worked out once for the batch
+    (each hand of it picked its cheapest discard left by a scan of every
+    digit)."""
+    ndig = hand[HAND_DIGITS]
+    for d in range(ndig):
+        points = hand[HAND_HEAD + HAND_STRIDE * d + DIGIT_POINTS]
+        at = d
+        while at > 0 and hand[HAND_HEAD + HAND_STRIDE * order[at - 1] + DIGIT_POINTS] > points:
+            order[at] = order[at - 1]
+            at -= 1
+        order[at] = d
+
+
+@kernel
 def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
-               with_words, jobs, first, step):  # fmt: skip
+               with_words, order, jobs, first, step):  # fmt: skip
     """The two keys of :func:`score_counts` (discarding one card) of each
     hand made of a base plus one card, for the rows ``first, first + step,
     ...`` of ``jobs`` (a row: the base's face counts, the solve parameters,
@@ -2015,6 +2036,7 @@ def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand
     if nstates < 0:
         return nstates
     memo[MEMO_GENERATION] += 1
+    discard_order(hand, order)
     capacity = len(with_words) // WORD_STRIDE
     while extras != 0:
         extra = lowest_bit(extras)
@@ -2027,8 +2049,8 @@ def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand
             base_radix, base_swar = state_of(hand, job)
             for k in range(job[PLUS_COUNT]):
                 if job[PLUS_FACES + k] == extra:
-                    plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra,
-                              face_points[extra], params, job, k)  # fmt: skip
+                    plus_keys(words, group, hand, memo, stack, with_words, nwith, order, base_radix, base_swar,
+                              extra, face_points[extra], params, job, k)  # fmt: skip
     return group[hand[HAND_DIGITS]]
 
 
@@ -2047,11 +2069,12 @@ def state_of(hand, face_count):
 
 
 @kernel
-def plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+def plus_keys(words, group, hand, memo, stack, with_words, nwith, order, base_radix, base_swar, extra, extra_points,
               params, out, k):  # fmt: skip
     """Write the two keys of the base plus the card (see :func:`plus_key`)
     to ``out[PLUS_BEST + k]`` and ``out[PLUS_GO + k]``."""
-    best, go = plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+    best, go = plus_key(words, group, hand, memo, stack, with_words, nwith, order, base_radix, base_swar, extra,
+                        extra_points,
                         params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
                         params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS])  # fmt: skip
     out[PLUS_BEST + k] = best  # never INFEASIBLE: every card may be left over
@@ -2074,6 +2097,7 @@ def score_plus_rows(edges, ranks, jobs, work, first, step, capacity):
     stack = work[at : at + STACK_SIZE]
     at += STACK_SIZE
     face_count = work[at : at + FACE_SLOTS]  # in the second stack's room, which nothing else uses here
+    order = work[at + FACE_SLOTS : at + 2 * FACE_SLOTS]
     at += STACK_SIZE
     room = WORD_STRIDE * (capacity >> 1)
     words = work[at : at + room]
@@ -2089,8 +2113,8 @@ def score_plus_rows(edges, ranks, jobs, work, first, step, capacity):
         for f in range(FACE_SLOTS):
             face_count[f] = max(face_count[f], job[f])
     status = score_plus(edges, ranks, face_count, work[WORK_POINTS:WORK_LETTERS], work[WORK_LETTERS:FACE_TABLES],
-                        jobs[first][JOB_PARAMS:JOB_STATUS], hand, words, group, memo, stack, with_words, jobs, first,
-                        step)  # fmt: skip
+                        jobs[first][JOB_PARAMS:JOB_STATUS], hand, words, group, memo, stack, with_words, order, jobs,
+                        first, step)  # fmt: skip
     for i in range(first, len(jobs), step):
         jobs[i][JOB_STATUS] = status
     return 0

@@ -129,7 +129,8 @@ def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed, targets):
                               NoNegativeIndex(params), NoNegativeIndex([0] * K.HAND_SIZE), NoNegativeIndex([0] * room),
                               NoNegativeIndex([0] * K.GROUP_SIZE),
                               NoNegativeIndex([0] * _backends.needed_memo(together, params)),
-                              NoNegativeIndex([0] * K.STACK_SIZE), NoNegativeIndex([0] * room), rows, 0, 1)  # fmt: skip
+                              NoNegativeIndex([0] * K.STACK_SIZE), NoNegativeIndex([0] * room),
+                              NoNegativeIndex([0] * K.FACE_SLOTS), rows, 0, 1)  # fmt: skip
         assert status >= 0
         for cards, row in zip((base, other), rows):
             for k, card in enumerate(extras):
