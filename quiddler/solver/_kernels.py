@@ -1612,7 +1612,7 @@ def known_value(memo, hand, radix, j, f, naug, nf):
 
 
 @kernel
-def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, need_words, long_after, out):
+def class_keys(words, group, hand, memo, stack, order, full_radix, full_swar, discard, need_words, long_after, out):
     """The best key of each class of plays a final turn's value tells
     apart, in ``out[CLASS_WORDS * a + b]`` (``INFEASIBLE``: no such play):
     ``a`` is the longest word's level (0 any play; 1 a word longer than
@@ -1627,6 +1627,8 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
     every card in words (nor can any later one), and the word-only search
     is asked first, the class of the fewest words first: a cover is the
     best play of its rest, and where the freest class has none, none has.
+    ``order`` is room for the hand's digits, cheapest first (see
+    :func:`discard_order`), the order of the discards for each class.
     """
     ndig = hand[HAND_DIGITS]
     ncand = ndig if discard != 0 else 1
@@ -1635,13 +1637,10 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
     for k in range(CLASS_COUNT):
         out[k] = INFEASIBLE
     memo[MEMO_GENERATION] += 1
+    discard_order(hand, order)
     for a in range(CLASS_LETTERS):
-        used = 0
-        for _ in range(ncand):
-            c = 0
-            if discard != 0:
-                c = cheapest_digit(hand, used)
-                used |= 1 << c
+        for at in range(ncand):
+            c = order[at] if discard != 0 else 0
             radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
             full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
             covers = 1
@@ -1673,17 +1672,18 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
 
 @kernel
 def class_counts(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
-                 out):  # fmt: skip
+                 order, out):  # fmt: skip
     """:func:`class_keys` of a hand given as counts per kernel face, with
     ``params``' discard, need_words (at least 1) and long_after (its
-    long_target 1, sizing the memo); the keys go to ``out[:CLASS_COUNT]``.
-    Returns what :func:`solve_counts` returns."""
+    long_target 1, sizing the memo); the keys go to ``out[:CLASS_COUNT]``
+    (``order``: room for ``FACE_SLOTS`` digits).  Returns what
+    :func:`solve_counts` returns."""
     nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
                       stack)  # fmt: skip
     if nstates < 0:
         return nstates
     full_radix, full_swar = full_state(hand)
-    class_keys(words, group, hand, memo, stack, full_radix, full_swar, params[PARAM_DISCARD],
+    class_keys(words, group, hand, memo, stack, order, full_radix, full_swar, params[PARAM_DISCARD],
                params[PARAM_NEED_WORDS], params[PARAM_LONG_AFTER], out)  # fmt: skip
     return group[hand[HAND_DIGITS]]
 
@@ -1699,7 +1699,9 @@ def class_rows(edges, ranks, jobs, work, first, step, capacity):
     group = work[at : at + GROUP_SIZE]
     at += GROUP_SIZE
     stack = work[at : at + STACK_SIZE]
-    at += 2 * STACK_SIZE  # solve_rows' layout: the second stack is unused here
+    at += STACK_SIZE
+    order = work[at : at + FACE_SLOTS]  # in the second stack's room, which nothing else uses here
+    at += STACK_SIZE
     words = work[at : at + WORD_STRIDE * capacity]
     at += WORD_STRIDE * capacity
     memo = work[at:]
@@ -1708,7 +1710,7 @@ def class_rows(edges, ranks, jobs, work, first, step, capacity):
         count_faces(job, hand)
         job[JOB_STATUS] = class_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
                                        work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
-                                       words, group, memo, stack, job[JOB_OUT:])  # fmt: skip
+                                       words, group, memo, stack, order, job[JOB_OUT:])  # fmt: skip
     return 0
 
 
