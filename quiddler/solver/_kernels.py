@@ -84,7 +84,9 @@ WORD_CARDS = 5
 WORD_NEXT = 6  # the next word of as many letters (see group_words), or NO_WORD
 WORD_STRIDE = 7
 LENGTH_HEADS = 33  # group[LENGTH_HEADS + n]: first word of n letters
-GROUP_SIZE = LENGTH_HEADS + 48
+LETTER_SLOTS = 48  # word lengths 0 .. LETTER_SLOTS - 1 have a chain
+GROUP_LONGEST = LENGTH_HEADS + LETTER_SLOTS  # the most letters of a word of the hand (1 if it has none)
+GROUP_SIZE = GROUP_LONGEST + 1
 NO_WORD = -1  # ends a chain of words of one length
 MAX_CARDS = 20
 
@@ -223,7 +225,7 @@ PLUS_WIDTH = PLUS_GO + FACE_SLOTS
 #: these 1-d int64 arrays, and every other parameter an int64).
 ARRAY_PARAMETERS = frozenset({
     "face_count", "face_points", "face_letters", "params", "hand", "words", "group",
-    "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work", "with_words",
+    "memo", "stack", "kstack", "out", "dfs", "path", "keys", "work", "with_words", "order",
 })  # fmt: skip
 
 # The native build injects ``kernel_decorator`` (numba.njit) before running
@@ -379,18 +381,23 @@ def group_words(words, nwords, hand, group, stack):
     group they stay in trie order: sorting them biggest first cost more
     than it saved.  The words of ``n`` letters are also chained from
     ``group[LENGTH_HEADS + n]`` through each word's ``WORD_NEXT``
-    (``NO_WORD`` ends a chain), for the longest-word search."""
+    (``NO_WORD`` ends a chain), for the longest-word search, and the most
+    letters of a word is kept at ``group[GROUP_LONGEST]`` (see
+    :func:`longest_word`)."""
     ndig = hand[HAND_DIGITS]
     group[ndig] = nwords
     for d in range(ndig - 1, -1, -1):
         start = stack[WALK_TABLE + FACE_ROW * hand[HAND_HEAD + HAND_STRIDE * d + DIGIT_FACE] + ROW_START]
         group[d] = start if start != NO_WORD else group[d + 1]  # no word starts with this digit
-    for n in range(LENGTH_HEADS, len(group)):
+    for n in range(LENGTH_HEADS, LENGTH_HEADS + LETTER_SLOTS):
         group[n] = NO_WORD
+    longest = 1
     for w in range(nwords - 1, -1, -1):
-        head = LENGTH_HEADS + words[WORD_STRIDE * w + WORD_LETTERS]
-        words[WORD_STRIDE * w + WORD_NEXT] = group[head]
-        group[head] = w
+        letters = words[WORD_STRIDE * w + WORD_LETTERS]
+        words[WORD_STRIDE * w + WORD_NEXT] = group[LENGTH_HEADS + letters]
+        group[LENGTH_HEADS + letters] = w
+        longest = max(longest, letters)
+    group[GROUP_LONGEST] = longest
 
 
 @kernel
@@ -443,7 +450,7 @@ def least_long_cards(words, group, long_after):
     letters (``MAX_CARDS + 1`` if it has none): a state that still needs
     such a word has at least that many cards."""
     least = MAX_CARDS + 1
-    for length in range(len(group) - LENGTH_HEADS - 1, long_after, -1):
+    for length in range(longest_word(group), long_after, -1):
         w = group[LENGTH_HEADS + length]
         while w != NO_WORD:
             least = min(least, words[WORD_STRIDE * w + WORD_CARDS])
@@ -453,11 +460,11 @@ def least_long_cards(words, group, long_after):
 
 @kernel
 def longest_word(group):
-    """The most letters of a word of the hand (1 if it has none)."""
-    length = len(group) - LENGTH_HEADS - 1
-    while length > 1 and group[LENGTH_HEADS + length] == NO_WORD:
-        length -= 1
-    return length
+    """The most letters of a word of the hand (1 if it has none), as
+    :func:`group_words` noted it: the searches with a long word to find ask
+    for it on every search, where a scan of the length chains down from
+    ``LETTER_SLOTS`` letters was a loop of forty-odd steps."""
+    return group[GROUP_LONGEST]
 
 
 @kernel
@@ -962,7 +969,7 @@ def best_play(words, nwords, group, hand, memo, stack, kstack, full_radix, full_
     # try words from the most letters down: the first W that reaches the
     # optimum fixes the length; words of that length then compete on the
     # number of words (W plus the most words among best plays of the rest).
-    max_letters = len(group) - LENGTH_HEADS - 1
+    max_letters = longest_word(group)
     best_count = NO_COUNT
     best_cand = 0
     best_j = 0
@@ -1605,7 +1612,7 @@ def known_value(memo, hand, radix, j, f, naug, nf):
 
 
 @kernel
-def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, need_words, long_after, out):
+def class_keys(words, group, hand, memo, stack, order, full_radix, full_swar, discard, need_words, long_after, out):
     """The best key of each class of plays a final turn's value tells
     apart, in ``out[CLASS_WORDS * a + b]`` (``INFEASIBLE``: no such play):
     ``a`` is the longest word's level (0 any play; 1 a word longer than
@@ -1620,6 +1627,8 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
     every card in words (nor can any later one), and the word-only search
     is asked first, the class of the fewest words first: a cover is the
     best play of its rest, and where the freest class has none, none has.
+    ``order`` is room for the hand's digits, cheapest first (see
+    :func:`discard_order`), the order of the discards for each class.
     """
     ndig = hand[HAND_DIGITS]
     ncand = ndig if discard != 0 else 1
@@ -1628,13 +1637,10 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
     for k in range(CLASS_COUNT):
         out[k] = INFEASIBLE
     memo[MEMO_GENERATION] += 1
+    discard_order(hand, order)
     for a in range(CLASS_LETTERS):
-        used = 0
-        for _ in range(ncand):
-            c = 0
-            if discard != 0:
-                c = cheapest_digit(hand, used)
-                used |= 1 << c
+        for at in range(ncand):
+            c = order[at] if discard != 0 else 0
             radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, discard, c)
             full = ((points + SCORE_OFFSET) << SCORE_SHIFT) | GO_BIT
             covers = 1
@@ -1666,17 +1672,18 @@ def class_keys(words, group, hand, memo, stack, full_radix, full_swar, discard, 
 
 @kernel
 def class_counts(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
-                 out):  # fmt: skip
+                 order, out):  # fmt: skip
     """:func:`class_keys` of a hand given as counts per kernel face, with
     ``params``' discard, need_words (at least 1) and long_after (its
-    long_target 1, sizing the memo); the keys go to ``out[:CLASS_COUNT]``.
-    Returns what :func:`solve_counts` returns."""
+    long_target 1, sizing the memo); the keys go to ``out[:CLASS_COUNT]``
+    (``order``: room for ``FACE_SLOTS`` digits).  Returns what
+    :func:`solve_counts` returns."""
     nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
                       stack)  # fmt: skip
     if nstates < 0:
         return nstates
     full_radix, full_swar = full_state(hand)
-    class_keys(words, group, hand, memo, stack, full_radix, full_swar, params[PARAM_DISCARD],
+    class_keys(words, group, hand, memo, stack, order, full_radix, full_swar, params[PARAM_DISCARD],
                params[PARAM_NEED_WORDS], params[PARAM_LONG_AFTER], out)  # fmt: skip
     return group[hand[HAND_DIGITS]]
 
@@ -1692,7 +1699,9 @@ def class_rows(edges, ranks, jobs, work, first, step, capacity):
     group = work[at : at + GROUP_SIZE]
     at += GROUP_SIZE
     stack = work[at : at + STACK_SIZE]
-    at += 2 * STACK_SIZE  # solve_rows' layout: the second stack is unused here
+    at += STACK_SIZE
+    order = work[at : at + FACE_SLOTS]  # in the second stack's room, which nothing else uses here
+    at += STACK_SIZE
     words = work[at : at + WORD_STRIDE * capacity]
     at += WORD_STRIDE * capacity
     memo = work[at:]
@@ -1701,7 +1710,7 @@ def class_rows(edges, ranks, jobs, work, first, step, capacity):
         count_faces(job, hand)
         job[JOB_STATUS] = class_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
                                        work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
-                                       words, group, memo, stack, job[JOB_OUT:])  # fmt: skip
+                                       words, group, memo, stack, order, job[JOB_OUT:])  # fmt: skip
     return 0
 
 
@@ -1806,6 +1815,21 @@ def find_words_with(edges, hand, face_points, face_letters, with_words, capacity
 
 
 @kernel
+def memo_value(words, group, hand, memo, stack, radix, swar, points, j, f, need_words, long_target, long_after,
+               allow_left):  # fmt: skip
+    """:func:`state_value`, its memo slot read here first: the batch's
+    values are nearly all settled already (the hand's memo serves every
+    base and card), and a look at the slot costs much less than the call."""
+    nf = long_target + 1
+    half = 0 if allow_left != 0 else hand[HAND_STATES] * (need_words + 1) * nf
+    slot = memo_slot(radix, j, f, (need_words + 1) * nf, nf, half)
+    if memo[slot + MEMO_STAMP] == memo[MEMO_GENERATION]:
+        return memo[slot + MEMO_KEY]
+    return state_value(words, group, hand, memo, stack, radix, swar, points, j, f, need_words, long_target,
+                       long_after, allow_left)  # fmt: skip
+
+
+@kernel
 def plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points, extra_points, j, f,
                need_words, long_target, long_after, allow_left):  # fmt: skip
     """:func:`state_value` of the state ``(radix, swar)`` of the hand, worth
@@ -1827,16 +1851,16 @@ def plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, 
         if ((swar | guard) - wswar) & guard != guard:
             continue
         child_f = f if with_words[w + WORD_LETTERS] <= long_after else 0
-        rest = state_value(words, group, hand, memo, stack, radix - with_words[w + WORD_RADIX], swar - wswar,
-                           points + extra_points - with_words[w + WORD_POINTS], child_j, child_f, need_words,
-                           long_target, long_after, allow_left)  # fmt: skip
+        rest = memo_value(words, group, hand, memo, stack, radix - with_words[w + WORD_RADIX], swar - wswar,
+                          points + extra_points - with_words[w + WORD_POINTS], child_j, child_f, need_words,
+                          long_target, long_after, allow_left)  # fmt: skip
         if rest != INFEASIBLE:
             best = max(best, rest + (with_words[w + WORD_POINTS] << SCORE_SHIFT))
             if best == full:
                 return best
     if allow_left != 0:
-        rest = state_value(words, group, hand, memo, stack, radix, swar, points, j, f, need_words, long_target,
-                           long_after, 1)  # fmt: skip
+        rest = memo_value(words, group, hand, memo, stack, radix, swar, points, j, f, need_words, long_target,
+                          long_after, 1)  # fmt: skip
         if rest != INFEASIBLE:
             best = max(best, (rest & ~GO_BIT) - (extra_points << SCORE_SHIFT))
     return best
@@ -1857,45 +1881,62 @@ def plus_long_fits(words, group, with_words, nwith, swar, guard, long_after):
 
 
 @kernel
-def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
-             need_words, long_target, long_after, word_bonus, long_bonus, allow_left):  # fmt: skip
-    """The best key of the base, the state ``(base_radix, base_swar)`` of
-    the hand, plus one card of face ``extra``, discarding one card
-    (``INFEASIBLE`` if no play qualifies): :func:`best_key` of that hand,
+def plus_key(words, group, hand, memo, stack, with_words, nwith, order, base_radix, base_swar, extra, extra_points,
+             need_words, long_target, long_after, word_bonus, long_bonus):  # fmt: skip
+    """``(best, go)``: the best key of the base, the state ``(base_radix,
+    base_swar)`` of the hand, plus one card of face ``extra``, discarding
+    one card, and its best going-out key (``INFEASIBLE`` if no play
+    qualifies): :func:`best_key` of that hand with leftovers and without,
     its discards tried cheapest first and its bonus targets' searches
     skipped as there, each value worked out by :func:`plus_value` on the
     hand's own states.  Discarding the extra card (or a copy of its face)
     leaves the base itself; discarding another card ``d`` leaves the base
-    less ``d`` plus the card.  Each discard is searched once, with
-    leftovers: its best play goes out exactly when it has a cover, so the
-    going-out key (``allow_left == 0``) reads the same values."""
+    less ``d`` plus the card.  ``order`` holds the hand's digits cheapest
+    first (see :func:`discard_order`); the extra card goes after the digits
+    of as many points, as the lowest digit goes first on a tie.
+
+    Both keys come from one pass over the discards, each discard searched
+    once, with leftovers: its best play goes out exactly when it has a
+    cover, so the going-out key reads the same values.  Each key keeps its
+    own bounds (``best_key``'s): a search is skipped only where neither key
+    can gain from it, and the pass ends when neither can gain from any
+    later discard.  A search that one key would have skipped cannot raise
+    that key, so its value changes neither maximum."""
     ndig = hand[HAND_DIGITS]
     guard = hand[HAND_GUARD]
     base_points = state_points(hand, base_swar)
     njs = 2 if need_words > 0 else 1
     bonus_room = (word_bonus if need_words > 0 else 0) + (long_bonus if long_target > 0 else 0)
-    best_total = INFEASIBLE
+    best_any = INFEASIBLE  # the best key, leftovers allowed
+    best_out = INFEASIBLE  # the best going-out key
     used = 0  # the digits not to discard: none in the base, or the extra card's face (the same as the card)
     for e in range(ndig):
         h = HAND_HEAD + HAND_STRIDE * e
         if (base_swar >> hand[h + DIGIT_SHIFT]) & hand[h + DIGIT_MASK] == 0 or hand[h + DIGIT_FACE] == extra:
             used |= 1 << e
-    for _ in range(ndig + 1):
-        c = NO_DIGIT  # the cheapest discard left: a digit of the base, or ndig for the extra card
-        cost = 0
-        for e in range(ndig + 1):
-            if (used >> e) & 1 != 0:
-                continue
-            points_e = hand[HAND_HEAD + HAND_STRIDE * e + DIGIT_POINTS] if e < ndig else extra_points
-            if c == NO_DIGIT or points_e < cost:
-                c = e
-                cost = points_e
-        if c == NO_DIGIT:
+    at = 0  # the next digit of order to try
+    extra_left = True
+    while True:
+        while at < ndig and (used >> order[at]) & 1 != 0:
+            at += 1
+        c = ndig  # the cheapest discard left: a digit of the base, or ndig for the extra card
+        cost = extra_points
+        if at < ndig and (not extra_left or hand[HAND_HEAD + HAND_STRIDE * order[at] + DIGIT_POINTS] <= extra_points):
+            c = order[at]
+            cost = hand[HAND_HEAD + HAND_STRIDE * c + DIGIT_POINTS]
+            at += 1
+        elif extra_left:
+            extra_left = False
+        else:
             break
-        used |= 1 << c
-        if best_total != INFEASIBLE and base_points + extra_points - cost + bonus_room < (
-                best_total >> SCORE_SHIFT) - SCORE_OFFSET:  # fmt: skip
-            break  # and so would every later discard: none is cheaper
+        # The most this discard can score, every card in words and every bonus won; no
+        # later discard can score more (none is cheaper), so a key whose best scores more
+        # is settled, and once both are the pass ends.
+        reach = base_points + extra_points - cost + bonus_room
+        any_open = best_any == INFEASIBLE or reach >= (best_any >> SCORE_SHIFT) - SCORE_OFFSET
+        out_open = best_out == INFEASIBLE or reach >= (best_out >> SCORE_SHIFT) - SCORE_OFFSET
+        if not any_open and not out_open:
+            break
         radix = base_radix
         swar = base_swar
         points = base_points
@@ -1904,45 +1945,74 @@ def plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, bas
             radix -= hand[h + DIGIT_STRIDE]
             swar -= 1 << hand[h + DIGIT_SHIFT]
             points -= hand[h + DIGIT_POINTS]
-        free = INFEASIBLE  # as in best_key: what bounds a target's search
-        both = INFEASIBLE
+        free_any = INFEASIBLE  # as in best_key, for each key: what bounds a target's search
+        both_any = INFEASIBLE
+        free_out = INFEASIBLE
+        both_out = INFEASIBLE
         for jj in range(njs):
             j0 = need_words if jj == 1 else 0
             for f0 in range(long_target + 1):
                 bonus = (word_bonus if j0 > 0 else 0) + (long_bonus if f0 > 0 else 0)
                 targets = jj + f0
                 if targets > 0:
-                    limit = free if targets == 1 else both
+                    limit_any = free_any if targets == 1 else both_any
+                    limit_out = free_out if targets == 1 else both_out
                     if f0 == 1 and c == ndig and not long_word_fits(words, group, swar, guard, long_after):
-                        limit = INFEASIBLE
+                        limit_any = INFEASIBLE
+                        limit_out = INFEASIBLE
                     if f0 == 1 and c < ndig and not plus_long_fits(words, group, with_words, nwith, swar, guard,
                                                                    long_after):  # fmt: skip
-                        limit = INFEASIBLE
-                    if limit == INFEASIBLE or limit + (bonus << SCORE_SHIFT) <= best_total:
+                        limit_any = INFEASIBLE
+                        limit_out = INFEASIBLE
+                    any_gains = any_open and limit_any != INFEASIBLE and limit_any + (bonus << SCORE_SHIFT) > best_any
+                    out_gains = out_open and limit_out != INFEASIBLE and limit_out + (bonus << SCORE_SHIFT) > best_out
+                    if not any_gains and not out_gains:
                         if targets == 1:
-                            both = min(both, limit)
+                            both_any = min(both_any, limit_any)
+                            both_out = min(both_out, limit_out)
                         continue
                 if c == ndig:
-                    value = state_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words,
-                                        long_target, long_after, 1)  # fmt: skip
+                    value = memo_value(words, group, hand, memo, stack, radix, swar, points, j0, f0, need_words,
+                                       long_target, long_after, 1)  # fmt: skip
                 else:
                     value = plus_value(words, group, hand, memo, stack, with_words, nwith, radix, swar, points,
                                        extra_points, j0, f0, need_words, long_target, long_after, 1)  # fmt: skip
-                if allow_left == 0 and (value & GO_BIT) == 0:
-                    value = INFEASIBLE  # the best play leaves a card over: no play puts every card in words
+                value_out = value if (value & GO_BIT) != 0 else INFEASIBLE  # a card left over: no cover
                 if targets == 0:
-                    free = value
-                    both = value
+                    free_any = value
+                    both_any = value
+                    free_out = value_out
+                    both_out = value_out
                 elif targets == 1:
-                    both = min(both, value)
+                    both_any = min(both_any, value)
+                    both_out = min(both_out, value_out)
                 if value != INFEASIBLE:
-                    best_total = max(best_total, value + (bonus << SCORE_SHIFT))
-    return best_total
+                    best_any = max(best_any, value + (bonus << SCORE_SHIFT))
+                if value_out != INFEASIBLE:
+                    best_out = max(best_out, value_out + (bonus << SCORE_SHIFT))
+    return best_any, best_out
+
+
+@kernel
+def discard_order(hand, order):
+    """Write the hand's digits to ``order[:ndig]`` by their points, the
+    cheapest first and the lower digit first on a tie: the order in which
+    :func:`plus_key` tries its discards, worked out once for the batch
+    (each hand of it picked its cheapest discard left by a scan of every
+    digit)."""
+    ndig = hand[HAND_DIGITS]
+    for d in range(ndig):
+        points = hand[HAND_HEAD + HAND_STRIDE * d + DIGIT_POINTS]
+        at = d
+        while at > 0 and hand[HAND_HEAD + HAND_STRIDE * order[at - 1] + DIGIT_POINTS] > points:
+            order[at] = order[at - 1]
+            at -= 1
+        order[at] = d
 
 
 @kernel
 def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
-               with_words, jobs, first, step):  # fmt: skip
+               with_words, order, jobs, first, step):  # fmt: skip
     """The two keys of :func:`score_counts` (discarding one card) of each
     hand made of a base plus one card, for the rows ``first, first + step,
     ...`` of ``jobs`` (a row: the base's face counts, the solve parameters,
@@ -1968,6 +2038,7 @@ def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand
     if nstates < 0:
         return nstates
     memo[MEMO_GENERATION] += 1
+    discard_order(hand, order)
     capacity = len(with_words) // WORD_STRIDE
     while extras != 0:
         extra = lowest_bit(extras)
@@ -1980,8 +2051,8 @@ def score_plus(edges, ranks, face_count, face_points, face_letters, params, hand
             base_radix, base_swar = state_of(hand, job)
             for k in range(job[PLUS_COUNT]):
                 if job[PLUS_FACES + k] == extra:
-                    plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra,
-                              face_points[extra], params, job, k)  # fmt: skip
+                    plus_keys(words, group, hand, memo, stack, with_words, nwith, order, base_radix, base_swar,
+                              extra, face_points[extra], params, job, k)  # fmt: skip
     return group[hand[HAND_DIGITS]]
 
 
@@ -2000,19 +2071,16 @@ def state_of(hand, face_count):
 
 
 @kernel
-def plus_keys(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+def plus_keys(words, group, hand, memo, stack, with_words, nwith, order, base_radix, base_swar, extra, extra_points,
               params, out, k):  # fmt: skip
     """Write the two keys of the base plus the card (see :func:`plus_key`)
     to ``out[PLUS_BEST + k]`` and ``out[PLUS_GO + k]``."""
-    for allow_left in range(1, -1, -1):
-        best = plus_key(words, group, hand, memo, stack, with_words, nwith, base_radix, base_swar, extra, extra_points,
+    best, go = plus_key(words, group, hand, memo, stack, with_words, nwith, order, base_radix, base_swar, extra,
+                        extra_points,
                         params[PARAM_NEED_WORDS], params[PARAM_LONG_TARGET], params[PARAM_LONG_AFTER],
-                        params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS], allow_left)  # fmt: skip
-        out[PLUS_GO + k] = best
-        if allow_left == 1:
-            out[PLUS_BEST + k] = best  # never INFEASIBLE: every card may be left over
-            if (best & GO_BIT) != 0:
-                break  # the best play goes out: it is the best going-out play
+                        params[PARAM_WORD_BONUS], params[PARAM_LONG_BONUS])  # fmt: skip
+    out[PLUS_BEST + k] = best  # never INFEASIBLE: every card may be left over
+    out[PLUS_GO + k] = go
 
 
 @kernel
@@ -2031,6 +2099,7 @@ def score_plus_rows(edges, ranks, jobs, work, first, step, capacity):
     stack = work[at : at + STACK_SIZE]
     at += STACK_SIZE
     face_count = work[at : at + FACE_SLOTS]  # in the second stack's room, which nothing else uses here
+    order = work[at + FACE_SLOTS : at + 2 * FACE_SLOTS]
     at += STACK_SIZE
     room = WORD_STRIDE * (capacity >> 1)
     words = work[at : at + room]
@@ -2046,8 +2115,8 @@ def score_plus_rows(edges, ranks, jobs, work, first, step, capacity):
         for f in range(FACE_SLOTS):
             face_count[f] = max(face_count[f], job[f])
     status = score_plus(edges, ranks, face_count, work[WORK_POINTS:WORK_LETTERS], work[WORK_LETTERS:FACE_TABLES],
-                        jobs[first][JOB_PARAMS:JOB_STATUS], hand, words, group, memo, stack, with_words, jobs, first,
-                        step)  # fmt: skip
+                        jobs[first][JOB_PARAMS:JOB_STATUS], hand, words, group, memo, stack, with_words, order, jobs,
+                        first, step)  # fmt: skip
     for i in range(first, len(jobs), step):
         jobs[i][JOB_STATUS] = status
     return 0

@@ -158,7 +158,7 @@ def solve_counts(edges: Sequence[int], masks: Sequence[int], ranks: Sequence[int
         digit_at[low] = d
         g ^= low
     by_digit: list[list[Word]] = [[] for _ in range(ndig)]
-    by_length: list[list[Word]] = [[] for _ in range(K.GROUP_SIZE - K.LENGTH_HEADS)]
+    by_length: list[list[Word]] = [[] for _ in range(K.LETTER_SLOTS)]
     _walk(edges, masks, face_count, rows, by_digit, by_length)
 
     need_words = params[K.PARAM_NEED_WORDS]

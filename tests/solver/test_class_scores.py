@@ -58,7 +58,7 @@ def _kernel_scores(hand: tuple[Card, ...], beat_longest: int, beat_words: int) -
         NoNegativeIndex(_backends.FACE_POINTS), NoNegativeIndex(_backends.FACE_LETTERS), NoNegativeIndex(params),
         NoNegativeIndex([0] * K.HAND_SIZE), NoNegativeIndex([0] * (K.WORD_STRIDE * K.PACKED_WORDS)),
         NoNegativeIndex([0] * K.GROUP_SIZE), NoNegativeIndex([0] * _backends.needed_memo(counts, params)),
-        NoNegativeIndex([0] * K.STACK_SIZE), out,
+        NoNegativeIndex([0] * K.STACK_SIZE), NoNegativeIndex([0] * K.FACE_SLOTS), out,
     )  # fmt: skip
     assert status >= 0
     return [None if key == K.INFEASIBLE else (key >> K.SCORE_SHIFT) - K.SCORE_OFFSET for key in out]

@@ -129,7 +129,8 @@ def test_score_plus_as_python_gives_the_keys_of_each_hand_alone(seed, targets):
                               NoNegativeIndex(params), NoNegativeIndex([0] * K.HAND_SIZE), NoNegativeIndex([0] * room),
                               NoNegativeIndex([0] * K.GROUP_SIZE),
                               NoNegativeIndex([0] * _backends.needed_memo(together, params)),
-                              NoNegativeIndex([0] * K.STACK_SIZE), NoNegativeIndex([0] * room), rows, 0, 1)  # fmt: skip
+                              NoNegativeIndex([0] * K.STACK_SIZE), NoNegativeIndex([0] * room),
+                              NoNegativeIndex([0] * K.FACE_SLOTS), rows, 0, 1)  # fmt: skip
         assert status >= 0
         for cards, row in zip((base, other), rows):
             for k, card in enumerate(extras):
@@ -182,3 +183,32 @@ def test_the_solver_scores_bases_plus_cards_as_score_many_does(monkeypatch):
     assert solver._score_plus([["a", "b"]], extra, [0]) is None  # not cards
     assert solver._score_plus(bases, extra, []) is None
     assert Solver(default_wordlist(), "python")._score_plus(bases, extra, wanted) is None
+
+
+def test_the_batch_finds_going_out_keys_past_the_best_keys_discards():
+    """The batch works out each hand's best key and its best going-out key
+    in one pass over the discards, each key with its own bounds: dealt
+    hands whose best play leaves a card over while a dearer discard goes
+    out (the going-out key comes from a discard past the best key's end),
+    hands whose added card ties a card of the base on points (the order
+    of the discards), and small bonuses that tie plays with and without a
+    target, all scored as ``score_many`` scores each hand alone."""
+    from quiddler import Solver
+
+    solver = Solver(default_wordlist(), "numba")
+    rng = random.Random(17)
+    deck = full_deck()
+    faces = sorted(set(deck), key=_KERNEL_INDEX.__getitem__)
+    later_cover = ties = 0
+    for round_ in range(40):
+        bases = [rng.sample(deck, rng.randint(3, 9))]
+        if round_ % 4 == 0:  # a decision's bases: the hand less one card each
+            bases = [[card for k, card in enumerate(bases[0]) if k != i] for i in range(min(3, len(bases[0])))]
+        targets = [(None, None, 10), (3, 1, 2), (4, None, 1), (None, 2, 3), (2, 1, 0)][round_ % 5]
+        every = [[*base, card] for base in bases for card in faces]
+        options = dict(zip(("beat_longest", "beat_words", "bonus"), targets))
+        expected = solver.score_many(every, discard=True, **options)
+        assert solver._score_plus(bases, faces, list(range(len(every))), *targets) == expected
+        later_cover += sum(go is not None and go < best for best, go in expected)
+        ties += sum(any(card.points == hand[-1].points for card in hand[:-1]) for hand in every)
+    assert later_cover > 20 and ties > 100  # both kinds of hands were met
