@@ -19,6 +19,7 @@ from operator import attrgetter
 from typing import Any
 
 from ..cards import Card, full_deck
+from ..drafts import draft_class
 from ..errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError, QuiddlerError, shown
 from ..solver.types import Word
 from .errors import (
@@ -36,6 +37,7 @@ from .state import Action, Discard, Draw, GoOut, LayDown, Outcome, Phase, Player
 __all__ = ["Game"]
 
 _FACE = attrgetter("face")
+_ViewDraft = draft_class(PlayerView)  # Game.view builds its views as drafts
 # The types of a legal action's cards and words, checked at C speed (see _all_cards).
 _ONLY_CARD = frozenset({Card})
 _ONLY_WORD = frozenset({Word})
@@ -211,28 +213,30 @@ class Game:
         :raises InvalidArgumentError: There is no such seat.
         """
         seat = self._seat(seat)
-        return PlayerView(
-            seat=seat,
-            players=self.players,
-            rules=self.rules,
-            round=self.round,
-            round_size=self.round_size,
-            dealer=self.dealer,
-            turn=self.turn,
-            phase=self.phase,
-            hand=tuple(self._hands[seat]),
-            hand_sizes=tuple(map(len, self._hands)),
-            discard_top=self.discard_top,
-            draw_pile_size=len(self._draw),
-            discard_pile_size=len(self._discard),
-            seen=tuple(self._seen),
-            laid_down=tuple(self._laid),
-            totals=self.totals,
-            went_out=self._went_out,
-            turns_taken=self._turns[seat],
-            history=tuple(self.history),
-            log=tuple(self._public),
-        )
+        # Built as a draft (see quiddler.drafts): a simulated finish makes a view for every move.
+        view = _ViewDraft()
+        view.seat = seat
+        view.players = self.players
+        view.rules = self.rules
+        view.round = self.round
+        view.round_size = self.round_size
+        view.dealer = self.dealer
+        view.turn = self.turn
+        view.phase = self.phase
+        view.hand = tuple(self._hands[seat])
+        view.discard_top = self.discard_top
+        view.draw_pile_size = len(self._draw)
+        view.discard_pile_size = len(self._discard)
+        view.hand_sizes = tuple(map(len, self._hands))
+        view.seen = tuple(self._seen)
+        view.laid_down = tuple(self._laid)
+        view.totals = self.totals
+        view.went_out = self._went_out
+        view.turns_taken = self._turns[seat]
+        view.history = tuple(self.history)
+        view.log = tuple(self._public)
+        view.__class__ = PlayerView
+        return view  # type: ignore[no-any-return]
 
     def card_count(self) -> int:
         """Cards on the table: draw pile + discard pile + hands + laid-down words (always 118).

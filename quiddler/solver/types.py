@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import Any
 
 from ..cards import Card, full_deck
+from ..drafts import draft_class
 
 __all__ = ["Play", "Solution", "Word", "make_play", "make_solution", "make_word"]
 
@@ -175,41 +176,21 @@ class Solution:
 
 # -- building values after a kernel call ------------------------------------------------
 #
-# A frozen dataclass's ``__init__`` sets each field through
-# ``object.__setattr__`` (its own ``__setattr__`` refuses), which costs more
-# per solve than the rest of the wrapping.  The solver builds its values as
-# drafts instead: an instance of a plain class with the same slots in the same
-# order, filled in attribute by attribute, then made the value by setting its
-# ``__class__`` (CPython allows that between classes of the same layout, and
-# checks it).  A draft is made by calling its class, which has no
-# ``__init__`` (cheaper than ``object.__new__(draft)``, a call through a
-# slower path).  That gives the same value (equality, hashing, repr, pickling
-# and immutability all read the slots; tests check each) for about half of
-# what setting each slot through its descriptor costs, which is what the
-# solver did before.  None of the three has a ``__post_init__``: nothing else runs
-# in ``__init__``.
+# The solver builds its values as drafts (see :mod:`quiddler.drafts`): a play
+# and a solution are made on every solve, and their dataclass ``__init__``
+# would cost more than the rest of the wrapping.
 
 
-def _draft_class(cls: type) -> type:
-    """A plain class with the slots of the frozen dataclass ``cls``, in order,
-    whose instances can become ``cls`` instances (checked here, once)."""
-    names = tuple(f.name for f in fields(cls))
-    draft = type(f"_{cls.__name__}Draft", (), {"__slots__": names})
-    trial: Any = object.__new__(draft)
-    trial.__class__ = cls  # TypeError if the layouts differ
-    return draft
-
-
-_WordDraft: Any = _draft_class(Word)
-_PlayDraft: Any = _draft_class(Play)
-_SolutionDraft: Any = _draft_class(Solution)
+_WordDraft = draft_class(Word)
+_PlayDraft = draft_class(Play)
+_SolutionDraft = draft_class(Solution)
 assert [f.name for f in fields(Word)] == ["text", "cards"]
 assert [f.name for f in fields(Play)] == ["words", "unused", "discard", "bonus"]
 assert [f.name for f in fields(Solution)] == ["cards", "discard_required", "plays", "best_go_out"]
 
 
 def make_word(text: str, cards: tuple[Card, ...]) -> Word:
-    """``Word(text, cards)``, as a draft (see above): the solver names each
+    """``Word(text, cards)``, as a draft (see :mod:`quiddler.drafts`): the solver names each
     word it meets once, and a fresh process names several a hand."""
     word = _WordDraft()
     word.text = text
@@ -219,7 +200,7 @@ def make_word(text: str, cards: tuple[Card, ...]) -> Word:
 
 
 def make_play(words: tuple[Word, ...], unused: tuple[Card, ...], discard: Card | None, bonus: int) -> Play:
-    """``Play(words, unused, discard, bonus)``, as a draft (see above)."""
+    """``Play(words, unused, discard, bonus)``, as a draft (see :mod:`quiddler.drafts`)."""
     play = _PlayDraft()
     play.words = words
     play.unused = unused
@@ -231,7 +212,7 @@ def make_play(words: tuple[Word, ...], unused: tuple[Card, ...], discard: Card |
 
 def make_solution(cards: tuple[Card, ...], discard_required: bool, plays: tuple[Play, ...],
                   best_go_out: Play | None) -> Solution:  # fmt: skip
-    """``Solution(cards, discard_required, plays, best_go_out)``, as a draft (see above)."""
+    """``Solution(cards, discard_required, plays, best_go_out)``, as a draft (see :mod:`quiddler.drafts`)."""
     solution = _SolutionDraft()
     solution.cards = cards
     solution.discard_required = discard_required

@@ -186,6 +186,30 @@ def test_view_shows_only_what_the_player_may_see() -> None:
     assert not view.my_turn and game.view(1).my_turn
 
 
+def test_a_view_is_the_value_its_constructor_makes() -> None:
+    """Game.view builds its views without the dataclass constructor: each
+    must still be that very value, for equality, hashing, pickling and
+    immutability, at every point of a game."""
+    import pickle
+
+    from quiddler.game import PlayerView, make_player
+    from quiddler.game.runner import next_action
+
+    game = Game(3, seed=8)
+    players = [make_player("greedy", seat) for seat in range(3)]
+    for _ in range(40):
+        for seat in range(3):
+            view = game.view(seat)
+            built = PlayerView(**{f.name: getattr(view, f.name) for f in dataclasses.fields(PlayerView)})
+            assert type(view) is PlayerView and view == built and hash(view) == hash(built)
+            assert repr(view) == repr(built) and pickle.loads(pickle.dumps(view)) == built
+            assert dataclasses.astuple(view) == dataclasses.astuple(built)
+        game.apply(next_action(game, players))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del view.hand
+    assert not hasattr(view, "__dict__")
+
+
 def test_custom_round_sizes() -> None:
     game = Game(2, seed=1, rules=Rules(round_sizes=(2, 5)))
     assert game.round_size == 2 and len(game.hand(0)) == 2
