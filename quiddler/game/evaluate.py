@@ -77,7 +77,10 @@ class HandScorer:
         has the same base as this turn's look-ahead.  With a discard (every
         player's decision), the hands the memo lacks are scored together:
         they share all but a card or two, and the solver finds the bases'
-        words once and shares its search among every base and card."""
+        words once and shares its search among every base and card.  So a
+        hand two bases reach in one call (a kept hand plus the card it let
+        go is the hand itself) costs next to nothing the second time, less
+        than finding such hands out."""
         options = _options(discard, beat_longest, beat_words, bonus)
         self._make_room(len(bases) * len(extra))
         memo = self._plus.get(options)
@@ -92,20 +95,15 @@ class HandScorer:
         if all(scores):  # no None (a pair of scores is never empty)
             return cast(list[Scores], scores)
         width = len(extra)
-        counts = list(map(_COUNT_OF.__getitem__, extra))
         missing = list(compress(count(), map(is_, scores, repeat(None))))
-        keys = [base_keys[i // width] + counts[i % width] for i in missing]  # the whole hands' cards
-        where = dict(zip(keys, missing))  # each distinct hand the memo lacks once (at its last place)
-        places = list(where.values())
-        found = self.solver._score_plus(bases, extra, places, beat_longest, beat_words, bonus) if discard else None
+        found = self.solver._score_plus(bases, extra, missing, beat_longest, beat_words, bonus) if discard else None
         if found is None:
-            hands = [[*bases[i // width], extra[i % width]] for i in places]
+            hands = [[*bases[i // width], extra[i % width]] for i in missing]
             found = self.solver.score_many(hands, discard=discard, beat_longest=beat_longest, beat_words=beat_words,
                                            bonus=bonus, threads=1)  # fmt: skip
-        fresh = dict(zip(where, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
-        self._entries += len(fresh)
-        for i, key in zip(missing, keys):
-            scores[i] = rows[i // width][added[i % width]] = fresh[key]
+        self._entries += len(missing)
+        for i, pair in zip(missing, map(_SHARED.setdefault, found, found)):  # one tuple per pair (see _SHARED)
+            scores[i] = rows[i // width][added[i % width]] = pair
         return cast(list[Scores], scores)
 
     def _scored(self, keys: list[int], hand: Callable[[int], Sequence[Card]], discard: bool,

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 from ..cards import Card
 from ..solver.types import Play
@@ -36,6 +37,7 @@ from ..solver.types import Play
 __all__ = ["FinalSearch", "best_final_play_of"]
 
 Target = tuple[int | None, int | None]
+_FACE = attrgetter("face")
 
 
 class FinalSearch:
@@ -65,7 +67,7 @@ class FinalSearch:
         assert targets and targets[0] == (None, None)
         self._solve, self._value, self._ceiling = solve, value, ceiling
         self._most = math.inf if most is None else most
-        letters = sorted(c.letters for c in cards)
+        letters = sorted(map(len, map(_FACE, cards)))  # each card's letters (Card.letters), at C speed
         self._max_long = sum(letters[1:] if discard and letters else letters)
         self._max_count = (len(cards) - (1 if discard else 0)) // 2
         self.best = solve(None, None)

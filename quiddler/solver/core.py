@@ -632,7 +632,7 @@ class Solver:
         # More words than a play can make: both word levels are out of reach, and the memo stays small.
         need_words = min(beat_words + 1, (len(cards) - 1) // 2 + 2)
         params = (1, need_words, 1, min(beat_longest, _NO_TARGET), 0, 0)
-        memo_size = needed_memo(_face_counts(cards), params)
+        memo_size = 1 + _MEMO_UNIT * (1 << len(cards)) * (need_words + 1) * 2  # sized as _aimed sizes a solve
         if 8 * memo_size > (max_memory_bytes() if self._follows_environment else self.max_memory_bytes):
             return None
         row = engine.class_hand(self._trie, cards, _FACE_BYTES, params, memo_size)
