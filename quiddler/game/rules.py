@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
+from itertools import chain
 from operator import attrgetter
 from typing import Any, Literal
 
@@ -40,7 +41,7 @@ TwoPlayerBonuses = Literal["both", "longest", "most"]
 # Scoring sums card and word points once or twice a round for every seat: at
 # C speed (a lookup per card instead of the Card.points property's Python call).
 _CARD_POINTS: Callable[[Card], int] = {card: card.points for card in full_deck()}.__getitem__
-_WORD_POINTS: Callable[[Word], int] = attrgetter("points")
+_CARDS: Callable[[Word], tuple[Card, ...]] = attrgetter("cards")
 _FACE: Callable[[Card], str] = attrgetter("face")
 _TEXT: Callable[[Word], str] = attrgetter("text")
 
@@ -269,7 +270,7 @@ class RoundScore:
 
     @property
     def word_points(self) -> int:
-        return sum(map(_WORD_POINTS, self.words))
+        return sum(map(_CARD_POINTS, chain.from_iterable(map(_CARDS, self.words))))
 
     @property
     def unused_points(self) -> int:

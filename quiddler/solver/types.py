@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from itertools import chain
 from operator import attrgetter
 from typing import Any
 
@@ -57,7 +58,7 @@ class Word:
         return {"word": self.text, "cards": [c.face for c in self.cards], "points": self.points}
 
 
-_WORD_POINTS: Callable[[Word], int] = attrgetter("points")
+_CARDS: Callable[[Word], tuple[Card, ...]] = attrgetter("cards")
 _TEXT: Callable[[Word], str] = attrgetter("text")
 
 
@@ -87,7 +88,9 @@ class Play:
     @property
     def card_score(self) -> int:
         """The score without bonuses."""
-        return sum(map(_WORD_POINTS, self.words)) - sum(map(_CARD_POINTS, self.unused))
+        # Every card of the words at once, at C speed (Word.points would be a Python call a word).
+        in_words = sum(map(_CARD_POINTS, chain.from_iterable(map(_CARDS, self.words))))
+        return in_words - sum(map(_CARD_POINTS, self.unused))
 
     @property
     def goes_out(self) -> bool:
@@ -99,7 +102,7 @@ class Play:
         """Letters in the longest word, 0 if there is none."""
         # Each word's letters are its text's length (Word.letters), read at C
         # speed: a computer player asks this of many plays a turn.
-        return max(map(len, map(_TEXT, self.words)), default=0)
+        return max(map(len, map(_TEXT, self.words))) if self.words else 0  # (max's default= costs more)
 
     @property
     def word_count(self) -> int:
