@@ -44,23 +44,34 @@ class HandScorer:
                beat_words: int | None = None, bonus: int = 10) -> list[Scores]:  # fmt: skip
         """Scores of ``hands`` in order; every hand not in the memo is
         scored in one batch."""
-        keys = list(map(_key, hands))
-        return self._scored(keys, hands.__getitem__, discard, beat_longest, beat_words, bonus)
+
+        def score(wanted: list[int]) -> list[Scores]:
+            return self.solver.score_many([hands[i] for i in wanted], discard=discard, beat_longest=beat_longest,
+                                          beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
+
+        return self._scored(list(map(_key, hands)), score, _options(discard, beat_longest, beat_words, bonus))
 
     def scores_less(self, hand: Sequence[Card], cards: Sequence[Card], *, discard: bool) -> list[Scores]:
         """:meth:`scores` of ``hand`` less one card, for each card of
         ``cards`` (each in ``hand``): a decision's kept hands.  Each key is
-        the hand's key less the card's count (one subtraction), and a kept
-        hand is built only if the memo lacks it."""
+        the hand's key less the card's count (one subtraction).  Without a
+        discard (a turn's kept cards), the kept hands the memo lacks come
+        from one search of the whole hand, which holds them all as its
+        states; otherwise a kept hand is built only if the memo lacks it."""
         key = _key(hand)
         keys = [key - _COUNT_OF[card] for card in cards]
 
-        def kept(i: int) -> list[Card]:
-            out = list(hand)
-            out.remove(cards[i])
-            return out
+        def score(wanted: list[int]) -> list[Scores]:
+            kept = None if discard else self.solver._kept_scores(hand)
+            if kept is not None:
+                return [kept[cards[i]] for i in wanted]
+            hands = []
+            for i in wanted:
+                hands.append(list(hand))
+                hands[-1].remove(cards[i])
+            return self.solver.score_many(hands, discard=discard, threads=1)
 
-        return self._scored(keys, kept, discard, None, None, 10)
+        return self._scored(keys, score, _options(discard, None, None, 10))
 
     def scores_plus(self, bases: Sequence[Sequence[Card]], extra: Sequence[Card], *, discard: bool,
                     beat_longest: int | None = None, beat_words: int | None = None,
@@ -106,11 +117,10 @@ class HandScorer:
             scores[i] = rows[i // width][added[i % width]] = pair
         return cast(list[Scores], scores)
 
-    def _scored(self, keys: list[int], hand: Callable[[int], Sequence[Card]], discard: bool,
-                beat_longest: int | None, beat_words: int | None, bonus: int) -> list[Scores]:  # fmt: skip
-        """The scores of the hands with these memo keys (``hand(i)`` is the
-        hand of ``keys[i]``): those not in the memo are scored in one batch."""
-        options = _options(discard, beat_longest, beat_words, bonus)
+    def _scored(self, keys: list[int], score: Callable[[list[int]], list[Scores]], options: _Options) -> list[Scores]:
+        """The scores of the hands with these memo keys: those not in the
+        memo come from ``score`` of their places in ``keys`` (each
+        distinct hand once), in one call."""
         self._make_room(len(keys))
         memo = self._memo.get(options)
         if memo is None:
@@ -120,8 +130,7 @@ class HandScorer:
             return cast(list[Scores], known)
         # Each distinct hand the memo lacks once (at its last place: the same cards).
         where = {keys[i]: i for i in compress(count(), map(is_, known, repeat(None)))}
-        found = self.solver.score_many(list(map(hand, where.values())), discard=discard, beat_longest=beat_longest,
-                                       beat_words=beat_words, bonus=bonus, threads=1)  # fmt: skip
+        found = score(list(where.values()))
         fresh = dict(zip(where, map(_SHARED.setdefault, found, found)))  # one tuple per pair (see _SHARED)
         memo.update(fresh)
         self._entries += len(fresh)

@@ -227,6 +227,7 @@ class NumbaBackend:
         self._k = _native.load()
         self._solve_rows = _entry_point(self._k.solve_rows)
         self._class_rows = _entry_point(self._k.class_rows)
+        self._kept_rows = _entry_point(self._k.kept_rows)
         self._points = np.array(FACE_POINTS, dtype=np.int64)
         self._letters = np.array(FACE_LETTERS, dtype=np.int64)
         # Held weakly: a trie's arrays go when its word list does.
@@ -320,6 +321,23 @@ class NumbaBackend:
         :func:`~quiddler.solver._kernels.class_keys`), for a hand given as
         :meth:`solve_hand` takes it: the job row itself, the keys from
         ``JOB_OUT`` (the thread's next kernel call overwrites them)."""
+        return self._row_of_hand(self._class_rows, trie, hand, face_bytes, params, memo_size)
+
+    def kept_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Mapping[Any, bytes],
+                  params: Sequence[int], memo_size: int) -> array[int]:  # fmt: skip
+        """The best key and best going-out key of the hand less one card of
+        each of its faces (see :func:`~quiddler.solver._kernels.kept_keys`),
+        for a hand given as :meth:`solve_hand` takes it, with ``params`` of
+        a solve without a discard or targets: the job row itself, two keys
+        per face from ``JOB_OUT``, the faces in kernel order (the thread's
+        next kernel call overwrites them)."""
+        return self._row_of_hand(self._kept_rows, trie, hand, face_bytes, params, memo_size)
+
+    def _row_of_hand(self, rows: Any, trie: CardTrie, hand: Sequence[Any], face_bytes: Mapping[Any, bytes],
+                     params: Sequence[int], memo_size: int) -> array[int]:  # fmt: skip
+        """The thread's job row after the rows kernel ``rows`` (called as
+        :func:`~quiddler.solver._kernels.solve_rows` is) ran on it, the hand
+        written in as :meth:`solve_hand` writes it."""
         solo, work = self._ready(trie, memo_size)
         row = solo.row
         faces = itemgetter(*hand)(face_bytes)
@@ -329,12 +347,11 @@ class NumbaBackend:
         solo.bytes[: len(faces)] = faces
         if params is not solo.params:
             _write_params(solo, params)
-        self._class_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
+        rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
         capacity = PACKED_WORDS
         while not _check(row[JOB_STATUS]):  # more words than the work array holds (only huge hands)
             capacity *= 4
-            self._class_rows(solo.edges, solo.ranks, solo.job, self._new_work(K.work_size(capacity, memo_size)),
-                             0, 1, capacity)  # fmt: skip
+            rows(solo.edges, solo.ranks, solo.job, self._new_work(K.work_size(capacity, memo_size)), 0, 1, capacity)
         return row
 
     def _ready(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:

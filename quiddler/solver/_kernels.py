@@ -1714,6 +1714,77 @@ def class_rows(edges, ranks, jobs, work, first, step, capacity):
     return 0
 
 
+# -- a turn's kept hands (kept_keys) ------------------------------------------------
+KEPT_STRIDE = 2  # kept_keys writes two keys per digit of the hand:
+KEPT_BEST = 0  # the kept hand's best key,
+KEPT_GO = 1  # and its best going-out key
+
+
+@kernel
+def kept_keys(words, group, hand, memo, stack, full_radix, full_swar, long_after, out):
+    """For each digit ``d`` of the hand, the hand less one card of that
+    digit (what a turn keeps after each discard), solved as a hand of its
+    own without a discard: its best key at ``out[2 * d]`` and its best
+    going-out key at ``out[2 * d + 1]`` (``INFEASIBLE``: it cannot go
+    out; ``KEPT_*``), the keys :func:`score_counts` gives that hand.
+
+    Every kept hand is a state of this one, so the words are found once
+    and one memo serves them all (they share most of their sub-states).
+    As in :func:`cover_first`, the word-only search is asked first: a
+    cover is the best play there is."""
+    hand_points = state_points(hand, full_swar)
+    memo[MEMO_GENERATION] += 1
+    for d in range(hand[HAND_DIGITS]):
+        radix, swar, points = _candidate(hand, full_radix, full_swar, hand_points, 1, d)
+        go = state_value(words, group, hand, memo, stack, radix, swar, points, 0, 0, 0, 0, long_after, 0)
+        best = go
+        if go == INFEASIBLE:
+            best = state_value(words, group, hand, memo, stack, radix, swar, points, 0, 0, 0, 0, long_after, 1)
+        out[KEPT_STRIDE * d + KEPT_BEST] = best
+        out[KEPT_STRIDE * d + KEPT_GO] = go
+    return 0
+
+
+@kernel
+def kept_counts(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo, stack,
+                out):  # fmt: skip
+    """:func:`kept_keys` of a hand given as counts per kernel face, with
+    ``params`` of a solve without a discard or bonus targets (sizing the
+    memo); two keys per digit go to ``out``.  Returns what
+    :func:`solve_counts` returns."""
+    nstates = prepare(edges, ranks, face_count, face_points, face_letters, params, hand, words, group, memo,
+                      stack)  # fmt: skip
+    if nstates < 0:
+        return nstates
+    full_radix, full_swar = full_state(hand)
+    kept_keys(words, group, hand, memo, stack, full_radix, full_swar, params[PARAM_LONG_AFTER], out)
+    return group[hand[HAND_DIGITS]]
+
+
+@kernel
+def kept_rows(edges, ranks, jobs, work, first, step, capacity):
+    """:func:`solve_rows` with :func:`kept_counts`: each row's status and,
+    from ``JOB_OUT``, two keys per digit of its hand (a computer player's
+    turn values the cards it would keep after each discard)."""
+    at = FACE_TABLES
+    hand = work[at : at + HAND_SIZE]
+    at += HAND_SIZE
+    group = work[at : at + GROUP_SIZE]
+    at += GROUP_SIZE
+    stack = work[at : at + STACK_SIZE]
+    at += 2 * STACK_SIZE  # solve_rows' layout: the second stack is unused here
+    words = work[at : at + WORD_STRIDE * capacity]
+    at += WORD_STRIDE * capacity
+    memo = work[at:]
+    for i in range(first, len(jobs), step):
+        job = jobs[i]
+        count_faces(job, hand)
+        job[JOB_STATUS] = kept_counts(edges, ranks, job[:JOB_PARAMS], work[WORK_POINTS:WORK_LETTERS],
+                                      work[WORK_LETTERS:FACE_TABLES], job[JOB_PARAMS:JOB_STATUS], hand,
+                                      words, group, memo, stack, job[JOB_OUT:])  # fmt: skip
+    return 0
+
+
 @kernel
 def find_words_with(edges, hand, face_points, face_letters, with_words, capacity, stack, extra):
     """The words of the hand plus one card of face ``extra`` that hold that

@@ -121,8 +121,8 @@ ON_DEMAND = frozenset({"top_plays"})
 #: The kernels the backend calls from Python.  When the cache is known to be
 #: warm only these are loaded: each cached entry holds the code of
 #: everything it calls, so loading the callees too would only cost time.
-ENTRY_POINTS = frozenset({"solve_rows", "score_rows", "score_plus_rows", "class_rows", "find_words", "layout_hand",
-                          "top_plays"})  # fmt: skip
+ENTRY_POINTS = frozenset({"solve_rows", "score_rows", "score_plus_rows", "class_rows", "kept_rows", "find_words",
+                          "layout_hand", "top_plays"})  # fmt: skip
 _compiled: set[str] = set()
 
 

@@ -90,6 +90,7 @@ _LEAST_MEMORY_BOUND = 1 << 20
 _ROOMY_CARDS = 12
 _ROOMY = tuple(1 + 2 * K.MEMO_SLOT * (1 << n) for n in range(_ROOMY_CARDS + 1))
 assert 8 * _ROOMY[-1] < 1 << 20, "under the least memory bound"
+assert JOB_OUT + K.KEPT_STRIDE * FACE_SLOTS <= K.JOB_WIDTH, "a job row holds the keys of every face (see _kept_scores)"
 _FIRST_TOP = 64  # top=K starts with room for this many plays and grows while more exist
 # The kernels' output layout (a play block's fields: see _kernels), as plain
 # globals (each ``K.NAME`` is a lookup more).
@@ -638,6 +639,33 @@ class Solver:
         row = engine.class_hand(self._trie, cards, _FACE_BYTES, params, memo_size)
         keys = row[JOB_OUT : JOB_OUT + CLASS_COUNT]
         return tuple(None if key == _INFEASIBLE else (key >> _SCORE_SHIFT) - _SCORE_OFFSET for key in keys)
+
+    def _kept_scores(self, cards: Sequence[Card]) -> dict[Card, tuple[int, int | None]] | None:
+        """:meth:`score_many`'s ``(best score, best going-out score or
+        None)`` without a discard of ``cards`` less one of each face it
+        holds, by that face's card: the cards a turn keeps after each
+        discard, all from one search (see
+        :func:`~quiddler.solver._kernels.kept_keys`).
+
+        For a computer player's turn on the compiled backend; None on the
+        pure-Python one (whose search has no such pass), or for fewer than
+        2 or more than :data:`_ROOMY_CARDS` cards (no memory bound refuses
+        the rest: see :data:`_ROOMY`)."""
+        if not 1 < len(cards) <= _ROOMY_CARDS:
+            return None
+        engine = self._current()
+        if type(engine) is not NumbaBackend:
+            return None
+        row = engine.kept_hand(self._trie, cards, _FACE_BYTES, _PLAIN_PARAMS[0], _ROOMY[len(cards)])
+        # The kernel's digits: the hand's faces in kernel order, two keys each.
+        faces = sorted(set(map(_KERNEL_INDEX.__getitem__, cards)))
+        keys = row[JOB_OUT : JOB_OUT + K.KEPT_STRIDE * len(faces)].tolist()
+        best, go = keys[K.KEPT_BEST :: K.KEPT_STRIDE], keys[K.KEPT_GO :: K.KEPT_STRIDE]
+        return {
+            _KERNEL_CARDS[face]: ((b >> _SCORE_SHIFT) - _SCORE_OFFSET,
+                                  None if g == _INFEASIBLE else (g >> _SCORE_SHIFT) - _SCORE_OFFSET)
+            for face, b, g in zip(faces, best, go)
+        }  # fmt: skip
 
     def _quick_blocks(self, hand: tuple[Any, ...], params: Sequence[int],
                       memo_size: int) -> tuple[Sequence[int], int] | None:  # fmt: skip

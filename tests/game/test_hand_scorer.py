@@ -119,3 +119,34 @@ def test_a_hand_less_each_card_scores_as_the_kept_hands(words, seed):
     scorer = HandScorer(words)
     assert scorer.scores(kept[::2], discard=False) == expected[::2]  # half of them already in the memo
     assert scorer.scores_less(hand, cards, discard=False) == expected
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_kept_hands_come_from_one_search_on_the_compiled_solver(words, seed, monkeypatch):
+    """Without a discard, the kept hands the memo lacks are scored by one
+    search of the whole hand (``Solver._kept_scores``): the same scores,
+    and none of them scored again once in the memo."""
+    from quiddler.solver import Solver
+
+    rng = random.Random(50 + seed)
+    hand = rng.sample(DECK, rng.randint(3, 11))
+    hand.append(hand[-1])  # a face held twice
+    cards = sorted(set(hand), key=hand.index)
+    kept = [hand[:i] + hand[i + 1 :] for i in map(hand.index, cards)]
+    expected = score_many(kept, discard=False, wordlist=words)
+    scorer = HandScorer(words)
+    scorer.solver = Solver(words, "numba")
+    served = []
+    kept_scores = Solver._kept_scores
+
+    def spied(self, *args):
+        served.append(kept_scores(self, *args))
+        return served[-1]
+
+    monkeypatch.setattr(Solver, "_kept_scores", spied)
+    assert scorer.scores_less(hand, cards[1:], discard=False) == expected[1:]
+    assert len(served) == 1 and served[0] is not None
+    assert scorer.scores_less(hand, cards, discard=False) == expected  # one more kept hand: one more search
+    assert len(served) == 2
+    assert scorer.scores_less(hand, cards, discard=False) == expected  # all from the memo
+    assert len(served) == 2
