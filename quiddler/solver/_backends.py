@@ -295,25 +295,8 @@ class NumbaBackend:
         copy: the two play blocks start at ``JOB_OUT``, and the thread's next
         kernel call overwrites them.  (The solver's quick path: counting in
         Python, a count array copied in and the blocks copied out cost about
-        as much as the rest of its Python.)
-
-        The faces are looked up by one ``itemgetter`` of the whole hand, every
-        lookup at C speed, rather than by ``map``, a call per card: the
-        dict and its values are out of the caches after the last kernel call,
-        and the fewer steps per card the better (an itemgetter of one key
-        gives the value itself, not a tuple)."""
-        solo, work = self._ready(trie, memo_size)
-        row = solo.row
-        n = len(hand)
-        faces = itemgetter(*hand)(face_bytes)
-        if n > 1:
-            faces = b"".join(faces)
-        row[FACE_SLOTS - 1] = -n
-        solo.bytes[: len(faces)] = faces
-        if params is not solo.params:  # else the row holds them
-            _write_params(solo, params)
-        self._run(solo, work, memo_size)
-        return row
+        as much as the rest of its Python.)"""
+        return self._row_of_hand(self._solve_rows, trie, hand, face_bytes, params, memo_size)
 
     def class_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Mapping[Any, bytes],
                    params: Sequence[int], memo_size: int) -> array[int]:  # fmt: skip
@@ -336,22 +319,33 @@ class NumbaBackend:
     def _row_of_hand(self, rows: Any, trie: CardTrie, hand: Sequence[Any], face_bytes: Mapping[Any, bytes],
                      params: Sequence[int], memo_size: int) -> array[int]:  # fmt: skip
         """The thread's job row after the rows kernel ``rows`` (called as
-        :func:`~quiddler.solver._kernels.solve_rows` is) ran on it, the hand
-        written in as :meth:`solve_hand` writes it."""
-        solo, work = self._ready(trie, memo_size)
+        :func:`~quiddler.solver._kernels.solve_rows` is) ran on it, with the
+        hand's kernel faces written into the row for the kernel to count.
+
+        Every solve of the quick paths comes here, so it is written out
+        (the buffers looked up as :meth:`_ready` does, the kernel called as
+        :meth:`_run` does, no call for either).  The faces are looked up by
+        one ``itemgetter`` of the whole hand, every lookup at C speed,
+        rather than by ``map``, a call per card: the dict and its values are
+        out of the caches after the last kernel call, and the fewer steps
+        per card the better (an itemgetter of one key gives the value
+        itself, not a tuple)."""
+        solo = self._local.__dict__.get("solo")
+        if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
+            solo, work = self._solo(trie, memo_size)
+        else:
+            work = solo.work
         row = solo.row
         faces = itemgetter(*hand)(face_bytes)
         if len(hand) > 1:
             faces = b"".join(faces)
         row[FACE_SLOTS - 1] = -len(hand)
         solo.bytes[: len(faces)] = faces
-        if params is not solo.params:
+        if params is not solo.params:  # else the row holds them
             _write_params(solo, params)
         rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
-        capacity = PACKED_WORDS
-        while not _check(row[JOB_STATUS]):  # more words than the work array holds (only huge hands)
-            capacity *= 4
-            rows(solo.edges, solo.ranks, solo.job, self._new_work(K.work_size(capacity, memo_size)), 0, 1, capacity)
+        if row[JOB_STATUS] < 0:  # finished unless negative (see _check): no call on the usual way
+            self._rerun(rows, solo, memo_size)
         return row
 
     def _ready(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:
@@ -369,15 +363,16 @@ class NumbaBackend:
         must start all unknown)."""
         self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
         if solo.row[JOB_STATUS] < 0:  # finished unless negative (see _check): no call on the usual way
-            self._rerun(solo, memo_size)
+            self._rerun(self._solve_rows, solo, memo_size)
 
-    def _rerun(self, solo: _Solo, memo_size: int) -> None:
-        """:meth:`_run`'s reruns with more room, while the kernel asks for it."""
+    def _rerun(self, rows: Any, solo: _Solo, memo_size: int) -> None:
+        """The reruns of the rows kernel ``rows`` on the thread's job row
+        with more room, while the kernel asks for it."""
         capacity = PACKED_WORDS
         while not _check(solo.row[JOB_STATUS]):
             capacity *= 4
             work = self._new_work(K.work_size(capacity, memo_size))
-            self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
+            rows(solo.edges, solo.ranks, solo.job, work, 0, 1, capacity)
 
     def _solo(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:
         """This thread's buffers for :meth:`solve_counts`, set up for

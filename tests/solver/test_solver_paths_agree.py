@@ -428,6 +428,32 @@ def test_more_words_than_the_packed_buffers_hold_are_solved_again(monkeypatch):
     assert len(made) > 5  # the thread's work array, then bigger ones for each hand
 
 
+def test_the_quick_paths_solve_again_with_more_words_than_the_packed_buffers_hold(monkeypatch):
+    """A hand given by its faces (the solve, a final turn's classes, a turn's
+    kept hands) whose words overflow the buffers is run again with more room."""
+    hands = [tuple(hand) for hand in _deals(4, 11, seed=9)]
+    params = core._params(11, True, None, None, 10)
+    class_params = (1, 3, 1, 4, 0, 0)
+    memo = core._memo_room(11, core._face_counts(hands[0]), params)
+    big = 1 + core._MEMO_UNIT * (1 << 11) * 4 * 2
+
+    def rows(backend):
+        return [(list(backend.solve_hand(get_trie(), hand, core._FACE_BYTES, params, memo)[_backends.JOB_OUT :]),
+                 list(backend.class_hand(get_trie(), hand, core._FACE_BYTES, class_params, big)[_backends.JOB_OUT :]),
+                 list(backend.kept_hand(get_trie(), hand, core._FACE_BYTES, core._PLAIN_PARAMS[0], memo)[
+                     _backends.JOB_OUT :]))
+                for hand in hands]  # fmt: skip
+
+    expected = rows(NumbaBackend())
+    backend = NumbaBackend()  # a fresh backend: its buffers are sized with the small capacity
+    monkeypatch.setattr(_backends, "PACKED_WORDS", 4)
+    new_work = backend._new_work
+    made: list[int] = []
+    monkeypatch.setattr(backend, "_new_work", lambda size: made.append(size) or new_work(size))
+    assert rows(backend) == expected
+    assert len(made) > 3 * len(hands)  # bigger work arrays for each hand and kernel
+
+
 def test_a_memo_too_big_to_keep_gets_a_work_array_of_its_own(monkeypatch):
     backend = NumbaBackend()
     hand = parse_hand(HAND)
