@@ -78,6 +78,13 @@ class Backend(Protocol):
                      memo_size: int) -> Sequence[int]:  # fmt: skip
         """The best play and the best going-out play (two blocks)."""
 
+    def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Mapping[Any, bytes],
+                   params: Sequence[int], memo_size: int) -> Sequence[int]:  # fmt: skip
+        """:meth:`solve_counts` of a hand of at most ``FACE_SLOTS - 1``
+        cards, each looked up in ``face_bytes`` (its kernel face as 8 bytes
+        of int64; the KeyError or TypeError of anything else comes
+        through): the two blocks from ``JOB_OUT``."""
+
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                    memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
         """The ``top`` best plays (one block each) and how many there are."""
@@ -123,6 +130,16 @@ class PythonBackend:
         # The same blocks as the kernel, computed by a search written for CPython (see _pysearch).
         return _pysearch.solve_counts(trie.edges, trie.masks, trie.ranks, face_count, FACE_POINTS, FACE_LETTERS,
                                       params)  # fmt: skip
+
+    def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Mapping[Any, bytes],
+                   params: Sequence[int], memo_size: int) -> Sequence[int]:  # fmt: skip
+        """:meth:`solve_counts` of the hand, the faces counted here, the
+        two blocks from ``JOB_OUT`` as in the compiled backend's job row
+        (the padding costs nothing next to the search)."""
+        counts = [0] * FACE_SLOTS
+        for face in array("q", b"".join([face_bytes[card] for card in hand])):
+            counts[face] += 1
+        return [0] * JOB_OUT + list(self.solve_counts(trie, counts, params, memo_size))
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                    memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip
@@ -609,6 +626,13 @@ class AutoBackend:
         if engine is not self.python:
             return engine.solve_counts(trie, face_count, params, memo_size)
         return self._timed(lambda: self.python.solve_counts(trie, face_count, params, memo_size))  # type: ignore[no-any-return]
+
+    def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Mapping[Any, bytes],
+                   params: Sequence[int], memo_size: int) -> Sequence[int]:  # fmt: skip
+        engine = self.current()
+        if engine is not self.python:
+            return engine.solve_hand(trie, hand, face_bytes, params, memo_size)
+        return self._timed(lambda: self.python.solve_hand(trie, hand, face_bytes, params, memo_size))  # type: ignore[no-any-return]
 
     def top_counts(self, trie: CardTrie, face_count: Sequence[int], params: Sequence[int],
                    memo_size: int, top: int) -> tuple[Sequence[int], int]:  # fmt: skip

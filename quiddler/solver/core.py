@@ -523,17 +523,16 @@ class Solver:
         hand = _quick_hand(cards)
         if hand is None or (discard is not True and discard is not False):
             return None
-        blocks = self._quick_blocks(hand, _PLAIN_PARAMS[discard], _ROOMY[len(hand)])
-        if blocks is None:
+        out = self._quick_blocks(hand, _PLAIN_PARAMS[discard], _ROOMY[len(hand)])
+        if out is None:
             return None
-        out, ob = blocks
-        best = self._plain_play(out, ob)
+        best = self._plain_play(out, JOB_OUT)
         if not best.unused:  # it goes out: the kernel copied this play to the going-out block
             go_out: Play | None = best
-        elif out[ob + _OUT_BLOCK_KEY] < 0:
+        elif out[JOB_OUT + _OUT_BLOCK_KEY] < 0:
             go_out = None
         else:
-            go_out = self._plain_play(out, ob + OUT_BLOCK)
+            go_out = self._plain_play(out, JOB_OUT + OUT_BLOCK)
         return make_solution(hand, discard, (best,), go_out)
 
     def _plain_play(self, out: Sequence[int], ob: int) -> Play:
@@ -578,10 +577,10 @@ class Solver:
         memo_size = 1 + _MEMO_UNIT * (1 << len(hand)) * (params[1] + 1) * (params[2] + 1)
         if 8 * memo_size > _LEAST_MEMORY_BOUND and (self._follows_environment or 8 * memo_size > self.max_memory_bytes):
             return None  # the checked path sizes it exactly, and refuses it if it must
-        blocks = self._quick_blocks(hand, params, memo_size)
-        if blocks is None:
+        out = self._quick_blocks(hand, params, memo_size)
+        if out is None:
             return None
-        best, go_out = self._best_plays(*blocks, params)
+        best, go_out = self._best_plays(out, JOB_OUT, params)
         return make_solution(hand, discard, (best,), go_out)
 
     def _even_discards(self, cards: tuple[Card, ...], beat_longest: int | None, beat_words: int | None,
@@ -601,12 +600,11 @@ class Solver:
         memo_size = 1 + _MEMO_UNIT * (1 << len(cards)) * (params[1] + 1) * (params[2] + 1)
         if 8 * memo_size > _LEAST_MEMORY_BOUND and (self._follows_environment or 8 * memo_size > self.max_memory_bytes):
             return None
-        blocks = self._quick_blocks(cards, params, memo_size)
-        assert blocks is not None
-        out, ob = blocks
-        even = out[ob + _OUT_EVEN_DISCARDS]  # a bit per digit: the hand's faces in kernel order
+        out = self._quick_blocks(cards, params, memo_size)
+        assert out is not None
+        even = out[JOB_OUT + _OUT_EVEN_DISCARDS]  # a bit per digit: the hand's faces in kernel order
         digits = {face: d for d, face in enumerate(sorted(set(map(_KERNEL_INDEX.__getitem__, cards))))}
-        score = (out[ob + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET
+        score = (out[JOB_OUT + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET
         return score, frozenset(card for card in cards if even >> digits[_KERNEL_INDEX[card]] & 1)
 
     def _class_scores(self, cards: tuple[Card, ...], beat_longest: int,
@@ -667,23 +665,15 @@ class Solver:
             for face, b, g in zip(faces, best, go)
         }  # fmt: skip
 
-    def _quick_blocks(self, hand: tuple[Any, ...], params: Sequence[int],
-                      memo_size: int) -> tuple[Sequence[int], int] | None:  # fmt: skip
-        """The quick paths' kernel call: the output and where its two play
-        blocks start, or None if not every item of ``hand`` is a card.  On
-        the compiled backend the kernel counts the faces and the blocks start
-        at ``JOB_OUT`` of the thread's job row; elsewhere the faces are
-        counted here."""
+    def _quick_blocks(self, hand: tuple[Any, ...], params: Sequence[int], memo_size: int) -> Sequence[int] | None:
+        """The quick paths' kernel call: its output, the two play blocks
+        from ``JOB_OUT`` (see ``solve_hand``), or None if not every item of
+        ``hand`` is a card."""
         engine = self._engine
         if engine is self._auto:
             engine = self._current()
         try:
-            if type(engine) is NumbaBackend:
-                return engine.solve_hand(self._trie, hand, _FACE_BYTES, params, memo_size), JOB_OUT
-            counts = _NO_COUNTS[:]
-            for face in map(_KERNEL_INDEX.__getitem__, hand):
-                counts[face] += 1
-            return engine.solve_counts(self._trie, counts, params, memo_size), 0
+            return engine.solve_hand(self._trie, hand, _FACE_BYTES, params, memo_size)  # type: ignore[no-any-return]
         except (KeyError, TypeError):  # not all cards
             return None
 
