@@ -1530,6 +1530,28 @@ def count_faces(face_count, hand):
 
 
 @kernel
+def work_parts(work, capacity):
+    """``(hand, group, stack, second, words, memo)``: the buffers of a
+    :func:`solve_rows` work array with room for ``capacity`` words, as views
+    of it, in this order after the face tables (``second`` is a second
+    stack's room, which the kernels that need no second stack use for small
+    tables); the memo comes last, so its generation stamps outlive the call
+    (see :func:`work_size`)."""
+    at = FACE_TABLES
+    hand = work[at : at + HAND_SIZE]
+    at += HAND_SIZE
+    group = work[at : at + GROUP_SIZE]
+    at += GROUP_SIZE
+    stack = work[at : at + STACK_SIZE]
+    at += STACK_SIZE
+    second = work[at : at + STACK_SIZE]
+    at += STACK_SIZE
+    words = work[at : at + WORD_STRIDE * capacity]
+    at += WORD_STRIDE * capacity
+    return hand, group, stack, second, words, work[at:]
+
+
+@kernel
 def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     """:func:`solve_counts` for rows ``first, first + step, ...`` of ``jobs``,
     with every buffer carved out of one ``work`` array (numpy only: the
@@ -1548,18 +1570,7 @@ def solve_rows(edges, ranks, jobs, work, first, step, capacity):
     ``work`` starts with the face points and letters (``FACE_SLOTS`` each); the memo
     comes last, at a fixed offset, so its generation stamps outlive the call.
     """
-    at = FACE_TABLES
-    hand = work[at : at + HAND_SIZE]
-    at += HAND_SIZE
-    group = work[at : at + GROUP_SIZE]
-    at += GROUP_SIZE
-    stack = work[at : at + STACK_SIZE]
-    at += STACK_SIZE
-    kstack = work[at : at + STACK_SIZE]
-    at += STACK_SIZE
-    words = work[at : at + WORD_STRIDE * capacity]
-    at += WORD_STRIDE * capacity
-    memo = work[at:]
+    hand, group, stack, kstack, words, memo = work_parts(work, capacity)
     for i in range(first, len(jobs), step):
         job = jobs[i]
         count_faces(job, hand)
@@ -1574,16 +1585,7 @@ def score_rows(edges, ranks, jobs, work, first, step, capacity):
     """:func:`solve_rows` with :func:`score_counts`: each row's status and
     its two blocks' ``[OUT_KEY]``, nothing else of the blocks (a batch
     that wants scores only: the computer players')."""
-    at = FACE_TABLES
-    hand = work[at : at + HAND_SIZE]
-    at += HAND_SIZE
-    group = work[at : at + GROUP_SIZE]
-    at += GROUP_SIZE
-    stack = work[at : at + STACK_SIZE]
-    at += 2 * STACK_SIZE  # solve_rows' layout: the second stack is unused here
-    words = work[at : at + WORD_STRIDE * capacity]
-    at += WORD_STRIDE * capacity
-    memo = work[at:]
+    hand, group, stack, _, words, memo = work_parts(work, capacity)  # the second stack is unused here
     for i in range(first, len(jobs), step):
         job = jobs[i]
         count_faces(job, hand)
@@ -1693,18 +1695,8 @@ def class_rows(edges, ranks, jobs, work, first, step, capacity):
     """:func:`solve_rows` with :func:`class_counts`: each row's status and
     its classes' keys from ``JOB_OUT`` (a computer player's final turn
     wants the best value, which they give, and no play)."""
-    at = FACE_TABLES
-    hand = work[at : at + HAND_SIZE]
-    at += HAND_SIZE
-    group = work[at : at + GROUP_SIZE]
-    at += GROUP_SIZE
-    stack = work[at : at + STACK_SIZE]
-    at += STACK_SIZE
-    order = work[at : at + FACE_SLOTS]  # in the second stack's room, which nothing else uses here
-    at += STACK_SIZE
-    words = work[at : at + WORD_STRIDE * capacity]
-    at += WORD_STRIDE * capacity
-    memo = work[at:]
+    hand, group, stack, second, words, memo = work_parts(work, capacity)
+    order = second[:FACE_SLOTS]  # in the second stack's room, which nothing else uses here
     for i in range(first, len(jobs), step):
         job = jobs[i]
         count_faces(job, hand)
@@ -1766,16 +1758,7 @@ def kept_rows(edges, ranks, jobs, work, first, step, capacity):
     """:func:`solve_rows` with :func:`kept_counts`: each row's status and,
     from ``JOB_OUT``, two keys per digit of its hand (a computer player's
     turn values the cards it would keep after each discard)."""
-    at = FACE_TABLES
-    hand = work[at : at + HAND_SIZE]
-    at += HAND_SIZE
-    group = work[at : at + GROUP_SIZE]
-    at += GROUP_SIZE
-    stack = work[at : at + STACK_SIZE]
-    at += 2 * STACK_SIZE  # solve_rows' layout: the second stack is unused here
-    words = work[at : at + WORD_STRIDE * capacity]
-    at += WORD_STRIDE * capacity
-    memo = work[at:]
+    hand, group, stack, _, words, memo = work_parts(work, capacity)  # the second stack is unused here
     for i in range(first, len(jobs), step):
         job = jobs[i]
         count_faces(job, hand)
@@ -2162,21 +2145,12 @@ def score_plus_rows(edges, ranks, jobs, work, first, step, capacity):
     between the hand's words and an added card's.  The hand is every base's
     cards together (of each face, the most any of these rows holds), and
     the rows share the solve parameters of the first."""
-    at = FACE_TABLES
-    hand = work[at : at + HAND_SIZE]
-    at += HAND_SIZE
-    group = work[at : at + GROUP_SIZE]
-    at += GROUP_SIZE
-    stack = work[at : at + STACK_SIZE]
-    at += STACK_SIZE
-    face_count = work[at : at + FACE_SLOTS]  # in the second stack's room, which nothing else uses here
-    order = work[at + FACE_SLOTS : at + 2 * FACE_SLOTS]
-    at += STACK_SIZE
+    hand, group, stack, second, all_words, memo = work_parts(work, capacity)
+    face_count = second[:FACE_SLOTS]  # in the second stack's room, which nothing else uses here
+    order = second[FACE_SLOTS : 2 * FACE_SLOTS]
     room = WORD_STRIDE * (capacity >> 1)
-    words = work[at : at + room]
-    with_words = work[at + room : at + 2 * room]
-    at += WORD_STRIDE * capacity
-    memo = work[at:]
+    words = all_words[:room]
+    with_words = all_words[room : 2 * room]
     if first >= len(jobs):
         return 0
     for f in range(FACE_SLOTS):
