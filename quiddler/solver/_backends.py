@@ -299,7 +299,7 @@ class NumbaBackend:
         row[:FACE_SLOTS] = face_count if type(face_count) is array else array("q", face_count)
         if params is not solo.params:  # the solver passes the same tuple for the same options
             _write_params(solo, params)
-        self._run(solo, work, memo_size)
+        self._run(self._solve_rows, solo, work, memo_size)
         return row[JOB_OUT:]
 
     def solve_hand(self, trie: CardTrie, hand: Sequence[Any], face_bytes: Mapping[Any, bytes],
@@ -339,19 +339,12 @@ class NumbaBackend:
         :func:`~quiddler.solver._kernels.solve_rows` is) ran on it, with the
         hand's kernel faces written into the row for the kernel to count.
 
-        Every solve of the quick paths comes here, so it is written out
-        (the buffers looked up as :meth:`_ready` does, the kernel called as
-        :meth:`_run` does, no call for either).  The faces are looked up by
-        one ``itemgetter`` of the whole hand, every lookup at C speed,
-        rather than by ``map``, a call per card: the dict and its values are
-        out of the caches after the last kernel call, and the fewer steps
-        per card the better (an itemgetter of one key gives the value
-        itself, not a tuple)."""
-        solo = self._local.__dict__.get("solo")
-        if solo is None or solo.trie() is not trie or memo_size > solo.memo_room:
-            solo, work = self._solo(trie, memo_size)
-        else:
-            work = solo.work
+        The faces are looked up by one ``itemgetter`` of the whole hand,
+        every lookup at C speed, rather than by ``map``, a call per card:
+        the dict and its values are out of the caches after the last kernel
+        call, and the fewer steps per card the better (an itemgetter of one
+        key gives the value itself, not a tuple)."""
+        solo, work = self._ready(trie, memo_size)
         row = solo.row
         faces = itemgetter(*hand)(face_bytes)
         if len(hand) > 1:
@@ -360,9 +353,7 @@ class NumbaBackend:
         solo.bytes[: len(faces)] = faces
         if params is not solo.params:  # else the row holds them
             _write_params(solo, params)
-        rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
-        if row[JOB_STATUS] < 0:  # finished unless negative (see _check): no call on the usual way
-            self._rerun(rows, solo, memo_size)
+        self._run(rows, solo, work, memo_size)
         return row
 
     def _ready(self, trie: CardTrie, memo_size: int) -> tuple[_Solo, Any]:
@@ -373,14 +364,15 @@ class NumbaBackend:
             return self._solo(trie, memo_size)
         return solo, solo.work
 
-    def _run(self, solo: _Solo, work: Any, memo_size: int) -> None:
-        """The kernel on the thread's job row.  With more words than the work
-        array holds (only huge hands) it runs again, with more room, in a
-        fresh work array (the memo moves with the words, and a moved memo
-        must start all unknown)."""
-        self._solve_rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
+    def _run(self, rows: Any, solo: _Solo, work: Any, memo_size: int) -> None:
+        """The rows kernel ``rows`` (called as
+        :func:`~quiddler.solver._kernels.solve_rows` is) on the thread's job
+        row.  With more words than the work array holds (only huge hands) it
+        runs again, with more room, in a fresh work array (the memo moves
+        with the words, and a moved memo must start all unknown)."""
+        rows(solo.edges, solo.ranks, solo.job, work, 0, 1, PACKED_WORDS)
         if solo.row[JOB_STATUS] < 0:  # finished unless negative (see _check): no call on the usual way
-            self._rerun(self._solve_rows, solo, memo_size)
+            self._rerun(rows, solo, memo_size)
 
     def _rerun(self, rows: Any, solo: _Solo, memo_size: int) -> None:
         """The reruns of the rows kernel ``rows`` on the thread's job row

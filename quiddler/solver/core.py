@@ -574,7 +574,7 @@ class Solver:
         if type(bonus) is not int or not 0 <= bonus <= MAX_BONUS:
             return None
         params = _packed(len(hand), discard, beat_longest, beat_words, bonus)
-        memo_size = 1 + _MEMO_UNIT * (1 << len(hand)) * (params[1] + 1) * (params[2] + 1)
+        memo_size = _room_with_targets(len(hand), params)
         if 8 * memo_size > _LEAST_MEMORY_BOUND and (self._follows_environment or 8 * memo_size > self.max_memory_bytes):
             return None  # the checked path sizes it exactly, and refuses it if it must
         out = self._quick_blocks(hand, params, memo_size)
@@ -597,13 +597,13 @@ class Solver:
         if not 1 < len(cards) <= _ROOMY_CARDS:
             return None
         params = _packed(len(cards), True, beat_longest, beat_words, bonus)
-        memo_size = 1 + _MEMO_UNIT * (1 << len(cards)) * (params[1] + 1) * (params[2] + 1)
+        memo_size = _room_with_targets(len(cards), params)
         if 8 * memo_size > _LEAST_MEMORY_BOUND and (self._follows_environment or 8 * memo_size > self.max_memory_bytes):
             return None
         out = self._quick_blocks(cards, params, memo_size)
         assert out is not None
         even = out[JOB_OUT + _OUT_EVEN_DISCARDS]  # a bit per digit: the hand's faces in kernel order
-        digits = {face: d for d, face in enumerate(sorted(set(map(_KERNEL_INDEX.__getitem__, cards))))}
+        digits = {face: d for d, face in enumerate(_digit_faces(cards))}
         score = (out[JOB_OUT + _OUT_KEY] >> _SCORE_SHIFT) - _SCORE_OFFSET
         return score, frozenset(card for card in cards if even >> digits[_KERNEL_INDEX[card]] & 1)
 
@@ -631,7 +631,7 @@ class Solver:
         # More words than a play can make: both word levels are out of reach, and the memo stays small.
         need_words = min(beat_words + 1, (len(cards) - 1) // 2 + 2)
         params = (1, need_words, 1, min(beat_longest, _NO_TARGET), 0, 0)
-        memo_size = 1 + _MEMO_UNIT * (1 << len(cards)) * (need_words + 1) * 2  # sized as _aimed sizes a solve
+        memo_size = _room_with_targets(len(cards), params)
         if 8 * memo_size > (max_memory_bytes() if self._follows_environment else self.max_memory_bytes):
             return None
         row = engine.class_hand(self._trie, cards, _FACE_BYTES, params, memo_size)
@@ -655,8 +655,7 @@ class Solver:
         if type(engine) is not NumbaBackend:
             return None
         row = engine.kept_hand(self._trie, cards, _FACE_BYTES, _PLAIN_PARAMS[0], _ROOMY[len(cards)])
-        # The kernel's digits: the hand's faces in kernel order, two keys each.
-        faces = sorted(set(map(_KERNEL_INDEX.__getitem__, cards)))
+        faces = _digit_faces(cards)  # two keys each
         keys = row[JOB_OUT : JOB_OUT + K.KEPT_STRIDE * len(faces)].tolist()
         best, go = keys[K.KEPT_BEST :: K.KEPT_STRIDE], keys[K.KEPT_GO :: K.KEPT_STRIDE]
         return {
@@ -1296,6 +1295,20 @@ def _memo_room(ncards: int, counts: Sequence[int], params: Sequence[int]) -> int
     if ncards <= _ROOMY_CARDS and params[1] == 0 and params[2] == 0:
         return _ROOMY[ncards]
     return needed_memo(counts, params)
+
+
+def _room_with_targets(ncards: int, params: Sequence[int]) -> int:
+    """Memo slots enough for the search of any hand of ``ncards`` cards with
+    the bonus targets' states of ``params``: ``2**ncards`` sub-hands times
+    those states, more than an exact count of the faces would give (spare
+    room changes nothing) and cheaper to work out."""
+    return 1 + _MEMO_UNIT * (1 << ncards) * (params[1] + 1) * (params[2] + 1)
+
+
+def _digit_faces(cards: Iterable[Card]) -> list[int]:
+    """The kernel faces of the hand's digits, in the kernels' digit order:
+    each face the hand holds once, in kernel order."""
+    return sorted(set(map(_KERNEL_INDEX.__getitem__, cards)))
 
 
 def max_memory_bytes() -> int:

@@ -26,6 +26,20 @@ def _order_free(cards):
     return tuple(sorted(cards))
 
 
+def _spied(monkeypatch, cls, name):
+    """The answers of every call of the method ``cls.name`` from now on, in
+    order, as it still gives them."""
+    served = []
+    method = getattr(cls, name)
+
+    def spied(self, *args):
+        served.append(method(self, *args))
+        return served[-1]
+
+    monkeypatch.setattr(cls, name, spied)
+    return served
+
+
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("discard", [True, False])
 def test_bases_plus_each_card_score_as_the_whole_hands(words, seed, discard):
@@ -69,14 +83,7 @@ def test_bases_plus_each_card_scored_base_by_base_on_the_compiled_solver(words, 
     expected = score_many(hands, discard=True, wordlist=words, **targets)
     scorer = HandScorer(words)
     scorer.solver = Solver(words, "numba")
-    served = []
-    score_plus = Solver._score_plus
-
-    def spied(self, *args):
-        served.append(score_plus(self, *args))
-        return served[-1]
-
-    monkeypatch.setattr(Solver, "_score_plus", spied)
+    served = _spied(monkeypatch, Solver, "_score_plus")
     some = scorer.scores_plus(bases[:1], extra[1::4], discard=True, **targets)  # some of them in the memo first
     assert some == expected[1 : len(extra) : 4]
     assert len(served) == 1 and served[0] is not None
@@ -136,14 +143,7 @@ def test_the_kept_hands_come_from_one_search_on_the_compiled_solver(words, seed,
     expected = score_many(kept, discard=False, wordlist=words)
     scorer = HandScorer(words)
     scorer.solver = Solver(words, "numba")
-    served = []
-    kept_scores = Solver._kept_scores
-
-    def spied(self, *args):
-        served.append(kept_scores(self, *args))
-        return served[-1]
-
-    monkeypatch.setattr(Solver, "_kept_scores", spied)
+    served = _spied(monkeypatch, Solver, "_kept_scores")
     assert scorer.scores_less(hand, cards[1:], discard=False) == expected[1:]
     assert len(served) == 1 and served[0] is not None
     assert scorer.scores_less(hand, cards, discard=False) == expected  # one more kept hand: one more search
