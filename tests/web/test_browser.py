@@ -225,7 +225,12 @@ def test_a_reload_or_a_closed_tab_comes_back_to_the_same_seat_and_move(server: s
 
 def test_typed_words_that_cannot_be_laid_down_get_the_exact_reason(server: str, open_tab: Callable[..., Tab]) -> None:
     """The words box: a word the hand cannot spell, and a word not in the
-    list, are answered with the reasons `quiddler play` gives."""
+    list, are answered with the reasons `quiddler play` gives.
+
+    The computer moves first and may go out, so the person's turn may be a
+    final one: the reasons are those of the mode the words box is in (on a
+    final turn, words that leave cards over are no refusal but a choice of
+    discard)."""
     from quiddler import default_wordlist
     from quiddler.cards import Card
     from quiddler.play.spelling import WordProblem, match_words
@@ -235,14 +240,17 @@ def test_typed_words_that_cannot_be_laid_down_get_the_exact_reason(server: str, 
     assert wait_for_move_or_end([page]) is page
     assert not page.locator("#hint-button").count(), "a table without hints shows no hint button"
     page.click("#pile")
+    page.locator("#turn-line.mine[data-phase='discard']").wait_for()
     page.locator("#words-input").wait_for()
+    final = page.get_attribute("#words-input", "placeholder") == "quiet ax discard z"
+    assert final == page.inner_text("#turn-line").startswith("Your final turn")
     cards = tuple(Card(f) for f in hand(page))
     for typed in ("zzzzz", "quiz"):
         try:
-            match_words([typed], cards, default_wordlist())
+            match_words([typed], cards, default_wordlist(), mode="lay-down" if final else "go-out")
         except WordProblem as exc:
             expected = str(exc)
-        else:  # the hand happens to go out with it: not a refusal to check
+        else:  # the words fit: not a refusal to check
             continue
         page.fill("#words-input", typed)
         page.press("#words-input", "Enter")
