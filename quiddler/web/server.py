@@ -20,6 +20,7 @@ from typing import ClassVar
 
 import h11
 import uvicorn
+from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .app import create_app
@@ -132,14 +133,37 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = None,
         line = serving_line(host, bound_port)
         logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s: %(name)s: %(message)s")
         http = _bounded_http(limits.request_seconds)
-        config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=limits.max_message_bytes, lifespan="on",
-                                http=http, timeout_graceful_shutdown=max(1, round(limits.shutdown_seconds)),
-                                proxy_headers=bool(trusted_proxies), forwarded_allow_ips=list(trusted_proxies) or None,
-                                log_level="warning", access_log=False, server_header=False)  # fmt: skip
+        config = _config(app, limits, http, trusted_proxies)
         logging.getLogger("uvicorn.error").addFilter(_client_fault_in_one_line)
         _AnnouncingServer(config, http, line, announce or (lambda text: print(text, flush=True))).run(sockets=[sock])
     finally:
         store.close()
+
+
+#: How often uvicorn pings a quiet WebSocket connection to see that the client is still there ...
+PING_SECONDS = 20.0
+#: ... and how long it waits for the answer, on top of the longest a message may hold the
+#: connection's next one back (uvicorn's defaults are 20 s and 20 s).
+PONG_SECONDS = 20.0
+
+
+def _config(app: ASGIApp, limits: Limits, http: type[_BoundedH11Protocol], trusted_proxies: Sequence[str]) -> uvicorn.Config:
+    """uvicorn's settings for the app.
+
+    The keepalive ping's timeout is longer than ``decision_seconds``:
+    uvicorn stops reading a connection while a message it has received
+    waits for the app, and the app answers a hint (or a review) before it
+    takes the next message, for up to ``decision_seconds``.  A pong that
+    arrives behind such a message is read only then, so with uvicorn's
+    default timeout (20 s, as long as a decision may take) a person who
+    asked for a slow hint and sent anything else could be disconnected as
+    dead."""
+    return uvicorn.Config(app, ws="websockets-sansio", ws_max_size=limits.max_message_bytes,
+                          ws_ping_interval=PING_SECONDS,
+                          ws_ping_timeout=limits.decision_seconds + PONG_SECONDS, lifespan="on", http=http,
+                          timeout_graceful_shutdown=max(1, round(limits.shutdown_seconds)),
+                          proxy_headers=bool(trusted_proxies), forwarded_allow_ips=list(trusted_proxies) or None,
+                          log_level="warning", access_log=False, server_header=False)  # fmt: skip
 
 
 def _client_fault_in_one_line(record: logging.LogRecord) -> bool:

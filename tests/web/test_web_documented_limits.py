@@ -10,6 +10,7 @@ import pytest
 
 from quiddler.web.limits import Limits
 from quiddler.web.protocol import MAX_ROUNDS, MAX_TURN_LIMIT
+from quiddler.web.server import PING_SECONDS, PONG_SECONDS
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -39,6 +40,9 @@ def test_the_default_limits_are_the_protocol_pages() -> None:
                                                  "opening, or from the previous response",
         "shutdown (SIGTERM, Ctrl-C)": f"{limits.shutdown_seconds:g} seconds",
         "idle connection": f"{limits.idle_seconds / 60:g} minutes without a message",
+        f"an unanswered keepalive ping (sent every {PING_SECONDS:g} seconds)":
+            f"{limits.decision_seconds + PONG_SECONDS:g} seconds: a decision's time and {PONG_SECONDS:g} more, "
+            "as a hint holds the connection's next message back",
         "a computer's decision, a hint": f"{limits.decision_seconds:g} seconds",
         "messages queued for a slow client": f"{limits.send_queue}",
         "thinking threads for one client's tables": "half the threads (at least one)",

@@ -18,6 +18,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from quiddler import cli
+from quiddler.web import server as server_module
+from quiddler.web.app import create_app
+from quiddler.web.limits import Limits
 
 from .webtools import REPO, ServerProcess, loads, scripted_action
 
@@ -176,3 +179,14 @@ def test_the_cli_does_not_load_starlette() -> None:
                           check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("decision_seconds", [Limits().decision_seconds, 60.0])
+def test_the_keepalive_waits_longer_for_a_pong_than_a_hint_may_take(decision_seconds: float) -> None:
+    # uvicorn reads nothing more of a connection while a message it has received waits for the
+    # app, and the app answers a hint before it takes the next message, for up to
+    # decision_seconds: a pong behind such a message is read only then, and must still count.
+    config = server_module._config(create_app(":memory:"), Limits(decision_seconds=decision_seconds),
+                                   server_module._bounded_http(10.0), ())  # fmt: skip
+    assert config.ws_ping_interval
+    assert config.ws_ping_timeout is not None and config.ws_ping_timeout >= decision_seconds + 10
