@@ -16,7 +16,6 @@ far faster than it is built.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import re
 import struct
@@ -28,6 +27,11 @@ from dataclasses import dataclass
 
 from .cards import _DECK_TABLE, FACES
 
+try:  # CPython's own BLAKE2 module: importing hashlib loads OpenSSL, a few ms of every one-off command
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # another Python
+    from hashlib import blake2b as _blake2b
+
 __all__ = [
     "BUILD_VERSION",
     "KERNEL_ORDER",
@@ -37,6 +41,7 @@ __all__ = [
     "build_card_trie",
     "card_spellings",
     "fewest_cards",
+    "fingerprint",
 ]
 
 #: Faces in the order the trie sorts multisets: rarest in the deck first,
@@ -479,6 +484,14 @@ def _build_dawg(keys: list[bytes]) -> tuple[array[int], array[int], array[int]]:
     return edges, masks, ranks
 
 
+def fingerprint(data: bytes) -> str:
+    """BLAKE2b of ``data``, 256 bits in hex: what names the code and the
+    word list a cached card trie was built from (:func:`build_version`,
+    ``WordList.digest``).  It only has to tell contents apart, and is
+    about as fast as OpenSSL's SHA-256 without loading OpenSSL."""
+    return _blake2b(data, digest_size=32).hexdigest()
+
+
 def build_version(source: bytes | None = None) -> str:
     """A hash of the code that builds and serialises card tries: this
     module's source (``source``; by default read from its file) and the face
@@ -494,9 +507,7 @@ def build_version(source: bytes | None = None) -> str:
             functions = (card_spellings, build_card_trie, _kernel_spellings, _build_dawg, CardTrie.to_bytes,
                          CardTrie.from_bytes, CardTrie._check_shape)  # fmt: skip
             source = b"".join(marshal.dumps(fn.__code__) for fn in functions)
-    digest = hashlib.sha256(source)
-    digest.update(",".join(KERNEL_ORDER).encode("ascii"))
-    return digest.hexdigest()[:16]
+    return fingerprint(source + ",".join(KERNEL_ORDER).encode("ascii"))[:16]
 
 
 #: See :func:`build_version`.

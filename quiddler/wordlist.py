@@ -8,7 +8,6 @@ every later process loads it in milliseconds instead of rebuilding it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import warnings
@@ -26,6 +25,7 @@ from .cardtrie import (
     build_card_trie,
     card_spellings,
     fewest_cards,
+    fingerprint,
 )
 from .errors import ArgumentTypeError, WordListError, shown
 from .files import FileRefusedError, read_bytes
@@ -231,8 +231,9 @@ class WordList:
 
     @cached_property
     def digest(self) -> str:
-        """SHA-256 of the normalised list: identifies it in the cache."""
-        return hashlib.sha256(_CACHE_FORMAT + b"\0" + self._text).hexdigest()
+        """A fingerprint of the normalised list and of the trie's build
+        (:func:`~quiddler.cardtrie.fingerprint`): identifies it in the cache."""
+        return fingerprint(_CACHE_FORMAT + b"\0" + self._text)
 
     @property
     def cache_file(self) -> Path:
