@@ -487,8 +487,8 @@ def _build_dawg(keys: list[bytes]) -> tuple[array[int], array[int], array[int]]:
 def fingerprint(data: bytes) -> str:
     """BLAKE2b of ``data``, 256 bits in hex: what names the code and the
     word list a cached card trie was built from (:func:`build_version`,
-    ``WordList.digest``).  It only has to tell contents apart, and is
-    about as fast as OpenSSL's SHA-256 without loading OpenSSL."""
+    ``WordList.digest``).  It only has to tell contents apart: a little
+    slower to compute than OpenSSL's SHA-256, it needs no OpenSSL loaded."""
     return _blake2b(data, digest_size=32).hexdigest()
 
 
