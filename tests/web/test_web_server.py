@@ -7,18 +7,22 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 from click.testing import CliRunner
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from quiddler import cli
 from quiddler.web import server as server_module
+from quiddler.web import tables as tables_module
 from quiddler.web.app import create_app
 from quiddler.web.limits import Limits
 
@@ -37,11 +41,15 @@ def open_socket(server: ServerProcess, table: str, origin: str | None = None) ->
 
 
 def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    return receive_until(ws, lambda message: message["type"] == kind)
+
+
+def receive_until(ws: ClientConnection, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     for _ in range(5000):
         message = loads(str(ws.recv(timeout=60)))
-        if message["type"] == kind:
+        if accept(message):
             return message
-    raise AssertionError(f"no {kind} message")
+    raise AssertionError("no such message")
 
 
 def test_the_first_line_names_the_port(server: ServerProcess) -> None:
@@ -190,3 +198,46 @@ def test_the_keepalive_waits_longer_for_a_pong_than_a_hint_may_take(decision_sec
                                    server_module._bounded_http(10.0), ())  # fmt: skip
     assert config.ws_ping_interval
     assert config.ws_ping_timeout is not None and config.ws_ping_timeout >= decision_seconds + 10
+
+
+def test_a_slow_hint_with_a_message_behind_it_keeps_the_connection(monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path: Path) -> None:  # fmt: skip
+    # The server's keepalive scaled down: a ping every 0.2 s, its pong awaited 0.5 s past a decision's
+    # time. The hint takes 1.5 s and the page sends a ping message right behind it, so uvicorn reads
+    # no pong until the hint is answered: a pong wait of 0.5 s alone would close the connection.
+    monkeypatch.setattr(server_module, "PING_SECONDS", 0.2)
+    monkeypatch.setattr(server_module, "PONG_SECONDS", 0.5)
+    real_hint = tables_module.hint
+
+    def slow_hint(view: Any) -> Any:
+        time.sleep(1.5)
+        return real_hint(view)
+
+    monkeypatch.setattr(tables_module, "hint", slow_hint)
+    limits = Limits(decision_seconds=3.0)
+    app = create_app(tmp_path / "tables.sqlite3", allowed_hosts=["127.0.0.1"], limits=limits)
+    sock = server_module._bind("127.0.0.1", 0)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    uvicorn_server = uvicorn.Server(server_module._config(app, limits, server_module._bounded_http(10.0), ()))
+    thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(300):
+            if uvicorn_server.started:
+                break
+            time.sleep(0.05)
+        data = httpx.post(f"{url}/api/tables", json={"seats": ["human", "easy"], "rules": {"round_sizes": [3]}}).json()
+        with connect(f"ws{url.removeprefix('http')}/ws/{data['table']}", origin=url, open_timeout=30) as ws:  # type: ignore[arg-type]
+            ws.send(json.dumps({"type": "hello", "token": data["token"]}))
+            receive_until(ws, lambda m: m["type"] == "state" and m["view"]["my_turn"])
+            ws.send(json.dumps({"type": "hint"}))
+            ws.send(json.dumps({"type": "ping"}))
+            assert receive(ws, "hint")["hint"]["recommended"]
+            assert receive(ws, "pong") == {"type": "pong"}
+            time.sleep(1.0)  # several pings later, still open
+            ws.send(json.dumps({"type": "ping"}))
+            assert receive(ws, "pong") == {"type": "pong"}
+    finally:
+        uvicorn_server.should_exit = True
+        thread.join(timeout=30)
+
