@@ -226,6 +226,7 @@ def test_a_slow_hint_with_a_message_behind_it_keeps_the_connection(monkeypatch: 
             if uvicorn_server.started:
                 break
             time.sleep(0.05)
+        assert uvicorn_server.started, "the server did not start"
         data = httpx.post(f"{url}/api/tables", json={"seats": ["human", "easy"], "rules": {"round_sizes": [3]}}).json()
         with connect(f"ws{url.removeprefix('http')}/ws/{data['table']}", origin=url, open_timeout=30) as ws:  # type: ignore[arg-type]
             ws.send(json.dumps({"type": "hello", "token": data["token"]}))
@@ -240,4 +241,3 @@ def test_a_slow_hint_with_a_message_behind_it_keeps_the_connection(monkeypatch: 
     finally:
         uvicorn_server.should_exit = True
         thread.join(timeout=30)
-
