@@ -6,49 +6,76 @@ seconds."""
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 from quiddler.errors import ArgumentTypeError, InvalidArgumentError
+from quiddler.game import workers
+
+#: The two runs below, each in a fresh interpreter: whether the test process
+#: itself could fork depends on the tests before it (a progress bar's monitor
+#: thread, a Dask client's), and where it could not, they would never run.
+_HANDED_OUT = """
+import json
 from quiddler.game import Rules, workers
 from quiddler.game.runner import simulate
 
-SHORT = Rules(round_sizes=(3, 4))
+outstanding = []
+real = workers._in_order
+
+def spy(started, jobs, submit, slots, stop, idle=None):
+    window = list(started)
+
+    def counting(job):
+        future = submit(job)
+        window.append(future)
+        outstanding.append(sum(not f.done() for f in window))
+        return future
+
+    return real(started, jobs, counting, slots, stop, idle)
+
+method = workers.start_method()
+workers._in_order = spy
+stats = simulate(["greedy", "random"], 400, seed=2, rules=Rules(round_sizes=(3, 4)), workers=2)
+print(json.dumps({"method": method, "games": stats.games, "outstanding": outstanding, "ahead": workers._AHEAD}))
+"""
+
+_COMPILE_CHECKED = """
+import json
+from quiddler.game import Rules, workers
+from quiddler.game.runner import simulate
+
+calls = []
+method = workers.start_method()
+workers._expect_much_solving = lambda: calls.append(1)
+simulate(["greedy", "random"], 60, seed=3, rules=Rules(round_sizes=(3, 4)), workers=2)
+print(json.dumps({"method": method, "calls": len(calls)}))
+"""
 
 
-def test_tasks_are_handed_out_a_few_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    if workers.start_method() != "fork":
-        pytest.skip("counts submissions in this process, which a forked pool's parent is")  # pragma: no cover
-    outstanding: list[int] = []
-    real = workers._in_order
-
-    def spy(started, jobs, submit, slots, stop, idle=None):  # type: ignore[no-untyped-def]
-        window: list[object] = list(started)
-
-        def counting(job):  # type: ignore[no-untyped-def]
-            future = submit(job)
-            window.append(future)
-            outstanding.append(sum(not f.done() for f in window))
-            return future
-
-        return real(started, jobs, counting, slots, stop, idle)
-
-    monkeypatch.setattr(workers, "_in_order", spy)
-    stats = simulate(["greedy", "random"], 400, seed=2, rules=SHORT, workers=2)
-    assert stats.games == 400 and outstanding
-    assert max(outstanding) <= workers._AHEAD * 2 + 1  # a window, not the whole plan
+def _fresh(code: str) -> dict[str, Any]:
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=240, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return json.loads(run.stdout)  # type: ignore[no-any-return]
 
 
-def test_a_forked_pools_parent_goes_on_checking_the_compile(monkeypatch: pytest.MonkeyPatch) -> None:
-    if workers.start_method() != "fork":
-        pytest.skip("only a forked pool's parent compiles before forking")  # pragma: no cover
-    calls: list[int] = []
-    monkeypatch.setattr(workers, "_expect_much_solving", lambda: calls.append(1))
-    simulate(["greedy", "random"], 60, seed=3, rules=SHORT, workers=2)
-    assert len(calls) >= 2  # once before forking, then again while waiting for results
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+def test_tasks_are_handed_out_a_few_at_a_time() -> None:
+    seen = _fresh(_HANDED_OUT)
+    assert seen["method"] == "fork" and seen["games"] == 400 and seen["outstanding"]
+    assert max(seen["outstanding"]) <= seen["ahead"] * 2 + 1  # a window, not the whole plan
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="only a forked pool's parent compiles before forking")
+def test_a_forked_pools_parent_goes_on_checking_the_compile() -> None:
+    seen = _fresh(_COMPILE_CHECKED)
+    assert seen["method"] == "fork"
+    assert seen["calls"] >= 2  # once before forking, then again while waiting for results
 
 
 @pytest.mark.parametrize("timeout", [math.nan, math.inf, -1.0, 0.0])
