@@ -394,6 +394,9 @@ def _quiet_distributed_logs() -> None:
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
 
 
+_NO_DASHBOARD = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
+
+
 @contextmanager
 def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -> Iterator[Any]:
     """A ``dask.distributed`` client: of the scheduler at ``scheduler``, or
@@ -416,8 +419,12 @@ def dask_client(scheduler: str | None, workers: int, *, timeout: float = 10.0) -
     try:
         if scheduler is None:
             with _sigint_deferred():
+                # No dashboard, and the scheduler's HTTP server (its metrics)
+                # on any free port of the loopback: on Dask's 8787, held by
+                # another cluster, it would warn of a port nobody here uses.
                 cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                   dashboard_address=None, silence_logs=logging.ERROR)  # fmt: skip
+                                                   dashboard_address=None, silence_logs=logging.ERROR,
+                                                   scheduler_kwargs=_NO_DASHBOARD)  # fmt: skip
                 client = distributed.Client(cluster)
                 client.register_worker_callbacks(setup=_quiet_distributed_logs)
         else:

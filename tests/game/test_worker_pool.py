@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import socket
 import subprocess
 import sys
 from typing import Any
@@ -83,6 +84,27 @@ def test_a_dask_timeout_must_be_a_positive_finite_number(timeout: float) -> None
     refused = pytest.raises(InvalidArgumentError, match="timeout must be a positive, finite number of seconds")
     with refused, workers.dask_client("tcp://127.0.0.1:9", 1, timeout=timeout):
         pass  # pragma: no cover
+
+
+def test_a_local_clusters_http_server_keeps_to_a_free_loopback_port(recwarn: pytest.WarningsRecorder) -> None:
+    """The scheduler of a local cluster serves HTTP (its metrics; there is
+    no dashboard) on a port of the loopback the system picks, never on
+    Dask's own 8787: another cluster may hold that one, and Dask then
+    warned of a port nobody here uses."""
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", 8787))
+        holder.listen()
+    except OSError:
+        pass  # something holds it already: the case in point
+    try:
+        with workers.dask_client(None, 1) as client:
+            http = client.cluster.scheduler.http_server
+            address, port = http.address, http.port
+    finally:
+        holder.close()
+    assert address == "127.0.0.1" and port != 8787
+    assert not [w for w in recwarn if "already in use" in str(w.message)]
 
 
 def test_a_dask_timeout_that_is_not_a_number_is_a_type_error() -> None:
