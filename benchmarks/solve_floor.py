@@ -18,7 +18,8 @@ Both stand-ins are measuring devices, not code to ship: they reach into
 the solver's and the compiled backend's internals and hold for this tree
 only.  Each checks itself first: it must give a ``Solution`` equal to
 ``solve()``'s on every hand (where the real path names a word or orders
-tied words, they call the solver's own ``_play_from``), else the script
+tied words, and for the rare going-out play that is not the best, they
+call the solver's own ``_play_from`` and ``_plain_play``), else the script
 stops.
 
 CPU time, 300 seeded 11-card discard hands (those of ``compare_calls.py``),
@@ -71,28 +72,6 @@ rows = engine._solve_rows
 ready = local.solo
 
 
-def play_at(row, ob):
-    left = row[ob + _OUT_LEFT]
-    if row[ob + _OUT_TIES] or left > 1:
-        return solver._play_from(row, ob, _PLAIN_PARAMS[0])
-    start = ob + _OUT_HEAD
-    count = row[ob + _OUT_WORDS]
-    try:
-        if count > 1:
-            words = itemgetter(*row[start : start + count])(words_of)
-        else:
-            words = tuple(map(words_of.__getitem__, row[start : start + count]))
-    except KeyError:
-        return solver._play_from(row, ob, _PLAIN_PARAMS[0])
-    play = _PlayDraft()
-    play.words = words
-    play.unused = (_KERNEL_CARDS[row[ob + _OUT_LEFTOVERS]],) if left else ()
-    play.discard = _CARD_OR_NONE[row[ob]]
-    play.bonus = 0
-    play.__class__ = Play
-    return play
-
-
 def floor(cards, *, discard=False, wordlist=None, top=1, beat_longest=None, beat_words=None, bonus=10,
           backend="auto"):
     hand = tuple(cards)
@@ -122,7 +101,10 @@ def floor(cards, *, discard=False, wordlist=None, top=1, beat_longest=None, beat
     solution.cards = hand
     solution.discard_required = discard
     solution.plays = (best,)
-    solution.best_go_out = best if not left else None if row[ob + _OUT_BLOCK_KEY] < 0 else play_at(row, ob + OUT_BLOCK)
+    if not left:
+        solution.best_go_out = best
+    else:
+        solution.best_go_out = None if row[ob + _OUT_BLOCK_KEY] < 0 else solver._plain_play(row, ob + OUT_BLOCK)
     solution.__class__ = Solution
     return solution
 
@@ -188,7 +170,7 @@ def written_out(cards, *, discard=False, wordlist=None, top=1, beat_longest=None
     elif row[ob + _OUT_BLOCK_KEY] < 0:
         go_out = None
     else:
-        go_out = play_at(row, ob + OUT_BLOCK)
+        go_out = solver._plain_play(row, ob + OUT_BLOCK)
     solution = _SolutionDraft()
     solution.cards = hand
     solution.discard_required = discard
